@@ -1,0 +1,52 @@
+# kayles: build the compiled core in place, the Kayles-xox executable, tests, benchmarks.
+# Everything runs in a project virtualenv (.venv) that the first target creates.
+
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+HERE := $(abspath .)
+READY := $(VENV)/.ready
+CORE := build/.core
+BUILD_DEPS := "setuptools>=64" "Cython>=3.0" wheel  # the [build-system] requires of pyproject.toml
+
+.PHONY: all venv build test test-pure bench annotate lint clean
+
+all: Kayles-xox
+
+venv: $(READY)
+
+$(READY): pyproject.toml setup.py
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install -q --disable-pip-version-check $(BUILD_DEPS)
+	$(PY) -m pip install -q --disable-pip-version-check --no-build-isolation -e ".[test]"
+	touch $@
+
+build: $(CORE)
+
+# A failed compile leaves the pure-Python core in charge: setup.py says so loudly.
+$(CORE): ext/_core.pyx setup.py $(READY)
+	$(PY) setup.py -q build_ext --inplace
+	@mkdir -p build && touch $@
+
+Kayles-xox: $(CORE) kayles/cli.py
+	printf '#!%s -IS\nimport sys\nsys.path.insert(0, %s)\nfrom kayles.cli import main\nsys.exit(main())\n' \
+		"$(HERE)/$(PY)" "'$(HERE)'" > $@
+	chmod +x $@
+
+test: Kayles-xox
+	KAYLES_REQUIRE_NATIVE=1 $(PY) -m pytest -q
+
+test-pure: Kayles-xox
+	KAYLES_PURE=1 $(PY) -m pytest -q
+
+bench: Kayles-xox
+	$(PY) benchmarks/run.py
+
+annotate: $(READY)
+	$(PY) -m cython -3 -a ext/_core.pyx -o build/_core.c
+
+lint: $(READY)
+	$(PY) -m ruff check kayles tests benchmarks
+
+clean:
+	rm -rf build kayles/*.so ext/*.c ext/*.html Kayles-xox .pytest_cache .hypothesis

@@ -1,0 +1,517 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, initializedcheck=False, cdivision=True, embedsignature=True
+"""The compiled kernels: Grundy tables, periods and row moves on flat data.
+
+kayles/_pure.py is the twin: same names, arguments, results and errors.  Tables
+are writable buffers of unsigned 16-bit nimbers; kinds are the tuples of
+rules.encode: (span, const_heaps, leave_mask, unequal).
+
+How the sparse-space method works (Berlekamp; Flammenkamp).  Fix a mask M and
+call a value common when popcount(v & M) is odd, rare when it is even.  A
+common XOR common or rare XOR rare is rare, so a common option value needs a
+rare part.  When rare positions are few, G(n) is found by: (1) marking every
+option with a rare part (one pass over the rare positions), which marks every
+common option; (2) taking the least unmarked common value as the candidate;
+(3) confirming each unmarked rare value below it by scanning the remaining
+pairs, resuming where the last scan stopped, until it shows up.  The first
+rare value that never shows up is G(n); otherwise the candidate is.  Option
+constants (kept 'o' heaps) must be even under M so they do not change a
+value's class; masks are chosen among those.  The result is exact whatever the
+mask: the mask only decides the speed.
+"""
+
+from cpython.mem cimport PyMem_Malloc, PyMem_Free
+from libc.string cimport memset
+
+ctypedef unsigned short nimber_t
+ctypedef unsigned int stamp_t
+
+cdef enum:
+    VALUE_LIMIT = 65536   # nimbers are stored as unsigned 16-bit integers
+    STAMPS = 131072       # option values v ^ c < 2**16 and the mex <= 2**16
+    MASK_BITS = 10        # masks are searched among values below 2**10
+    SAVING = 4            # split only when rare positions are under 1/SAVING of the table
+    MAX_KINDS = 64        # more move kinds than an octal code of 63 digits: refused
+
+
+cdef extern from *:
+    """
+    /* The sparse kernel's hottest loop: flags[G(a) ^ G(r - a)] = 1 for the rare a.
+       Kept out of line so the compiler gives it registers of its own; inlined
+       into the large kernel it spilled its pointers on every step (3x slower). */
+    #if defined(__GNUC__) || defined(__clang__)
+    __attribute__((noinline))
+    #endif
+    static void kayles_flag_pairs(const unsigned short *top, const Py_ssize_t *a,
+                                  const Py_ssize_t *end, const unsigned short *value_of_a,
+                                  unsigned int *flags) {
+        for (; a < end; a++, value_of_a++)
+            flags[*value_of_a ^ top[-*a]] = 1;   /* top[-a] is G(r - a) */
+    }
+    """
+    void flag_pairs "kayles_flag_pairs"(const nimber_t* top, const Py_ssize_t* a,
+                                        const Py_ssize_t* end, const nimber_t* value_of_a,
+                                        stamp_t* flags) noexcept nogil
+
+
+cdef struct Kind:
+    Py_ssize_t span
+    int leave
+    bint unequal
+    Py_ssize_t heaps[8]   # lengths of the kept 'o' runs
+    int nheaps
+
+
+cdef struct Split:        # a kind that may leave two parts, at the heap being solved
+    Py_ssize_t r
+    int c
+    bint unequal
+
+
+cdef struct PairValues:   # the distinct G(a) ^ G(r - a) over rare a, for one remainder r
+    Py_ssize_t r          # -1: empty
+    bint unequal
+    Py_ssize_t count
+    nimber_t* values      # room for VALUE_LIMIT values
+
+
+cdef int load_kinds(kinds, Kind* out) except -1:
+    cdef int k = 0, h
+    if len(kinds) > MAX_KINDS:
+        raise ValueError(f"at most {MAX_KINDS} move kinds")
+    for span, heaps, leave, unequal in kinds:
+        if len(heaps) > 8:
+            raise ValueError("at most 8 kept runs in one pattern")
+        out[k].span = span
+        out[k].leave = leave
+        out[k].unequal = unequal
+        out[k].nheaps = len(heaps)
+        for h in range(out[k].nheaps):
+            out[k].heaps[h] = heaps[h]
+        k += 1
+    return k
+
+
+cdef inline int parity(unsigned int x) noexcept nogil:
+    x ^= x >> 16
+    x ^= x >> 8
+    x ^= x >> 4
+    x ^= x >> 2
+    x ^= x >> 1
+    return x & 1
+
+
+cdef inline int constant(const nimber_t* g, Kind* kind) noexcept nogil:
+    cdef int c = 0, h
+    for h in range(kind.nheaps):
+        c ^= g[kind.heaps[h]]
+    return c
+
+
+cdef int check_range(nimber_t[::1] table, Py_ssize_t start, Py_ssize_t stop) except -1:
+    if not 0 <= start <= stop <= table.shape[0]:
+        raise ValueError(f"range {start}:{stop} does not fit a table of {table.shape[0]}")
+    return 0
+
+
+cdef int store(nimber_t[::1] table, Py_ssize_t n, int value) except -1:
+    if value >= VALUE_LIMIT:
+        raise OverflowError(f"G({n}) = {value} does not fit the 16-bit table")
+    table[n] = value
+    return 0
+
+
+cdef int mex_plain(nimber_t[::1] g, Py_ssize_t n, Kind* kinds, int nkinds,
+                   stamp_t* seen, stamp_t stamp) noexcept nogil:
+    cdef int k, c, m
+    cdef Py_ssize_t r, a, half
+    for k in range(nkinds):
+        if n < kinds[k].span:
+            continue
+        c = constant(&g[0], &kinds[k])
+        r = n - kinds[k].span
+        if r == 0:
+            if kinds[k].leave & 1:
+                seen[c] = stamp
+            continue
+        if kinds[k].leave & 2:
+            seen[g[r] ^ c] = stamp
+        if kinds[k].leave & 4:
+            half = r // 2
+            if kinds[k].unequal and r % 2 == 0:
+                half -= 1
+            for a in range(1, half + 1):
+                seen[g[a] ^ g[r - a] ^ c] = stamp
+    m = 0
+    while seen[m] == stamp:
+        m += 1
+    return m
+
+
+def extend_plain(nimber_t[::1] table, Py_ssize_t start, Py_ssize_t stop, kinds):
+    """Fill table[start:stop] with the mex over every option (the quadratic scan)."""
+    cdef Kind ks[MAX_KINDS]
+    cdef int nkinds = load_kinds(kinds, ks)
+    cdef Py_ssize_t n
+    cdef int value
+    check_range(table, start, stop)
+    cdef stamp_t* seen = <stamp_t*> PyMem_Malloc(STAMPS * sizeof(stamp_t))
+    if seen == NULL:
+        raise MemoryError()
+    memset(seen, 0, STAMPS * sizeof(stamp_t))
+    try:
+        for n in range(start, stop):
+            with nogil:
+                value = mex_plain(table, n, ks, nkinds, seen, <stamp_t> (n - start + 1))
+            store(table, n, value)
+    finally:
+        PyMem_Free(seen)
+
+
+cdef int choose_mask(const long long* counts, int* constants, int nconst) noexcept nogil:
+    """The mask with the fewest rare positions keeping every constant even; 0: no split."""
+    cdef int top = 0, v, mask, i, best = 0
+    cdef long long total = 0, rare, best_rare
+    for v in range(VALUE_LIMIT):
+        if counts[v]:
+            top = v
+            total += counts[v]
+    for i in range(nconst):
+        if constants[i] > top:
+            top = constants[i]
+    if top >= (1 << MASK_BITS):
+        return 0
+    cdef int width = 1
+    while width <= top:
+        width <<= 1
+    best_rare = total
+    for mask in range(1, width):
+        for i in range(nconst):
+            if parity(constants[i] & mask):
+                break
+        else:
+            rare = 0
+            for v in range(width):
+                if not parity(v & mask):
+                    rare += counts[v]
+            if rare < best_rare:
+                best = mask
+                best_rare = rare
+    return best if best_rare * SAVING < total else 0
+
+
+cdef inline Py_ssize_t bisect(const Py_ssize_t* items, Py_ssize_t count, Py_ssize_t x) noexcept nogil:
+    """How many of the sorted items are below x."""
+    cdef Py_ssize_t lo = 0, hi = count, mid
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if items[mid] < x:
+            lo = mid + 1
+        else:
+            hi = mid
+    return lo
+
+
+cdef void rare_pairs(const nimber_t* g, Py_ssize_t r, bint unequal,
+                     const Py_ssize_t* rare, const nimber_t* rare_values, Py_ssize_t nrare,
+                     int width, stamp_t* flags, PairValues* out) noexcept nogil:
+    """Fill out with the distinct G(a) ^ G(r - a) over rare a in [1, r - 1], a != r - a if unequal.
+
+    Every a < r is computed by the time r is needed, so the result stays valid
+    until the rare set changes (a new mask).  All values are below width;
+    flags (width zeros; 32-bit so its stores alias nothing) is left zeroed.
+    """
+    cdef Py_ssize_t i, lo = bisect(rare, nrare, 1), hi = bisect(rare, nrare, r)
+    cdef int v
+    flag_pairs(g + r, rare + lo, rare + hi, rare_values + lo, flags)
+    if unequal and r % 2 == 0:
+        i = bisect(rare, nrare, r // 2)
+        if i < hi and rare[i] == r // 2 and not has_split(g, rare, rare_values, lo, hi, r, i):
+            flags[0] = 0  # G(r/2) ^ G(r/2) came only from the equal split
+    out.r = r
+    out.unequal = unequal
+    out.count = 0
+    for v in range(width):
+        if flags[v]:
+            flags[v] = 0
+            out.values[out.count] = v
+            out.count += 1
+
+
+cdef bint has_split(const nimber_t* g, const Py_ssize_t* rare, const nimber_t* rare_values,
+                    Py_ssize_t lo, Py_ssize_t hi, Py_ssize_t r, Py_ssize_t skip) noexcept nogil:
+    """Whether a rare a other than rare[skip] in rare[lo:hi] has G(a) == G(r - a)."""
+    cdef Py_ssize_t i
+    for i in range(lo, hi):
+        if i != skip and rare_values[i] == g[r - rare[i]]:
+            return True
+    return False
+
+
+cdef bint search(const nimber_t* g, Split* splits, int nsplits, Py_ssize_t* next_a,
+                 stamp_t* seen, stamp_t stamp, int value) noexcept nogil:
+    """Mark the options of the splits until value is marked; False if it never is.
+
+    The splits are swept side by side in blocks of 64 smaller parts, resuming
+    where the last search stopped (next_a), so each pair is marked at most once
+    per heap and a value that one split lacks costs no more than the first hit
+    in another.
+    """
+    cdef Py_ssize_t a, i, end, r, last
+    cdef int s, c
+    cdef bint active = True
+    while seen[value] != stamp:
+        if not active:
+            return False
+        active = False
+        a = next_a[0]
+        for s in range(nsplits):
+            r = splits[s].r
+            last = r // 2 - 1 if splits[s].unequal and r % 2 == 0 else r // 2
+            if a > last:
+                continue
+            active = True
+            end = min(a + 64, last + 1)
+            c = splits[s].c
+            for i in range(a, end):
+                seen[g[i] ^ g[r - i] ^ c] = stamp
+        next_a[0] = a + 64
+    return True
+
+
+cdef int mex_sparse(const nimber_t* g, Py_ssize_t n, Kind* kinds, int nkinds, int mask,
+                    const Py_ssize_t* rare, const nimber_t* rare_values, Py_ssize_t nrare,
+                    PairValues* ring, int nring, int width, stamp_t* flags,
+                    stamp_t* seen, stamp_t stamp) noexcept nogil:
+    cdef Split splits[MAX_KINDS]
+    cdef int nsplits = 0, k, c, value, common
+    cdef Py_ssize_t next_a = 1  # where the search resumes
+    cdef Py_ssize_t r, j
+    cdef PairValues* pairs
+    for k in range(nkinds):
+        if n < kinds[k].span:
+            continue
+        c = constant(g, &kinds[k])
+        r = n - kinds[k].span
+        if r == 0:
+            if kinds[k].leave & 1:
+                seen[c] = stamp
+            continue
+        if kinds[k].leave & 2:
+            seen[g[r] ^ c] = stamp
+        if kinds[k].leave & 4:
+            pairs = &ring[r % nring]  # kinds with other spans meet this r again soon
+            if pairs.r != r or pairs.unequal != kinds[k].unequal:
+                rare_pairs(g, r, kinds[k].unequal, rare, rare_values, nrare, width, flags, pairs)
+            for j in range(pairs.count):
+                seen[pairs.values[j] ^ c] = stamp
+            splits[nsplits].r = r
+            splits[nsplits].c = c
+            splits[nsplits].unequal = kinds[k].unequal
+            nsplits += 1
+    # Every common-valued option has a rare part, so it is marked by now.
+    common = 0
+    while not parity(common & mask) or seen[common] == stamp:
+        common += 1
+    for value in range(common):
+        if parity(value & mask) or seen[value] == stamp:
+            continue
+        if not search(g, splits, nsplits, &next_a, seen, stamp, value):
+            return value
+    return common
+
+
+def extend_sparse(nimber_t[::1] table, Py_ssize_t start, Py_ssize_t stop, kinds):
+    """Fill table[start:stop] by the sparse-space method; same values as extend_plain."""
+    cdef Kind ks[MAX_KINDS]
+    cdef int nkinds = load_kinds(kinds, ks)
+    cdef int constants[MAX_KINDS]
+    cdef int nconst, k, mask = 0, new_mask, value, nring = 1, width = 1
+    cdef Py_ssize_t n, a, nrare = 0
+    check_range(table, start, stop)
+    for k in range(nkinds):
+        nring = max(nring, ks[k].span + 1)
+    cdef stamp_t* seen = <stamp_t*> PyMem_Malloc(STAMPS * sizeof(stamp_t))
+    cdef stamp_t* flags = <stamp_t*> PyMem_Malloc(STAMPS * sizeof(stamp_t))
+    cdef long long* counts = <long long*> PyMem_Malloc(VALUE_LIMIT * sizeof(long long))
+    cdef Py_ssize_t* rare = <Py_ssize_t*> PyMem_Malloc((stop + 1) * sizeof(Py_ssize_t))
+    cdef nimber_t* rare_values = <nimber_t*> PyMem_Malloc((stop + 1) * sizeof(nimber_t))
+    cdef nimber_t* slots = <nimber_t*> PyMem_Malloc(nring * VALUE_LIMIT * sizeof(nimber_t))
+    cdef PairValues ring[MAX_KINDS + 1]
+    try:
+        if not (seen and flags and counts and rare and rare_values and slots):
+            raise MemoryError()
+        memset(seen, 0, STAMPS * sizeof(stamp_t))
+        memset(flags, 0, STAMPS * sizeof(stamp_t))
+        memset(counts, 0, VALUE_LIMIT * sizeof(long long))
+        for k in range(nring):
+            ring[k].r = -1
+            ring[k].values = slots + k * VALUE_LIMIT
+        for n in range(start):
+            counts[table[n]] += 1
+            width = max(width, next_power(table[n]))
+        for n in range(start, stop):
+            with nogil:
+                if n == start or (n & (n - 1)) == 0 or is_span(ks, nkinds, n):
+                    nconst = 0
+                    for k in range(nkinds):
+                        if ks[k].span <= n:
+                            constants[nconst] = constant(&table[0], &ks[k])
+                            nconst += 1
+                    new_mask = choose_mask(counts, constants, nconst)
+                    if new_mask != mask or n == start:
+                        mask = new_mask
+                        nrare = 0
+                        for k in range(nring):
+                            ring[k].r = -1
+                        if mask:
+                            for a in range(n):
+                                if not parity(table[a] & mask):
+                                    rare[nrare] = a
+                                    rare_values[nrare] = table[a]
+                                    nrare += 1
+                if mask:
+                    value = mex_sparse(&table[0], n, ks, nkinds, mask, rare, rare_values, nrare,
+                                       ring, nring, width, flags, seen, <stamp_t> (n - start + 1))
+                else:
+                    value = mex_plain(table, n, ks, nkinds, seen, <stamp_t> (n - start + 1))
+            store(table, n, value)
+            counts[value] += 1
+            width = max(width, next_power(value))
+            if mask and not parity(value & mask):
+                rare[nrare] = n
+                rare_values[nrare] = value
+                nrare += 1
+    finally:
+        PyMem_Free(seen)
+        PyMem_Free(flags)
+        PyMem_Free(rare_values)
+        PyMem_Free(counts)
+        PyMem_Free(rare)
+        PyMem_Free(slots)
+
+
+cdef inline int next_power(int value) noexcept nogil:
+    """The least power of two above value: XORs of values below it stay below it."""
+    cdef int p = 1
+    while p <= value:
+        p <<= 1
+    return p
+
+
+cdef inline bint is_span(Kind* kinds, int nkinds, Py_ssize_t n) noexcept nogil:
+    cdef int k
+    for k in range(nkinds):
+        if kinds[k].span == n:
+            return True
+    return False
+
+
+def find_period(const nimber_t[::1] table, Py_ssize_t length, Py_ssize_t span):
+    """The candidate period whose proof needs the fewest values, if fewer than 2 * length.
+
+    Returns (p, n0, needed) or None; see kayles/_pure.py for the definition.
+    """
+    if not 0 <= length <= table.shape[0]:
+        raise ValueError(f"length {length} does not fit a table of {table.shape[0]}")
+    cdef Py_ssize_t p, k, start, bound, best_n0 = 0, best_p = 0, best_needed = 2 * length
+    with nogil:
+        for p in range(1, length // 2 + 1):
+            if max(2 * p + span + 1, p + span + 1) >= best_needed:
+                break  # needed only grows with p
+            bound = (best_needed - 2 * p - span) // 2  # n0 must be <= bound to win
+            k = start = min(bound, length - p)
+            while k < length - p and table[k] == table[k + p]:
+                k += 1
+            if k < length - p:
+                continue
+            k = start - 1
+            while k >= 0 and table[k] == table[k + p]:
+                k -= 1
+            best_n0 = k + 1
+            best_needed = max(2 * max(best_n0, 1) + 2 * p + span - 1, p + span + 1)
+            best_p = p
+    if best_p == 0:
+        return None
+    return best_p, best_n0, best_needed
+
+
+cdef Py_ssize_t longest_run(const unsigned char[::1] row) noexcept nogil:
+    cdef Py_ssize_t i, run = 0, longest = 0
+    for i in range(row.shape[0]):
+        if row[i] == 120:  # 'x'
+            run += 1
+            if run > longest:
+                longest = run
+        else:
+            run = 0
+    return longest
+
+
+cdef int check_runs(const unsigned char[::1] row, const nimber_t[::1] table) except -1:
+    cdef Py_ssize_t longest = longest_run(row)
+    if longest >= table.shape[0]:
+        raise ValueError(f"a run of {longest} needs a table longer than {table.shape[0]}")
+    return 0
+
+
+cdef int nim_sum(const unsigned char[::1] row, const nimber_t[::1] g) noexcept nogil:
+    cdef Py_ssize_t i, run = 0
+    cdef int total = 0
+    for i in range(row.shape[0]):
+        if row[i] == 120:
+            run += 1
+        else:
+            total ^= g[run]
+            run = 0
+    return total ^ g[run]
+
+
+def row_nim_sum(const unsigned char[::1] row, const nimber_t[::1] table):
+    """XOR of G(run) over the runs of 'x' in a row of b'x' and b'.'."""
+    check_runs(row, table)
+    return nim_sum(row, table)
+
+
+def row_move(const unsigned char[::1] row, const nimber_t[::1] table, kinds):
+    """The seed's winning move on a row, as (first covered index, kind index), or None.
+
+    See kayles/_pure.py for the tie-break.
+    """
+    cdef Kind ks[MAX_KINDS]
+    cdef int nkinds = load_kinds(kinds, ks)
+    check_runs(row, table)
+    cdef int total = nim_sum(row, table), target = 0, k
+    cdef Py_ssize_t i, size = 0, first = 0, b, n = row.shape[0]
+    if total == 0:
+        return None
+    cdef Py_ssize_t found = -1
+    cdef int found_kind = 0
+    with nogil:
+        # The run holding the highest bit of the nim-sum can always be lowered.
+        i = 0
+        while i < n:
+            if row[i] != 120:
+                i += 1
+                continue
+            first = i
+            while i < n and row[i] == 120:
+                i += 1
+            size = i - first
+            target = table[size] ^ total
+            if target < table[size]:
+                break
+        for i in range(size):
+            for k in range(nkinds):
+                b = size - ks[k].span - i
+                if b < 0:
+                    continue
+                if not (ks[k].leave >> ((i > 0) + (b > 0))) & 1 or (ks[k].unequal and i == b):
+                    continue
+                if table[i] ^ table[b] ^ constant(&table[0], &ks[k]) == target:
+                    found, found_kind = first + i, k
+                    break
+            if found >= 0:
+                break
+    if found < 0:
+        raise RuntimeError(f"no option of G({size}) has value {target}: the table is wrong")
+    return found, found_kind

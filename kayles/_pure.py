@@ -1,0 +1,267 @@
+"""The kernels in plain Python: same names, arguments, results and errors as ext/_core.pyx.
+
+Tables are writable buffers of unsigned 16-bit nimbers (``memoryview(...).cast("H")``);
+kinds are the tuples of ``rules.encode``.  Nothing here validates user input: the
+layers above do.  See ext/_core.pyx for how the sparse-space method works.
+"""
+
+from __future__ import annotations
+
+from operator import xor
+
+__all__ = [
+    "extend_plain",
+    "extend_sparse",
+    "find_period",
+    "row_move",
+    "row_nim_sum",
+]
+
+VALUE_LIMIT = 1 << 16  # nimbers are stored as unsigned 16-bit integers
+MASK_BITS = 10  # masks are searched among values below 2**10; larger values: plain scan
+SAVING = 4  # use the sparse split only if rare positions are under 1/SAVING of the table
+
+
+def _constant(table, heaps) -> int:
+    value = 0
+    for h in heaps:
+        value ^= table[h]
+    return value
+
+
+def _pair_values(table, r: int, unequal: bool) -> set[int]:
+    """{G(a) ^ G(b) : a + b = r, a, b >= 1} (a != b when unequal)."""
+    half = r // 2
+    if unequal and not r % 2:
+        half -= 1
+    return set(map(xor, table[1 : half + 1], table[r - 1 : r - half - 1 : -1]))
+
+
+def _options_plain(table, n: int, kinds) -> set[int]:
+    options: set[int] = set()
+    for span, heaps, leave, unequal in kinds:
+        if n < span:
+            continue
+        c = _constant(table, heaps)
+        r = n - span
+        if r == 0:
+            if leave & 1:
+                options.add(c)
+            continue
+        if leave & 2:
+            options.add(table[r] ^ c)
+        if leave & 4:
+            values = _pair_values(table, r, unequal)
+            options |= {v ^ c for v in values} if c else values
+    return options
+
+
+def _mex(options) -> int:
+    m = 0
+    while m in options:
+        m += 1
+    return m
+
+
+def _store(table, n: int, value: int) -> None:
+    if value >= VALUE_LIMIT:
+        raise OverflowError(f"G({n}) = {value} does not fit the 16-bit table")
+    table[n] = value
+
+
+def extend_plain(table, start: int, stop: int, kinds) -> None:
+    """Fill table[start:stop] with the mex over every option (the quadratic scan)."""
+    _check_range(table, start, stop)
+    for n in range(start, stop):
+        _store(table, n, _mex(_options_plain(table, n, kinds)))
+
+
+def _check_range(table, start: int, stop: int) -> None:
+    if not 0 <= start <= stop <= len(table):
+        raise ValueError(f"range {start}:{stop} does not fit a table of {len(table)}")
+
+
+def _parity(x: int) -> int:
+    return bin(x).count("1") & 1
+
+
+def _choose_mask(counts, constants) -> int:
+    """The mask with the fewest rare (even-parity) positions that keeps every constant even.
+
+    Returns 0 (no split) when no mask saves enough or the values are too wide.
+    """
+    seen = [(v, k) for v, k in enumerate(counts) if k]
+    top = max([0, *constants, *(v for v, _ in seen)])
+    if top >= 1 << MASK_BITS:
+        return 0
+    total = sum(k for _, k in seen)
+    best, best_rare = 0, total
+    for mask in range(1, 1 << top.bit_length()):
+        if any(_parity(c & mask) for c in constants):
+            continue
+        rare = sum(k for v, k in seen if not _parity(v & mask))
+        if rare < best_rare:
+            best, best_rare = mask, rare
+    return best if best_rare * SAVING < total else 0
+
+
+def extend_sparse(table, start: int, stop: int, kinds) -> None:
+    """Fill table[start:stop] by the sparse-space method; same values as extend_plain."""
+    _check_range(table, start, stop)
+    counts = [0] * VALUE_LIMIT
+    for n in range(start):
+        counts[table[n]] += 1
+    spans = {span for span, *_ in kinds}
+    mask, rare = 0, []
+    for n in range(start, stop):
+        if n == start or n in spans or (n & (n - 1)) == 0:
+            live = [_constant(table, h) for s, h, *_ in kinds if s <= n]
+            new_mask = _choose_mask(counts, live)
+            if new_mask != mask or n == start:
+                mask = new_mask
+                rare = [a for a in range(n) if not _parity(table[a] & mask)] if mask else []
+        if mask:
+            value = _mex_sparse(table, n, kinds, mask, rare)
+        else:
+            value = _mex(_options_plain(table, n, kinds))
+        _store(table, n, value)
+        counts[value] += 1
+        if mask and not _parity(value & mask):
+            rare.append(n)
+
+
+def _mex_sparse(table, n: int, kinds, mask: int, rare: list[int]) -> int:
+    marked: set[int] = set()
+    splits = []  # (r, c, unequal, next a) for the kinds that may leave two parts
+    for span, heaps, leave, unequal in kinds:
+        if n < span:
+            continue
+        c = _constant(table, heaps)
+        r = n - span
+        if r == 0:
+            if leave & 1:
+                marked.add(c)
+            continue
+        if leave & 2:
+            marked.add(table[r] ^ c)
+        if leave & 4:
+            for a in rare:
+                if a >= r:
+                    break
+                if a and not (unequal and 2 * a == r):
+                    marked.add(table[a] ^ table[r - a] ^ c)
+            splits.append([r, c, unequal, 1])
+    # Every common-valued option has a rare part, so it is marked by now.
+    common = 0
+    while not _parity(common & mask) or common in marked:
+        common += 1
+    for value in range(common):
+        if _parity(value & mask) or value in marked:
+            continue
+        if not _search(table, splits, marked, value):
+            return value
+    return common
+
+
+def _search(table, splits, marked: set[int], value: int) -> bool:
+    """Scan pairs, resuming where the last search stopped, until ``value`` shows up."""
+    for split in splits:
+        r, c, unequal, a = split
+        half = r // 2
+        while a <= half:
+            if not (unequal and 2 * a == r):
+                marked.add(table[a] ^ table[r - a] ^ c)
+            a += 1
+            if value in marked:
+                split[3] = a
+                return True
+        split[3] = a
+    return False
+
+
+def find_period(table, length: int, span: int) -> tuple[int, int, int] | None:
+    """The candidate period whose proof needs the fewest values, if fewer than 2 * length.
+
+    For a period p, n0 is the least index with table[k] == table[k + p] for
+    n0 <= k < length - p, and the proof needs
+    needed = max(2 * max(n0, 1) + 2p + span - 1, p + span + 1) values.
+    Returns (p, n0, needed) with the least needed (ties: the smaller p), or None.
+    A p is dismissed as soon as its n0 cannot beat the best so far, so the scan
+    stays near linear even when many multiples of the period match.
+    """
+    best = None
+    best_needed = 2 * length
+    for p in range(1, length // 2 + 1):
+        if max(2 * p + span + 1, p + span + 1) >= best_needed:
+            break  # needed only grows with p
+        bound = (best_needed - 2 * p - span) // 2  # n0 must be <= bound to win
+        k = start = min(bound, length - p)
+        while k < length - p and table[k] == table[k + p]:
+            k += 1
+        if k < length - p:
+            continue
+        k = start - 1
+        while k >= 0 and table[k] == table[k + p]:
+            k -= 1
+        n0 = k + 1
+        best_needed = max(2 * max(n0, 1) + 2 * p + span - 1, p + span + 1)
+        best = (p, n0, best_needed)
+    return best
+
+
+def _runs(row: bytes):
+    start = None
+    for i, ch in enumerate(row):
+        if ch == 120:  # 'x'
+            if start is None:
+                start = i
+        elif start is not None:
+            yield start, i - start
+            start = None
+    if start is not None:
+        yield start, len(row) - start
+
+
+def row_nim_sum(row: bytes, table) -> int:
+    """XOR of G(run) over the runs of 'x' in a row of b'x' and b'.'."""
+    runs = list(_runs(row))
+    _check_runs(runs, table)
+    total = 0
+    for _, size in runs:
+        total ^= table[size]
+    return total
+
+
+def _check_runs(runs, table) -> None:
+    longest = max((size for _, size in runs), default=0)
+    if longest >= len(table):
+        raise ValueError(f"a run of {longest} needs a table longer than {len(table)}")
+
+
+def row_move(row: bytes, table, kinds) -> tuple[int, int] | None:
+    """The seed's winning move on a row, as (first covered index, kind index), or None.
+
+    Leftmost run whose value can be lowered to G(run) ^ X; in it the leftmost placement
+    reaching that value; at the same placement, the earlier kind.
+    """
+    runs = list(_runs(row))
+    _check_runs(runs, table)
+    total = 0
+    for _, size in runs:
+        total ^= table[size]
+    if not total:
+        return None
+    # The run holding the highest bit of the nim-sum can always be lowered.
+    first, size = next((f, s) for f, s in runs if table[s] ^ total < table[s])
+    target = table[size] ^ total
+    for i in range(size):
+        for k, (span, heaps, leave, unequal) in enumerate(kinds):
+            b = size - span - i
+            if b < 0:
+                continue
+            parts = (i > 0) + (b > 0)
+            if not leave >> parts & 1 or (unequal and i == b):
+                continue
+            if table[i] ^ table[b] ^ _constant(table, heaps) == target:
+                return first + i, k
+    raise RuntimeError(f"no option of G({size}) has value {target}: the table is wrong")

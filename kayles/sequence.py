@@ -1,0 +1,193 @@
+"""Nimber sequences of heap games: computed on demand, proved periodic, then free.
+
+A ``Sequence`` keeps the table G(0..L-1) of one game and grows it with a kernel.
+At checkpoints (every doubling, and the length a promising candidate needs) it
+asks the kernel for the period p and preperiod n0 whose proof needs the fewest
+values; the octal periodicity theorem proves it once
+
+    L >= max(2 * max(n0, 1) + 2p + t - 1, p + t + 1)     (t: the widest move)
+
+and from then on G(n) for any n costs O(1) and a long range streams in blocks.
+No period is ever typed in: it is found and proved from the table.  Games with
+'unequal' moves (Grundy's game) fall outside the theorem: they are computed.
+"""
+
+from __future__ import annotations
+
+from . import _impl
+from .rules import Game, encode
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+
+__all__ = ["DIRECT_LIMIT", "PROOF_LIMIT", "Period", "Sequence"]
+
+PROOF_LIMIT = 1 << 20  # how many values a proof search may compute unless told otherwise
+DIRECT_LIMIT = 1 << 27  # the largest table computed when no period is proved
+FIRST_CHECK = 64  # the first checkpoint; checkpoints double from there
+PROGRESS_STEP = 1 << 16  # values per kernel call while someone watches the progress
+
+
+class Period:
+    """A proved period: G(n + period) == G(n) for every n >= preperiod."""
+
+    __slots__ = ("preperiod", "period", "values")
+
+    def __init__(self, preperiod: int, period: int, values: int) -> None:
+        self.preperiod = preperiod
+        self.period = period
+        self.values = values  # how many values of the table the proof used
+
+    def __repr__(self) -> str:
+        return f"Period(preperiod={self.preperiod}, period={self.period}, values={self.values})"
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Period) and (self.preperiod, self.period, self.values) == (
+            other.preperiod,
+            other.period,
+            other.values,
+        )
+
+
+def _new_table(size: int) -> memoryview:
+    return memoryview(bytearray(2 * size)).cast("H")
+
+
+class Sequence:
+    """The nimbers G(0), G(1), ... of one heap game.
+
+    ``method`` is "sparse" (the default: the sparse-space kernel, which falls back
+    to the plain scan where it would not save) or "plain" (always the plain scan).
+    """
+
+    def __init__(self, game: Game, method: str = "sparse", kernel=None) -> None:
+        if method not in ("sparse", "plain"):
+            raise ValueError(f"method must be 'sparse' or 'plain', not {method!r}")
+        self.game = game
+        self.kernel = kernel or _impl.kernel
+        self.encoded = encode(game.kinds)
+        self._extend = self.kernel.extend_sparse if method == "sparse" else self.kernel.extend_plain
+        self._table = _new_table(FIRST_CHECK)
+        self._length = 0
+        self._checkpoint = FIRST_CHECK
+        self.period: Period | None = None
+        self.progress = None  # called as progress(computed, wanted) while computing
+
+    def __len__(self) -> int:
+        """How many values are computed (or copied from the period) so far."""
+        return self._length
+
+    # -- growing ---------------------------------------------------------------
+
+    def _reserve(self, count: int) -> None:
+        if count > len(self._table):
+            size = max(count, 2 * len(self._table))
+            table = _new_table(size)
+            table[: self._length] = self._table[: self._length]
+            self._table = table
+
+    def _compute(self, count: int) -> None:
+        """Compute values until there are ``count`` of them or a period is proved."""
+        if count > DIRECT_LIMIT and self.period is None:
+            raise ValueError(
+                f"{self.game.name}: no period is proved, and computing {count} values "
+                f"directly is past the limit of {DIRECT_LIMIT}"
+            )
+        while self._length < count and self.period is None:
+            stop = min(count, self._checkpoint)
+            if self.progress is not None:
+                stop = min(stop, self._length + PROGRESS_STEP)
+                self.progress(self._length, count)
+            self._reserve(stop)
+            self._extend(self._table, self._length, stop, self.encoded)
+            self._length = stop
+            if stop == self._checkpoint:
+                self._check()
+
+    def _check(self) -> None:
+        length = self._length
+        found = self.kernel.find_period(self._table, length, self.game.span)
+        if self.game.provable and found is not None:
+            p, n0, needed = found
+            if needed <= length:
+                self.period = self._smallest(p, n0, length)
+                return
+            if needed < 2 * length:
+                self._checkpoint = needed
+                return
+        self._checkpoint = 2 * length
+
+    def _smallest(self, p: int, n0: int, length: int) -> Period:
+        """The least period (a divisor of p) and its least preperiod."""
+        g = self._table
+        for q in range(1, p + 1):
+            if p % q == 0 and all(g[k] == g[k + q] for k in range(n0, n0 + p)):
+                break
+        start = n0
+        while start > 0 and g[start - 1] == g[start - 1 + q]:
+            start -= 1
+        return Period(start, q, length)
+
+    def _copy_period(self, count: int) -> None:
+        """Extend a proved table to ``count`` values by copying whole periods."""
+        assert self.period is not None
+        n0, p = self.period.preperiod, self.period.period
+        self._reserve(count)
+        g = self._table
+        while self._length < count:
+            have = self._length
+            span = (have - n0) // p * p  # whole periods already in the table
+            take = min(span, count - have)
+            g[have : have + take] = g[have - span : have - span + take]
+            self._length = have + take
+
+    # -- asking ----------------------------------------------------------------
+
+    def prove(self, limit: int = PROOF_LIMIT) -> Period | None:
+        """Search for a proved period, computing up to ``limit`` values."""
+        if self.period is None and self.game.provable:
+            self._compute(limit)
+        return self.period
+
+    def table(self, count: int) -> memoryview:
+        """G(0..count-1) as a memoryview of 16-bit values (valid until the next growth)."""
+        if count > self._length:
+            self._compute(count)
+            if self._length < count:
+                self._copy_period(count)
+        return self._table[:count]
+
+    def nimber(self, n: int) -> int:
+        """G(n) for any n >= 0: O(1) once a period is proved."""
+        if n < 0:
+            raise ValueError(f"heap size must be >= 0, not {n}")
+        if n >= self._length and self.period is None:
+            self._compute(n + 1)
+        p = self.period
+        if n < self._length or p is None:
+            return self._table[n]
+        return self._table[p.preperiod + (n - p.preperiod) % p.period]
+
+    def nimbers(self, n: int) -> list[int]:
+        """[G(0), ..., G(n)]."""
+        if n < 0:
+            raise ValueError(f"n must be >= 0, not {n}")
+        return self.table(n + 1).tolist()
+
+    def segments(self, count: int) -> Iterator[tuple[memoryview, int]]:
+        """G(0..count-1) in pieces (values, times): ``values`` repeated ``times`` in a row.
+
+        Everything is computed before this returns; past a proved period the
+        pieces are whole periods, so any count streams in O(count) time and
+        O(period) memory.
+        """
+        if count > self._length:
+            self._compute(count)
+        if count <= self._length or self.period is None:
+            return iter([(self._table[:count], 1)])
+        n0, p = self.period.preperiod, self.period.period
+        head = self._table[: n0 + p]
+        block = self._table[n0 : n0 + p]
+        repeats, tail = divmod(count - n0 - p, p)
+        return iter([(head, 1), (block, repeats), (block[:tail], 1)])
