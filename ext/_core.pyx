@@ -20,10 +20,12 @@ mask: the mask only decides the speed.
 """
 
 from cpython.mem cimport PyMem_Malloc, PyMem_Free
+from libc.stdlib cimport free, realloc
 from libc.string cimport memset
 
 ctypedef unsigned short nimber_t
 ctypedef unsigned int stamp_t
+ctypedef unsigned long long word_t  # a one-hot set of values below 64
 
 cdef enum:
     VALUE_LIMIT = 65536   # nimbers are stored as unsigned 16-bit integers
@@ -31,26 +33,52 @@ cdef enum:
     MASK_BITS = 10        # masks are searched among values below 2**10
     SAVING = 4            # split only when rare positions are under 1/SAVING of the table
     MAX_KINDS = 64        # more move kinds than an octal code of 63 digits: refused
+    BATCH = 64            # remainders per batch on the one-hot path (kayles_gather_or's 64)
 
 
 cdef extern from *:
     """
-    /* The sparse kernel's hottest loop: flags[G(a) ^ G(r - a)] = 1 for the rare a.
-       Kept out of line so the compiler gives it registers of its own; inlined
-       into the large kernel it spilled its pointers on every step (3x slower). */
     #if defined(__GNUC__) || defined(__clang__)
-    __attribute__((noinline))
+    #define KAYLES_NOINLINE __attribute__((noinline))
+    #define KAYLES_RESTRICT __restrict__
+    #else
+    #define KAYLES_NOINLINE
+    #define KAYLES_RESTRICT
     #endif
-    static void kayles_flag_pairs(const unsigned short *top, const Py_ssize_t *a,
-                                  const Py_ssize_t *end, const unsigned short *value_of_a,
-                                  unsigned int *flags) {
+
+    /* The general sparse path's hottest loop: flags[G(a) ^ G(r - a)] = 1 for the
+       rare a.  Kept out of line so the compiler gives it registers of its own;
+       inlined into the large kernel it spilled its pointers on every step. */
+    static KAYLES_NOINLINE void kayles_flag_pairs(
+            const unsigned short *top, const Py_ssize_t *a, const Py_ssize_t *end,
+            const unsigned short *value_of_a, unsigned int *flags) {
         for (; a < end; a++, value_of_a++)
             flags[*value_of_a ^ top[-*a]] = 1;   /* top[-a] is G(r - a) */
+    }
+
+    /* out[j] = OR over i < n of onehot[r0 - pos[i] + j], j < 64: the one-hot
+       path's hot loop.  Eight accumulators stay in registers, so each source
+       word costs one load and one OR. */
+    static KAYLES_NOINLINE void kayles_gather_or(
+            unsigned long long *out, const unsigned long long *onehot, Py_ssize_t r0,
+            const Py_ssize_t *pos, Py_ssize_t n) {
+        for (int jb = 0; jb < 64; jb += 8) {
+            unsigned long long a0 = 0, a1 = 0, a2 = 0, a3 = 0, a4 = 0, a5 = 0, a6 = 0, a7 = 0;
+            for (Py_ssize_t i = 0; i < n; i++) {
+                const unsigned long long *s = onehot + (r0 - pos[i]) + jb;
+                a0 |= s[0]; a1 |= s[1]; a2 |= s[2]; a3 |= s[3];
+                a4 |= s[4]; a5 |= s[5]; a6 |= s[6]; a7 |= s[7];
+            }
+            out[jb] = a0; out[jb + 1] = a1; out[jb + 2] = a2; out[jb + 3] = a3;
+            out[jb + 4] = a4; out[jb + 5] = a5; out[jb + 6] = a6; out[jb + 7] = a7;
+        }
     }
     """
     void flag_pairs "kayles_flag_pairs"(const nimber_t* top, const Py_ssize_t* a,
                                         const Py_ssize_t* end, const nimber_t* value_of_a,
                                         stamp_t* flags) noexcept nogil
+    void gather_or "kayles_gather_or"(word_t* out, const word_t* onehot, Py_ssize_t r0,
+                                      const Py_ssize_t* pos, Py_ssize_t n) noexcept nogil
 
 
 cdef struct Kind:
@@ -72,6 +100,24 @@ cdef struct PairValues:   # the distinct G(a) ^ G(r - a) over rare a, for one re
     bint unequal
     Py_ssize_t count
     nimber_t* values      # room for VALUE_LIMIT values
+
+
+cdef struct Sparse:       # the state of one extend_sparse call
+    int mask              # 0: no saving split, use the plain scan
+    Py_ssize_t* rare      # the rare positions, ascending
+    nimber_t* rare_values # G at those positions
+    Py_ssize_t nrare
+    int width             # a power of two above every value so far
+    stamp_t* flags        # scratch: width zeros between uses
+    PairValues* ring      # the general path: pair values by r % nring
+    int nring
+    bint narrow           # values below 64 and no unequal split: the one-hot path
+    word_t* onehot        # onehot[i] = 1 << G(i)
+    Py_ssize_t* by_value[64]          # the rare positions of each value, ascending
+    Py_ssize_t by_value_count[64]
+    Py_ssize_t by_value_room[64]
+    Py_ssize_t batch_r0[2]            # the aligned batch each slot holds (-1: none)
+    word_t batch_bits[2 * BATCH]
 
 
 cdef int load_kinds(kinds, Kind* out) except -1:
@@ -211,38 +257,90 @@ cdef inline Py_ssize_t bisect(const Py_ssize_t* items, Py_ssize_t count, Py_ssiz
     return lo
 
 
-cdef void rare_pairs(const nimber_t* g, Py_ssize_t r, bint unequal,
-                     const Py_ssize_t* rare, const nimber_t* rare_values, Py_ssize_t nrare,
-                     int width, stamp_t* flags, PairValues* out) noexcept nogil:
+cdef void rare_pairs(const nimber_t* g, Py_ssize_t r, bint unequal, Sparse* st,
+                     PairValues* out) noexcept nogil:
     """Fill out with the distinct G(a) ^ G(r - a) over rare a in [1, r - 1], a != r - a if unequal.
 
     Every a < r is computed by the time r is needed, so the result stays valid
-    until the rare set changes (a new mask).  All values are below width;
-    flags (width zeros; 32-bit so its stores alias nothing) is left zeroed.
+    until the rare set changes (a new mask).
     """
-    cdef Py_ssize_t i, lo = bisect(rare, nrare, 1), hi = bisect(rare, nrare, r)
+    cdef Py_ssize_t i, lo = bisect(st.rare, st.nrare, 1), hi = bisect(st.rare, st.nrare, r)
     cdef int v
-    flag_pairs(g + r, rare + lo, rare + hi, rare_values + lo, flags)
+    flag_pairs(g + r, st.rare + lo, st.rare + hi, st.rare_values + lo, st.flags)
     if unequal and r % 2 == 0:
-        i = bisect(rare, nrare, r // 2)
-        if i < hi and rare[i] == r // 2 and not has_split(g, rare, rare_values, lo, hi, r, i):
-            flags[0] = 0  # G(r/2) ^ G(r/2) came only from the equal split
+        i = bisect(st.rare, st.nrare, r // 2)
+        if i < hi and st.rare[i] == r // 2 and not has_split(g, st, lo, hi, r, i):
+            st.flags[0] = 0  # G(r/2) ^ G(r/2) came only from the equal split
     out.r = r
     out.unequal = unequal
     out.count = 0
-    for v in range(width):
-        if flags[v]:
-            flags[v] = 0
+    for v in range(st.width):
+        if st.flags[v]:
+            st.flags[v] = 0
             out.values[out.count] = v
             out.count += 1
 
 
-cdef bint has_split(const nimber_t* g, const Py_ssize_t* rare, const nimber_t* rare_values,
-                    Py_ssize_t lo, Py_ssize_t hi, Py_ssize_t r, Py_ssize_t skip) noexcept nogil:
+cdef inline word_t xor_permute(word_t x, int u) noexcept nogil:
+    """{v ^ u : v in x} for a one-hot set x: swap bit blocks of each size in u."""
+    if u & 1:
+        x = ((x & 0x5555555555555555ULL) << 1) | ((x >> 1) & 0x5555555555555555ULL)
+    if u & 2:
+        x = ((x & 0x3333333333333333ULL) << 2) | ((x >> 2) & 0x3333333333333333ULL)
+    if u & 4:
+        x = ((x & 0x0F0F0F0F0F0F0F0FULL) << 4) | ((x >> 4) & 0x0F0F0F0F0F0F0F0FULL)
+    if u & 8:
+        x = ((x & 0x00FF00FF00FF00FFULL) << 8) | ((x >> 8) & 0x00FF00FF00FF00FFULL)
+    if u & 16:
+        x = ((x & 0x0000FFFF0000FFFFULL) << 16) | ((x >> 16) & 0x0000FFFF0000FFFFULL)
+    if u & 32:
+        x = (x << 32) | (x >> 32)
+    return x
+
+
+cdef void fill_batch(Sparse* st, Py_ssize_t r0, word_t* bits) noexcept nogil:
+    """bits[j] = the one-hot set of G(a) ^ G(r0 + j - a) over rare a in [BATCH, r0 - 1].
+
+    For such a, r0 + j - a < r0: the batch reads only G already known when r0
+    is first needed.  Rare parts are taken a value u at a time, so the hot loop
+    ORs contiguous one-hot words; each value's result is XOR-shifted by u once.
+    """
+    cdef Py_ssize_t j, lo, hi
+    cdef int u
+    cdef word_t group[BATCH]
+    for j in range(BATCH):
+        bits[j] = 0
+    for u in range(64):
+        lo = bisect(st.by_value[u], st.by_value_count[u], BATCH)
+        hi = bisect(st.by_value[u], st.by_value_count[u], r0)
+        if lo < hi:
+            gather_or(group, st.onehot, r0, st.by_value[u] + lo, hi - lo)
+            for j in range(BATCH):
+                bits[j] |= xor_permute(group[j], u)
+
+
+cdef word_t narrow_pairs(const nimber_t* g, Sparse* st, Py_ssize_t r) noexcept nogil:
+    """The one-hot set of G(a) ^ G(r - a) over rare a in [1, r - 1] (values below 64)."""
+    cdef Py_ssize_t r0 = r - r % BATCH, i
+    cdef int slot = (r0 // BATCH) % 2
+    if st.batch_r0[slot] != r0:
+        fill_batch(st, r0, st.batch_bits + slot * BATCH)
+        st.batch_r0[slot] = r0
+    cdef word_t bits = st.batch_bits[slot * BATCH + r - r0]
+    # The rare parts the batch leaves out: below BATCH, and from r0 on (recent).
+    for i in range(bisect(st.rare, st.nrare, 1), bisect(st.rare, st.nrare, min(BATCH, r))):
+        bits |= (<word_t> 1) << (st.rare_values[i] ^ g[r - st.rare[i]])
+    for i in range(bisect(st.rare, st.nrare, max(BATCH, r0)), bisect(st.rare, st.nrare, r)):
+        bits |= (<word_t> 1) << (st.rare_values[i] ^ g[r - st.rare[i]])
+    return bits
+
+
+cdef bint has_split(const nimber_t* g, Sparse* st, Py_ssize_t lo, Py_ssize_t hi,
+                    Py_ssize_t r, Py_ssize_t skip) noexcept nogil:
     """Whether a rare a other than rare[skip] in rare[lo:hi] has G(a) == G(r - a)."""
     cdef Py_ssize_t i
     for i in range(lo, hi):
-        if i != skip and rare_values[i] == g[r - rare[i]]:
+        if i != skip and st.rare_values[i] == g[r - st.rare[i]]:
             return True
     return False
 
@@ -278,14 +376,13 @@ cdef bint search(const nimber_t* g, Split* splits, int nsplits, Py_ssize_t* next
     return True
 
 
-cdef int mex_sparse(const nimber_t* g, Py_ssize_t n, Kind* kinds, int nkinds, int mask,
-                    const Py_ssize_t* rare, const nimber_t* rare_values, Py_ssize_t nrare,
-                    PairValues* ring, int nring, int width, stamp_t* flags,
+cdef int mex_sparse(const nimber_t* g, Py_ssize_t n, Kind* kinds, int nkinds, Sparse* st,
                     stamp_t* seen, stamp_t stamp) noexcept nogil:
     cdef Split splits[MAX_KINDS]
-    cdef int nsplits = 0, k, c, value, common
+    cdef int nsplits = 0, k, c, v, value, common, mask = st.mask
     cdef Py_ssize_t next_a = 1  # where the search resumes
     cdef Py_ssize_t r, j
+    cdef word_t bits
     cdef PairValues* pairs
     for k in range(nkinds):
         if n < kinds[k].span:
@@ -298,16 +395,23 @@ cdef int mex_sparse(const nimber_t* g, Py_ssize_t n, Kind* kinds, int nkinds, in
             continue
         if kinds[k].leave & 2:
             seen[g[r] ^ c] = stamp
-        if kinds[k].leave & 4:
-            pairs = &ring[r % nring]  # kinds with other spans meet this r again soon
+        if not kinds[k].leave & 4:
+            continue
+        if st.narrow:
+            bits = narrow_pairs(g, st, r)
+            for v in range(64):
+                if bits >> v & 1:
+                    seen[v ^ c] = stamp
+        else:
+            pairs = &st.ring[r % st.nring]  # kinds with other spans meet this r again soon
             if pairs.r != r or pairs.unequal != kinds[k].unequal:
-                rare_pairs(g, r, kinds[k].unequal, rare, rare_values, nrare, width, flags, pairs)
+                rare_pairs(g, r, kinds[k].unequal, st, pairs)
             for j in range(pairs.count):
                 seen[pairs.values[j] ^ c] = stamp
-            splits[nsplits].r = r
-            splits[nsplits].c = c
-            splits[nsplits].unequal = kinds[k].unequal
-            nsplits += 1
+        splits[nsplits].r = r
+        splits[nsplits].c = c
+        splits[nsplits].unequal = kinds[k].unequal
+        nsplits += 1
     # Every common-valued option has a rare part, so it is marked by now.
     common = 0
     while not parity(common & mask) or seen[common] == stamp:
@@ -320,74 +424,116 @@ cdef int mex_sparse(const nimber_t* g, Py_ssize_t n, Kind* kinds, int nkinds, in
     return common
 
 
+cdef void choose_split(const nimber_t* g, Py_ssize_t n, Kind* kinds, int nkinds,
+                       const long long* counts, Sparse* st) noexcept nogil:
+    """Pick the mask for the table so far; on a new mask, list the rare positions anew."""
+    cdef int constants[MAX_KINDS]
+    cdef int nconst = 0, k, mask
+    cdef Py_ssize_t a
+    for k in range(nkinds):
+        if kinds[k].span <= n:
+            constants[nconst] = constant(g, &kinds[k])
+            nconst += 1
+    mask = choose_mask(counts, constants, nconst)
+    if mask == st.mask and st.nrare:
+        return
+    st.mask = mask
+    st.nrare = 0
+    st.batch_r0[0] = st.batch_r0[1] = -1
+    for k in range(st.nring):
+        st.ring[k].r = -1
+    for k in range(64):
+        st.by_value_count[k] = 0
+    if mask:
+        for a in range(n):
+            if not parity(g[a] & mask):
+                add_rare(st, a, g[a])
+
+
+cdef inline void add_rare(Sparse* st, Py_ssize_t a, int value) noexcept nogil:
+    st.rare[st.nrare] = a
+    st.rare_values[st.nrare] = value
+    st.nrare += 1
+    if not st.narrow:
+        return
+    cdef Py_ssize_t room = st.by_value_room[value]
+    cdef Py_ssize_t* grown
+    if st.by_value_count[value] == room:
+        room = 2 * room + 16
+        grown = <Py_ssize_t*> realloc(st.by_value[value], room * sizeof(Py_ssize_t))
+        if grown == NULL:
+            st.narrow = False  # the general path is exact too, only slower
+            return
+        st.by_value[value] = grown
+        st.by_value_room[value] = room
+    st.by_value[value][st.by_value_count[value]] = a
+    st.by_value_count[value] += 1
+
+
 def extend_sparse(nimber_t[::1] table, Py_ssize_t start, Py_ssize_t stop, kinds):
     """Fill table[start:stop] by the sparse-space method; same values as extend_plain."""
     cdef Kind ks[MAX_KINDS]
     cdef int nkinds = load_kinds(kinds, ks)
-    cdef int constants[MAX_KINDS]
-    cdef int nconst, k, mask = 0, new_mask, value, nring = 1, width = 1
-    cdef Py_ssize_t n, a, nrare = 0
+    cdef int k, value
+    cdef bint unequal = False
+    cdef Py_ssize_t n
     check_range(table, start, stop)
+    cdef Sparse st
+    memset(&st, 0, sizeof(Sparse))
+    st.nring = 1
     for k in range(nkinds):
-        nring = max(nring, ks[k].span + 1)
-    cdef stamp_t* seen = <stamp_t*> PyMem_Malloc(STAMPS * sizeof(stamp_t))
-    cdef stamp_t* flags = <stamp_t*> PyMem_Malloc(STAMPS * sizeof(stamp_t))
-    cdef long long* counts = <long long*> PyMem_Malloc(VALUE_LIMIT * sizeof(long long))
-    cdef Py_ssize_t* rare = <Py_ssize_t*> PyMem_Malloc((stop + 1) * sizeof(Py_ssize_t))
-    cdef nimber_t* rare_values = <nimber_t*> PyMem_Malloc((stop + 1) * sizeof(nimber_t))
-    cdef nimber_t* slots = <nimber_t*> PyMem_Malloc(nring * VALUE_LIMIT * sizeof(nimber_t))
+        st.nring = max(st.nring, ks[k].span + 1)
+        unequal = unequal or ks[k].unequal
+    st.width = 1
     cdef PairValues ring[MAX_KINDS + 1]
+    st.ring = ring
+    cdef stamp_t* seen = <stamp_t*> PyMem_Malloc(STAMPS * sizeof(stamp_t))
+    cdef long long* counts = <long long*> PyMem_Malloc(VALUE_LIMIT * sizeof(long long))
+    cdef nimber_t* slots = <nimber_t*> PyMem_Malloc(st.nring * VALUE_LIMIT * sizeof(nimber_t))
+    st.flags = <stamp_t*> PyMem_Malloc(STAMPS * sizeof(stamp_t))
+    st.rare = <Py_ssize_t*> PyMem_Malloc((stop + 1) * sizeof(Py_ssize_t))
+    st.rare_values = <nimber_t*> PyMem_Malloc((stop + 1) * sizeof(nimber_t))
+    st.onehot = <word_t*> PyMem_Malloc((stop + 1) * sizeof(word_t))
     try:
-        if not (seen and flags and counts and rare and rare_values and slots):
+        if not (seen and counts and slots and st.flags and st.rare and st.rare_values
+                and st.onehot):
             raise MemoryError()
         memset(seen, 0, STAMPS * sizeof(stamp_t))
-        memset(flags, 0, STAMPS * sizeof(stamp_t))
         memset(counts, 0, VALUE_LIMIT * sizeof(long long))
-        for k in range(nring):
+        memset(st.flags, 0, STAMPS * sizeof(stamp_t))
+        for k in range(st.nring):
             ring[k].r = -1
             ring[k].values = slots + k * VALUE_LIMIT
         for n in range(start):
             counts[table[n]] += 1
-            width = max(width, next_power(table[n]))
+            st.width = max(st.width, next_power(table[n]))
+            st.onehot[n] = (<word_t> 1) << (table[n] & 63)
+        st.narrow = st.width <= 64 and not unequal
         for n in range(start, stop):
             with nogil:
                 if n == start or (n & (n - 1)) == 0 or is_span(ks, nkinds, n):
-                    nconst = 0
-                    for k in range(nkinds):
-                        if ks[k].span <= n:
-                            constants[nconst] = constant(&table[0], &ks[k])
-                            nconst += 1
-                    new_mask = choose_mask(counts, constants, nconst)
-                    if new_mask != mask or n == start:
-                        mask = new_mask
-                        nrare = 0
-                        for k in range(nring):
-                            ring[k].r = -1
-                        if mask:
-                            for a in range(n):
-                                if not parity(table[a] & mask):
-                                    rare[nrare] = a
-                                    rare_values[nrare] = table[a]
-                                    nrare += 1
-                if mask:
-                    value = mex_sparse(&table[0], n, ks, nkinds, mask, rare, rare_values, nrare,
-                                       ring, nring, width, flags, seen, <stamp_t> (n - start + 1))
+                    choose_split(&table[0], n, ks, nkinds, counts, &st)
+                if st.mask:
+                    value = mex_sparse(&table[0], n, ks, nkinds, &st, seen, <stamp_t> (n - start + 1))
                 else:
                     value = mex_plain(table, n, ks, nkinds, seen, <stamp_t> (n - start + 1))
             store(table, n, value)
             counts[value] += 1
-            width = max(width, next_power(value))
-            if mask and not parity(value & mask):
-                rare[nrare] = n
-                rare_values[nrare] = value
-                nrare += 1
+            st.width = max(st.width, next_power(value))
+            st.narrow = st.narrow and st.width <= 64
+            st.onehot[n] = (<word_t> 1) << (value & 63)
+            if st.mask and not parity(value & st.mask):
+                add_rare(&st, n, value)
     finally:
         PyMem_Free(seen)
-        PyMem_Free(flags)
-        PyMem_Free(rare_values)
         PyMem_Free(counts)
-        PyMem_Free(rare)
         PyMem_Free(slots)
+        PyMem_Free(st.flags)
+        PyMem_Free(st.rare)
+        PyMem_Free(st.rare_values)
+        PyMem_Free(st.onehot)
+        for k in range(64):
+            free(st.by_value[k])
 
 
 cdef inline int next_power(int value) noexcept nogil:
