@@ -581,41 +581,39 @@ def find_period(const nimber_t[::1] table, Py_ssize_t length, Py_ssize_t span):
     return best_p, best_n0, best_needed
 
 
-cdef Py_ssize_t longest_run(const unsigned char[::1] row) noexcept nogil:
-    cdef Py_ssize_t i, run = 0, longest = 0
-    for i in range(row.shape[0]):
-        if row[i] == 120:  # 'x'
-            run += 1
-            if run > longest:
-                longest = run
-        else:
-            run = 0
-    return longest
+cdef Py_ssize_t nim_sum(const unsigned char* row, Py_ssize_t n, const nimber_t* g,
+                        Py_ssize_t limit, int* total) noexcept nogil:
+    """XOR of G(run) over the runs of 'x' into total; the first run >= limit, or -1."""
+    cdef Py_ssize_t i = 0, first
+    cdef int t = 0
+    while i < n:
+        if row[i] != 120:  # not 'x'
+            i += 1
+            continue
+        first = i
+        while i < n and row[i] == 120:
+            i += 1
+        if i - first >= limit:
+            return i - first
+        t ^= g[i - first]
+    total[0] = t
+    return -1
 
 
-cdef int check_runs(const unsigned char[::1] row, const nimber_t[::1] table) except -1:
-    cdef Py_ssize_t longest = longest_run(row)
-    if longest >= table.shape[0]:
-        raise ValueError(f"a run of {longest} needs a table longer than {table.shape[0]}")
-    return 0
-
-
-cdef int nim_sum(const unsigned char[::1] row, const nimber_t[::1] g) noexcept nogil:
-    cdef Py_ssize_t i, run = 0
+cdef int row_total(const unsigned char[::1] row, const nimber_t[::1] table) except -1:
     cdef int total = 0
-    for i in range(row.shape[0]):
-        if row[i] == 120:
-            run += 1
-        else:
-            total ^= g[run]
-            run = 0
-    return total ^ g[run]
+    cdef Py_ssize_t n = row.shape[0], limit = table.shape[0], too_long = -1
+    if n:
+        with nogil:
+            too_long = nim_sum(&row[0], n, &table[0], limit, &total)
+    if too_long >= 0:
+        raise ValueError(f"a run of {too_long} pins needs a table longer than {limit}")
+    return total
 
 
 def row_nim_sum(const unsigned char[::1] row, const nimber_t[::1] table):
     """XOR of G(run) over the runs of 'x' in a row of b'x' and b'.'."""
-    check_runs(row, table)
-    return nim_sum(row, table)
+    return row_total(row, table)
 
 
 def row_move(const unsigned char[::1] row, const nimber_t[::1] table, kinds):
@@ -625,13 +623,10 @@ def row_move(const unsigned char[::1] row, const nimber_t[::1] table, kinds):
     """
     cdef Kind ks[MAX_KINDS]
     cdef int nkinds = load_kinds(kinds, ks)
-    check_runs(row, table)
-    cdef int total = nim_sum(row, table), target = 0, k
-    cdef Py_ssize_t i, size = 0, first = 0, b, n = row.shape[0]
+    cdef int total = row_total(row, table), target = 0, k, found_kind = 0
+    cdef Py_ssize_t i, size = 0, first = 0, b, n = row.shape[0], found = -1
     if total == 0:
         return None
-    cdef Py_ssize_t found = -1
-    cdef int found_kind = 0
     with nogil:
         # The run holding the highest bit of the nim-sum can always be lowered.
         i = 0

@@ -224,18 +224,12 @@ def _runs(row: bytes):
 
 def row_nim_sum(row: bytes, table) -> int:
     """XOR of G(run) over the runs of 'x' in a row of b'x' and b'.'."""
-    runs = list(_runs(row))
-    _check_runs(runs, table)
     total = 0
-    for _, size in runs:
+    for _, size in _runs(row):
+        if size >= len(table):
+            raise ValueError(f"a run of {size} pins needs a table longer than {len(table)}")
         total ^= table[size]
     return total
-
-
-def _check_runs(runs, table) -> None:
-    longest = max((size for _, size in runs), default=0)
-    if longest >= len(table):
-        raise ValueError(f"a run of {longest} needs a table longer than {len(table)}")
 
 
 def row_move(row: bytes, table, kinds) -> tuple[int, int] | None:
@@ -244,15 +238,11 @@ def row_move(row: bytes, table, kinds) -> tuple[int, int] | None:
     Leftmost run whose value can be lowered to G(run) ^ X; in it the leftmost placement
     reaching that value; at the same placement, the earlier kind.
     """
-    runs = list(_runs(row))
-    _check_runs(runs, table)
-    total = 0
-    for _, size in runs:
-        total ^= table[size]
+    total = row_nim_sum(row, table)
     if not total:
         return None
     # The run holding the highest bit of the nim-sum can always be lowered.
-    first, size = next((f, s) for f, s in runs if table[s] ^ total < table[s])
+    first, size = next((f, s) for f, s in _runs(row) if table[s] ^ total < table[s])
     target = table[size] ^ total
     for i in range(size):
         for k, (span, heaps, leave, unequal) in enumerate(kinds):
