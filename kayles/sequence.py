@@ -88,12 +88,22 @@ class Sequence:
             self._table = table
 
     def _compute(self, count: int) -> None:
-        """Compute values until there are ``count`` of them or a period is proved."""
+        """Compute values until there are ``count`` of them or a period is proved.
+
+        Past DIRECT_LIMIT only a proof can answer: search for one within
+        PROOF_LIMIT values, and say so if there is none.
+        """
         if count > DIRECT_LIMIT and self.period is None:
-            raise ValueError(
-                f"{self.game.name}: no period is proved, and computing {count} values "
-                f"directly is past the limit of {DIRECT_LIMIT}"
-            )
+            if self.game.provable:
+                self._grow(PROOF_LIMIT)
+            if self.period is None:
+                raise ValueError(
+                    f"{self.game.name}: no period is proved within {len(self)} values, "
+                    f"and {count} values are past the direct limit of {DIRECT_LIMIT}"
+                )
+        self._grow(count)
+
+    def _grow(self, count: int) -> None:
         while self._length < count and self.period is None:
             stop = min(count, self._checkpoint)
             if self.progress is not None:
@@ -147,7 +157,7 @@ class Sequence:
     def prove(self, limit: int = PROOF_LIMIT) -> Period | None:
         """Search for a proved period, computing up to ``limit`` values."""
         if self.period is None and self.game.provable:
-            self._compute(limit)
+            self._grow(limit)
         return self.period
 
     def table(self, count: int) -> memoryview:
