@@ -117,8 +117,10 @@ class Sequence:
 
     def _check(self) -> None:
         length = self._length
-        found = self.kernel.find_period(self._table, length, self.game.span)
-        if self.game.provable and found is not None:
+        found = None
+        if self.game.provable:
+            found = self.kernel.find_period(self._table, length, self.game.span)
+        if found is not None:
             p, n0, needed = found
             if needed <= length:
                 self.period = self._smallest(p, n0, length)
