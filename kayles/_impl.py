@@ -22,7 +22,9 @@ else:
         from . import _core as kernel  # type: ignore[attr-defined, no-redef]
     except ImportError as exc:
         if _flag("KAYLES_REQUIRE_NATIVE"):
-            raise ImportError(f"KAYLES_REQUIRE_NATIVE is set but the compiled core is missing ({exc}); run 'make'") from exc
+            raise ImportError(
+                f"KAYLES_REQUIRE_NATIVE is set but the compiled core is missing ({exc}); run 'make'"
+            ) from exc
         from . import _pure as kernel  # type: ignore[no-redef]
 
 IMPLEMENTATION = "python" if kernel.__name__.endswith("_pure") else "cython"

@@ -15,7 +15,7 @@ CHUNK = 1 << 20  # characters per write
 
 def write_nimbers(sequence: Sequence, n: int, out) -> None:
     """Write [G(0), ..., G(n)] and a newline; everything is computed before the first write."""
-    pieces = [(values, times) for values, times in sequence.segments(n + 1) if times and len(values)]
+    pieces = [(values, times) for values, times in sequence.segments(n + 1) if times and values]
     top = max(max(values) for values, _ in pieces)
     names = [str(v) for v in range(top + 1)]
     out.write("[")
