@@ -14,7 +14,7 @@ except ImportError:  # no Cython: nothing to compile, pure mode
 
 
 class OptionalBuildExt(build_ext):
-    """build_ext that reports a failed compile and carries on."""
+    """build_ext that reports a failed compile once and carries on."""
 
     def run(self) -> None:
         try:
@@ -27,9 +27,13 @@ class OptionalBuildExt(build_ext):
             super().build_extension(ext)
         except Exception as exc:  # noqa: BLE001
             self._warn(exc)
+            raise
 
     @staticmethod
     def _warn(exc: Exception) -> None:
+        if getattr(exc, "_kayles_reported", False):
+            return
+        exc._kayles_reported = True  # type: ignore[attr-defined]
         bar = "*" * 72
         print(f"{bar}\nkayles: the compiled core was NOT built ({exc}).\n"
               f"kayles runs in pure-Python mode, much slower.\n{bar}")
