@@ -1,0 +1,124 @@
+"""Treblecross (seed 002): players in turn mark a free cell ('.' -> 'X') of a row;
+whoever first makes three marked cells in a row wins.
+
+How the winning cells are found, in O(length):
+
+1. Immediate wins: the free cell of any ``.XX``, ``X.X`` or ``XX.``.  If there
+   is one, the winning cells are exactly these (any other move leaves the
+   opponent the same immediate win).
+2. Otherwise no move may land within distance 2 of an X: it would hand the
+   opponent an immediate win.  The game becomes "mark a safe cell; whoever has
+   none loses", a sum of independent gaps.
+3. Pad the row as ``X..`` + row + ``..X`` (the seed's trick: the virtual X's
+   forbid no real cell).  A run of k free cells between two X's is then the
+   heap of size k - 2 of the octal game 0.007 (take three adjacent tokens):
+   its safe cells are the k - 4 middle ones, and marking the cell with a safe
+   cells on its left leaves runs of a + 2 and k - 3 - a, i.e. heaps a and
+   (k - 2) - 3 - a.  So a row with no X at all, n cells, is the heap n + 2.
+   The nimbers come from the engine: ``Sequence(GAMES["treblecross"])``.
+4. With X the XOR over all gaps, X == 0 loses; otherwise the winning cells are
+   the safe cells whose options have value G(heap) ^ X, in increasing order.
+
+Rows of fewer than 3 cells can never hold three in a row: no one can win, so
+such a row is losing.  A row that already holds ``XXX`` is finished: an error.
+The brute-force check in the tests plays the cell game itself on every short
+row and confirms all of this, padding and mapping included.
+"""
+
+from __future__ import annotations
+
+from ._cases import cases
+
+__all__ = ["gaps", "parse_file", "parse_row", "winning_cells"]
+
+_sequence = None
+
+
+def _nimbers(count: int) -> list[int]:
+    """G(0..count-1) of 0.007, from one engine Sequence shared by the process."""
+    global _sequence
+    if _sequence is None:
+        from ..rules import GAMES
+        from ..sequence import Sequence
+
+        _sequence = Sequence(GAMES["treblecross"])
+    return _sequence.table(count).tolist()
+
+
+def parse_row(text: str) -> str:
+    """The row, checked: only '.' and 'X', and not already won (no 'XXX')."""
+    row = text.strip()
+    bad = row.replace(".", "").replace("X", "")
+    if bad:
+        at = next(i for i, ch in enumerate(row) if ch not in ".X")
+        raise ValueError(f"a row holds only '.' and 'X', not {bad[0]!r} (at cell {at + 1})")
+    if "XXX" in row:
+        raise ValueError(f"the row already has three X in a row (at cell {row.index('XXX') + 1})")
+    return row
+
+
+def _immediate(row: str, marks: list[int]) -> list[int]:
+    """0-based free cells that complete three in a row."""
+    n = len(row)
+    found = set()
+    for p in marks:
+        if p + 1 < n and row[p + 1] == "X":  # XX: either end
+            if p >= 1 and row[p - 1] == ".":
+                found.add(p - 1)
+            if p + 2 < n and row[p + 2] == ".":
+                found.add(p + 2)
+        if p + 2 < n and row[p + 2] == "X" and row[p + 1] == ".":  # X.X
+            found.add(p + 1)
+    return sorted(found)
+
+
+def gaps(row: str) -> list[tuple[int, int]]:
+    """``(first_safe_cell, heap)`` per gap of a row with no immediate win.
+
+    ``first_safe_cell`` is 0-based (the cell a = 0 of the gap's 0.007 heap);
+    gaps with fewer than three free cells give heaps 0 and below, dropped.
+    """
+    row = parse_row(row)
+    marks = [i for i, ch in enumerate(row) if ch == "X"]
+    if _immediate(row, marks):
+        raise ValueError("the row has an immediate win: it is not a sum of gaps")
+    bounds = [-3, *marks, len(row) + 2]
+    return [(p + 3, q - p - 3) for p, q in zip(bounds, bounds[1:]) if q - p - 3 > 0]
+
+
+def winning_cells(row: str) -> list[int]:
+    """The 1-based cells whose marking wins, in increasing order; [] when losing."""
+    row = parse_row(row)
+    if len(row) < 3:
+        return []
+    marks = [i for i, ch in enumerate(row) if ch == "X"]
+    now = _immediate(row, marks)
+    if now:
+        return [cell + 1 for cell in now]
+    bounds = [-3, *marks, len(row) + 2]
+    parts = [(p + 3, q - p - 3) for p, q in zip(bounds, bounds[1:]) if q - p - 3 > 0]
+    G = _nimbers(max((heap for _, heap in parts), default=0) + 1)
+    total = 0
+    for _, heap in parts:
+        total ^= G[heap]
+    if not total:
+        return []
+    cells = []
+    for first, heap in parts:
+        target = G[heap] ^ total
+        rest = heap - 3
+        for a in range(rest + 1):  # mark the safe cell `first + a`: heaps a and rest - a
+            if G[a] ^ G[rest - a] == target:
+                cells.append(first + a + 1)
+    return cells
+
+
+def parse_file(text: str) -> list[tuple[int, str]]:
+    """The seed's input: a case count, then one row per line; errors name the line."""
+    out = []
+    for number, line in cases(text):
+        try:
+            out.append((number, parse_row(line)))
+        except ValueError as exc:
+            raise ValueError(f"line {number}: {exc}") from None
+    return out
