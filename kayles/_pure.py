@@ -7,6 +7,7 @@ layers above do.  See ext/_core.pyx for how the sparse-space method works.
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from operator import xor
 
 __all__ = [
@@ -112,27 +113,47 @@ def extend_sparse(table, start: int, stop: int, kinds) -> None:
     for n in range(start):
         counts[table[n]] += 1
     spans = {span for span, *_ in kinds}
-    mask, rare = 0, []
+    widest = max(spans, default=0)
+    mask, rare, rare_values = 0, [], []
+    pairs: dict[tuple[int, bool], set[int]] = {}  # (r, unequal) -> rare pair values
     for n in range(start, stop):
         if n == start or n in spans or (n & (n - 1)) == 0:
             live = [_constant(table, h) for s, h, *_ in kinds if s <= n]
             new_mask = _choose_mask(counts, live)
             if new_mask != mask or n == start:
                 mask = new_mask
+                pairs.clear()
                 rare = [a for a in range(n) if not _parity(table[a] & mask)] if mask else []
+                rare_values = [table[a] for a in rare]
         if mask:
-            value = _mex_sparse(table, n, kinds, mask, rare)
+            value = _mex_sparse(table, n, kinds, mask, rare, rare_values, pairs)
+            for unequal in (False, True):  # remainders no kind will ask for again
+                pairs.pop((n - widest, unequal), None)
         else:
             value = _mex(_options_plain(table, n, kinds))
         _store(table, n, value)
         counts[value] += 1
         if mask and not _parity(value & mask):
             rare.append(n)
+            rare_values.append(value)
 
 
-def _mex_sparse(table, n: int, kinds, mask: int, rare: list[int]) -> int:
+def _rare_pairs(table, r: int, unequal: bool, rare: list[int], rare_values: list[int]) -> set[int]:
+    """{G(a) ^ G(r - a) : a rare, 1 <= a <= r - 1} (a != r - a when unequal)."""
+    lo, hi = bisect_left(rare, 1), bisect_left(rare, r)
+    values = set(map(xor, rare_values[lo:hi], map(table.__getitem__, map(r.__sub__, rare[lo:hi]))))
+    if unequal and r % 2 == 0:
+        mid = bisect_left(rare, r // 2)
+        if mid < hi and rare[mid] == r // 2 and not any(
+            rare_values[i] == table[r - rare[i]] for i in range(lo, hi) if i != mid
+        ):
+            values.discard(0)  # G(r/2) ^ G(r/2) came only from the equal split
+    return values
+
+
+def _mex_sparse(table, n: int, kinds, mask: int, rare, rare_values, pairs) -> int:
     marked: set[int] = set()
-    splits = []  # (r, c, unequal, next a) for the kinds that may leave two parts
+    splits = []  # [r, c, unequal, next a] for the kinds that may leave two parts
     for span, heaps, leave, unequal in kinds:
         if n < span:
             continue
@@ -145,11 +166,10 @@ def _mex_sparse(table, n: int, kinds, mask: int, rare: list[int]) -> int:
         if leave & 2:
             marked.add(table[r] ^ c)
         if leave & 4:
-            for a in rare:
-                if a >= r:
-                    break
-                if a and not (unequal and 2 * a == r):
-                    marked.add(table[a] ^ table[r - a] ^ c)
+            key = (r, unequal)
+            if key not in pairs:  # kinds with other spans meet this r again soon
+                pairs[key] = _rare_pairs(table, r, unequal, rare, rare_values)
+            marked.update({v ^ c for v in pairs[key]} if c else pairs[key])
             splits.append([r, c, unequal, 1])
     # Every common-valued option has a rare part, so it is marked by now.
     common = 0
@@ -164,19 +184,25 @@ def _mex_sparse(table, n: int, kinds, mask: int, rare: list[int]) -> int:
 
 
 def _search(table, splits, marked: set[int], value: int) -> bool:
-    """Scan pairs, resuming where the last search stopped, until ``value`` shows up."""
-    for split in splits:
-        r, c, unequal, a = split
-        half = r // 2
-        while a <= half:
-            if not (unequal and 2 * a == r):
-                marked.add(table[a] ^ table[r - a] ^ c)
-            a += 1
-            if value in marked:
-                split[3] = a
-                return True
-        split[3] = a
-    return False
+    """Mark the splits' options, blocks of 64 smaller parts at a time, until ``value`` is marked.
+
+    All splits advance side by side and resume where the last search stopped.
+    """
+    while value not in marked:
+        active = False
+        for split in splits:
+            r, c, unequal, a = split
+            last = r // 2 - 1 if unequal and r % 2 == 0 else r // 2
+            if a > last:
+                continue
+            active = True
+            end = min(a + 64, last + 1)
+            values = map(xor, table[a:end], table[r - a : r - end : -1])
+            marked.update({v ^ c for v in values} if c else values)
+            split[3] = end
+        if not active:
+            return False
+    return True
 
 
 def find_period(table, length: int, span: int) -> tuple[int, int, int] | None:
