@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import sys
 
-__all__ = ["main"]
+__all__ = ["main", "parse_count"]
 
 PROG = "Kayles-xox"
 USAGE = f"usage: {PROG} grundy N | {PROG} POSITION"
@@ -38,10 +38,20 @@ class UsageError(Exception):
     """Bad command-line input: reported on one line, exit status 2."""
 
 
-def _count(text: str) -> int:
+def parse_count(text: str) -> int:
+    """A non-negative decimal integer of any length (ASCII digits only), or ValueError."""
     if not text or not (text.isascii() and text.isdigit()):
-        raise UsageError(f"N must be a non-negative decimal integer, not {text!r}")
+        raise ValueError(f"N must be a non-negative decimal integer, not {text!r}")
+    if len(text) > 4000 and hasattr(sys, "set_int_max_str_digits"):
+        sys.set_int_max_str_digits(0)  # any size means any size
     return int(text)
+
+
+def _count(text: str) -> int:
+    try:
+        return parse_count(text)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
 
 
 def _grundy(n: int, out) -> None:
@@ -93,7 +103,7 @@ def main(argv: list[str] | None = None) -> int:
         _run(args, sys.stdout)
         sys.stdout.flush()
     except UsageError as exc:
-        sys.stderr.write(f"{PROG}: {exc}\n{USAGE}\n")
+        sys.stderr.write(f"{PROG}: {exc} (see {PROG} --help)\n")
         return 2
     except BrokenPipeError:
         _silence_stdout()

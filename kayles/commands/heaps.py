@@ -6,6 +6,7 @@ import json
 import sys
 
 from .._output import write_nimbers
+from ..cli import parse_count
 from ..rules import GAMES, get_game
 from ..sequence import PROOF_LIMIT, Sequence
 
@@ -47,9 +48,10 @@ def register(sub) -> None:
 def _count(text: str) -> int:
     import argparse
 
-    if not (text.isascii() and text.isdigit()):
-        raise argparse.ArgumentTypeError(f"expected a non-negative integer, not {text!r}")
-    return int(text)
+    try:
+        return parse_count(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 def _sequence(name: str) -> Sequence:
