@@ -166,14 +166,18 @@ cdef int store(nimber_t[::1] table, Py_ssize_t n, int value) except -1:
     return 0
 
 
-cdef int mex_plain(nimber_t[::1] g, Py_ssize_t n, Kind* kinds, int nkinds,
-                   stamp_t* seen, stamp_t stamp) noexcept nogil:
-    cdef int k, c, m
-    cdef Py_ssize_t r, a, half
+cdef int mark_whole_and_ends(const nimber_t* g, Py_ssize_t n, Kind* kinds, int nkinds,
+                             stamp_t* seen, stamp_t stamp, Split* splits) noexcept nogil:
+    """Mark the options of heap n that leave no part or one part; list the two-part kinds.
+
+    Returns how many Split entries (kinds that may leave two parts) were written.
+    """
+    cdef int k, c, nsplits = 0
+    cdef Py_ssize_t r
     for k in range(nkinds):
         if n < kinds[k].span:
             continue
-        c = constant(&g[0], &kinds[k])
+        c = constant(g, &kinds[k])
         r = n - kinds[k].span
         if r == 0:
             if kinds[k].leave & 1:
@@ -182,11 +186,28 @@ cdef int mex_plain(nimber_t[::1] g, Py_ssize_t n, Kind* kinds, int nkinds,
         if kinds[k].leave & 2:
             seen[g[r] ^ c] = stamp
         if kinds[k].leave & 4:
-            half = r // 2
-            if kinds[k].unequal and r % 2 == 0:
-                half -= 1
-            for a in range(1, half + 1):
-                seen[g[a] ^ g[r - a] ^ c] = stamp
+            splits[nsplits].r = r
+            splits[nsplits].c = c
+            splits[nsplits].unequal = kinds[k].unequal
+            nsplits += 1
+    return nsplits
+
+
+cdef inline Py_ssize_t last_part(const Split* split) noexcept nogil:
+    """The largest smaller part a of the split r = a + (r - a)."""
+    return split.r // 2 - 1 if split.unequal and split.r % 2 == 0 else split.r // 2
+
+
+cdef int mex_plain(const nimber_t* g, Py_ssize_t n, Kind* kinds, int nkinds,
+                   stamp_t* seen, stamp_t stamp) noexcept nogil:
+    cdef Split splits[MAX_KINDS]
+    cdef int s, c, m, nsplits = mark_whole_and_ends(g, n, kinds, nkinds, seen, stamp, splits)
+    cdef Py_ssize_t r, a
+    for s in range(nsplits):
+        r = splits[s].r
+        c = splits[s].c
+        for a in range(1, last_part(&splits[s]) + 1):
+            seen[g[a] ^ g[r - a] ^ c] = stamp
     m = 0
     while seen[m] == stamp:
         m += 1
@@ -207,7 +228,7 @@ def extend_plain(nimber_t[::1] table, Py_ssize_t start, Py_ssize_t stop, kinds):
     try:
         for n in range(start, stop):
             with nogil:
-                value = mex_plain(table, n, ks, nkinds, seen, <stamp_t> (n - start + 1))
+                value = mex_plain(&table[0], n, ks, nkinds, seen, <stamp_t> (n - start + 1))
             store(table, n, value)
     finally:
         PyMem_Free(seen)
@@ -364,7 +385,7 @@ cdef bint search(const nimber_t* g, Split* splits, int nsplits, Py_ssize_t* next
         a = next_a[0]
         for s in range(nsplits):
             r = splits[s].r
-            last = r // 2 - 1 if splits[s].unequal and r % 2 == 0 else r // 2
+            last = last_part(&splits[s])
             if a > last:
                 continue
             active = True
@@ -379,24 +400,15 @@ cdef bint search(const nimber_t* g, Split* splits, int nsplits, Py_ssize_t* next
 cdef int mex_sparse(const nimber_t* g, Py_ssize_t n, Kind* kinds, int nkinds, Sparse* st,
                     stamp_t* seen, stamp_t stamp) noexcept nogil:
     cdef Split splits[MAX_KINDS]
-    cdef int nsplits = 0, k, c, v, value, common, mask = st.mask
+    cdef int nsplits = mark_whole_and_ends(g, n, kinds, nkinds, seen, stamp, splits)
+    cdef int s, c, v, value, common, mask = st.mask
     cdef Py_ssize_t next_a = 1  # where the search resumes
     cdef Py_ssize_t r, j
     cdef word_t bits
     cdef PairValues* pairs
-    for k in range(nkinds):
-        if n < kinds[k].span:
-            continue
-        c = constant(g, &kinds[k])
-        r = n - kinds[k].span
-        if r == 0:
-            if kinds[k].leave & 1:
-                seen[c] = stamp
-            continue
-        if kinds[k].leave & 2:
-            seen[g[r] ^ c] = stamp
-        if not kinds[k].leave & 4:
-            continue
+    for s in range(nsplits):
+        r = splits[s].r
+        c = splits[s].c
         if st.narrow:
             bits = narrow_pairs(g, st, r)
             for v in range(64):
@@ -404,14 +416,10 @@ cdef int mex_sparse(const nimber_t* g, Py_ssize_t n, Kind* kinds, int nkinds, Sp
                     seen[v ^ c] = stamp
         else:
             pairs = &st.ring[r % st.nring]  # kinds with other spans meet this r again soon
-            if pairs.r != r or pairs.unequal != kinds[k].unequal:
-                rare_pairs(g, r, kinds[k].unequal, st, pairs)
+            if pairs.r != r or pairs.unequal != splits[s].unequal:
+                rare_pairs(g, r, splits[s].unequal, st, pairs)
             for j in range(pairs.count):
                 seen[pairs.values[j] ^ c] = stamp
-        splits[nsplits].r = r
-        splits[nsplits].c = c
-        splits[nsplits].unequal = kinds[k].unequal
-        nsplits += 1
     # Every common-valued option has a rare part, so it is marked by now.
     common = 0
     while not parity(common & mask) or seen[common] == stamp:
@@ -516,7 +524,7 @@ def extend_sparse(nimber_t[::1] table, Py_ssize_t start, Py_ssize_t stop, kinds)
                 if st.mask:
                     value = mex_sparse(&table[0], n, ks, nkinds, &st, seen, <stamp_t> (n - start + 1))
                 else:
-                    value = mex_plain(table, n, ks, nkinds, seen, <stamp_t> (n - start + 1))
+                    value = mex_plain(&table[0], n, ks, nkinds, seen, <stamp_t> (n - start + 1))
             store(table, n, value)
             counts[value] += 1
             st.width = max(st.width, next_power(value))

@@ -38,8 +38,12 @@ def _pair_values(table, r: int, unequal: bool) -> set[int]:
     return set(map(xor, table[1 : half + 1], table[r - 1 : r - half - 1 : -1]))
 
 
-def _options_plain(table, n: int, kinds) -> set[int]:
-    options: set[int] = set()
+def _whole_and_ends(table, n: int, kinds, options: set[int]) -> list[list]:
+    """Add the options of heap n that leave no part or one part; list the two-part kinds.
+
+    Returns [r, c, unequal, next a] per kind that may leave two parts (a + b = r).
+    """
+    splits = []
     for span, heaps, leave, unequal in kinds:
         if n < span:
             continue
@@ -52,8 +56,15 @@ def _options_plain(table, n: int, kinds) -> set[int]:
         if leave & 2:
             options.add(table[r] ^ c)
         if leave & 4:
-            values = _pair_values(table, r, unequal)
-            options |= {v ^ c for v in values} if c else values
+            splits.append([r, c, unequal, 1])
+    return splits
+
+
+def _options_plain(table, n: int, kinds) -> set[int]:
+    options: set[int] = set()
+    for r, c, unequal, _ in _whole_and_ends(table, n, kinds, options):
+        values = _pair_values(table, r, unequal)
+        options |= {v ^ c for v in values} if c else values
     return options
 
 
@@ -153,24 +164,12 @@ def _rare_pairs(table, r: int, unequal: bool, rare: list[int], rare_values: list
 
 def _mex_sparse(table, n: int, kinds, mask: int, rare, rare_values, pairs) -> int:
     marked: set[int] = set()
-    splits = []  # [r, c, unequal, next a] for the kinds that may leave two parts
-    for span, heaps, leave, unequal in kinds:
-        if n < span:
-            continue
-        c = _constant(table, heaps)
-        r = n - span
-        if r == 0:
-            if leave & 1:
-                marked.add(c)
-            continue
-        if leave & 2:
-            marked.add(table[r] ^ c)
-        if leave & 4:
-            key = (r, unequal)
-            if key not in pairs:  # kinds with other spans meet this r again soon
-                pairs[key] = _rare_pairs(table, r, unequal, rare, rare_values)
-            marked.update({v ^ c for v in pairs[key]} if c else pairs[key])
-            splits.append([r, c, unequal, 1])
+    splits = _whole_and_ends(table, n, kinds, marked)
+    for r, c, unequal, _ in splits:
+        key = (r, unequal)
+        if key not in pairs:  # kinds with other spans meet this r again soon
+            pairs[key] = _rare_pairs(table, r, unequal, rare, rare_values)
+        marked.update({v ^ c for v in pairs[key]} if c else pairs[key])
     # Every common-valued option has a rare part, so it is marked by now.
     common = 0
     while not _parity(common & mask) or common in marked:
