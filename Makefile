@@ -46,6 +46,7 @@ annotate: $(READY)
 	$(PY) -m cython -3 -a ext/_core.pyx -o build/_core.c
 
 lint: $(READY)
+	@$(PY) -m ruff --version >/dev/null 2>&1 || $(PY) -m pip install -q --disable-pip-version-check ruff
 	$(PY) -m ruff check kayles tests benchmarks
 
 clean:

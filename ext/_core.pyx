@@ -654,7 +654,7 @@ def row_move(const unsigned char[::1] row, const nimber_t[::1] table, kinds):
                 b = size - ks[k].span - i
                 if b < 0:
                     continue
-                if not (ks[k].leave >> ((i > 0) + (b > 0))) & 1 or (ks[k].unequal and i == b):
+                if not (ks[k].leave >> ((i > 0) + (b > 0))) & 1 or (ks[k].unequal and i == b > 0):
                     continue
                 if table[i] ^ table[b] ^ constant(&table[0], &ks[k]) == target:
                     found, found_kind = first + i, k

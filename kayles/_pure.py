@@ -21,6 +21,15 @@ __all__ = [
 VALUE_LIMIT = 1 << 16  # nimbers are stored as unsigned 16-bit integers
 MASK_BITS = 10  # masks are searched among values below 2**10; larger values: plain scan
 SAVING = 4  # use the sparse split only if rare positions are under 1/SAVING of the table
+MAX_KINDS = 64  # the compiled core's fixed room for move kinds
+MAX_KEPT = 8  # ... and for kept 'o' runs in one pattern
+
+
+def _check_kinds(kinds) -> None:
+    if len(kinds) > MAX_KINDS:
+        raise ValueError(f"at most {MAX_KINDS} move kinds")
+    if any(len(heaps) > MAX_KEPT for _, heaps, _, _ in kinds):
+        raise ValueError(f"at most {MAX_KEPT} kept runs in one pattern")
 
 
 def _constant(table, heaps) -> int:
@@ -83,6 +92,7 @@ def _store(table, n: int, value: int) -> None:
 
 def extend_plain(table, start: int, stop: int, kinds) -> None:
     """Fill table[start:stop] with the mex over every option (the quadratic scan)."""
+    _check_kinds(kinds)
     _check_range(table, start, stop)
     for n in range(start, stop):
         _store(table, n, _mex(_options_plain(table, n, kinds)))
@@ -119,6 +129,7 @@ def _choose_mask(counts, constants) -> int:
 
 def extend_sparse(table, start: int, stop: int, kinds) -> None:
     """Fill table[start:stop] by the sparse-space method; same values as extend_plain."""
+    _check_kinds(kinds)
     _check_range(table, start, stop)
     counts = [0] * VALUE_LIMIT
     for n in range(start):
@@ -207,6 +218,7 @@ def _search(table, splits, marked: set[int], value: int) -> bool:
 def find_period(table, length: int, span: int) -> tuple[int, int, int] | None:
     """The candidate period whose proof needs the fewest values, if fewer than 2 * length.
 
+    Candidates are the p <= length // 2 (at least half the table is evidence).
     For a period p, n0 is the least index with table[k] == table[k + p] for
     n0 <= k < length - p, and the proof needs
     needed = max(2 * max(n0, 1) + 2p + span - 1, p + span + 1) values.
@@ -214,6 +226,8 @@ def find_period(table, length: int, span: int) -> tuple[int, int, int] | None:
     A p is dismissed as soon as its n0 cannot beat the best so far, so the scan
     stays near linear even when many multiples of the period match.
     """
+    if not 0 <= length <= len(table):
+        raise ValueError(f"length {length} does not fit a table of {len(table)}")
     best = None
     best_needed = 2 * length
     for p in range(1, length // 2 + 1):
@@ -263,6 +277,7 @@ def row_move(row: bytes, table, kinds) -> tuple[int, int] | None:
     Leftmost run whose value can be lowered to G(run) ^ X; in it the leftmost placement
     reaching that value; at the same placement, the earlier kind.
     """
+    _check_kinds(kinds)
     total = row_nim_sum(row, table)
     if not total:
         return None
@@ -275,7 +290,7 @@ def row_move(row: bytes, table, kinds) -> tuple[int, int] | None:
             if b < 0:
                 continue
             parts = (i > 0) + (b > 0)
-            if not leave >> parts & 1 or (unequal and i == b):
+            if not leave >> parts & 1 or (unequal and i == b > 0):
                 continue
             if table[i] ^ table[b] ^ _constant(table, heaps) == target:
                 return first + i, k

@@ -71,7 +71,7 @@ def winning_move(heaps: list[int], sequence: Sequence) -> HeapMove | None:
     for a in range(size + 1):
         for kind in kinds:
             b = size - kind.span - a
-            if b < 0 or ((a > 0) + (b > 0)) not in kind.leave or (kind.unequal and a == b):
+            if b < 0 or ((a > 0) + (b > 0)) not in kind.leave or (kind.unequal and a == b > 0):
                 continue
             kept = tuple(len(run) for run in kind.pattern.split("x") if run)
             value = G(a) ^ G(b)

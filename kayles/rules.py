@@ -5,7 +5,8 @@ consecutive tokens of one heap of ``n``: every ``x`` token is removed, every
 run of ``o`` tokens stays behind as a heap of its own.  What lies outside the
 pattern is a left part ``a`` and a right part ``b`` with
 ``a + b = n - len(pattern)``; ``leave`` is the set of allowed counts of
-non-empty outer parts (0, 1 or 2) and ``unequal`` forbids ``a == b``.
+non-empty outer parts (0, 1 or 2) and ``unequal`` forbids two equal
+non-empty parts (``a == b > 0``).
 
 Octal codes map onto this directly: digit ``d`` at place ``k`` is the pattern
 ``"x" * k`` with ``leave`` = {0 if d & 1, 1 if d & 2, 2 if d & 4}; a leading
@@ -33,6 +34,8 @@ __all__ = [
 ]
 
 EncodedKind = tuple  # (span, const_heaps, leave_mask, unequal), see the header
+MAX_KINDS = 64  # the kernels' room for move kinds (an octal code of 63 digits after '4.')
+MAX_KEPT = 8  # ... and for kept 'o' runs in one pattern
 
 
 class MoveKind:
@@ -50,6 +53,8 @@ class MoveKind:
             raise ValueError(f"leave {sorted(leave)} must be a non-empty subset of {{0, 1, 2}}")
         if not pattern and leave != {2}:
             raise ValueError("the empty pattern (split) must leave exactly two parts")
+        if len([run for run in pattern.split("x") if run]) > MAX_KEPT:
+            raise ValueError(f"pattern {pattern!r} keeps more than {MAX_KEPT} runs")
         self.pattern = pattern
         self.leave = leave
         self.unequal = bool(unequal)
@@ -91,6 +96,8 @@ class Game:
     def __init__(self, name: str, kinds: Iterable[MoveKind], summary: str = "") -> None:
         self.name = name
         self.kinds = tuple(kinds)
+        if len(self.kinds) > MAX_KINDS:
+            raise ValueError(f"{name}: at most {MAX_KINDS} move kinds, not {len(self.kinds)}")
         self.summary = summary
 
     @property

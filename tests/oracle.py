@@ -1,0 +1,150 @@
+"""Brute force from the rules alone: the yardstick every kernel is measured against.
+
+Nothing here imports the package.  Positions are strings ('x' pin, '.' gap) or
+heap sizes; moves are enumerated literally, values are the mex over the options
+of the whole position (no Sprague-Grundy sum theorem), and the seed's tie-break
+is applied word by word.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+
+
+def mex(values) -> int:
+    seen = set(values)
+    m = 0
+    while m in seen:
+        m += 1
+    return m
+
+
+def runs(position: str) -> list[tuple[int, int]]:
+    """(start, length) of every group of consecutive pins, left to right."""
+    found, start = [], None
+    for i, ch in enumerate(position + "."):
+        if ch == "x" and start is None:
+            start = i
+        elif ch != "x" and start is not None:
+            found.append((start, i - start))
+            start = None
+    return found
+
+
+def canonical(position: str) -> tuple[int, ...]:
+    """Positions with the same multiset of groups are the same game."""
+    return tuple(sorted(length for _, length in runs(position)))
+
+
+def _as_row(groups: tuple[int, ...]) -> str:
+    return ".".join("x" * g for g in groups)
+
+
+# -- row games: a move removes pins of one window and leaves some outer parts ----------------
+
+
+class RowGame:
+    """A game on rows of pins given by windows ('x' removed, 'o' stays) and part counts.
+
+    ``windows`` is a list of (window, allowed counts of non-empty outer parts), in
+    tie-break order: at the same leftmost pin, the earlier window is preferred.
+    """
+
+    def __init__(self, windows: list[tuple[str, set[int]]]) -> None:
+        self.windows = windows
+        self.value = cache(self._value)
+
+    def moves(self, position: str):
+        """(first pin, window index, position after) for every legal move, left to right."""
+        for start, length in runs(position):
+            stop = start + length
+            for i in range(start, stop):
+                for w, (window, parts) in enumerate(self.windows):
+                    if i + len(window) > stop:
+                        continue
+                    outer = (i > start) + (i + len(window) < stop)
+                    if outer not in parts:
+                        continue
+                    after = list(position)
+                    for j, token in enumerate(window):
+                        if token == "x":
+                            after[i + j] = "."
+                    yield i, w, "".join(after)
+
+    def _value(self, groups: tuple[int, ...]) -> int:
+        row = _as_row(groups)
+        return mex(self.value(canonical(after)) for _, _, after in self.moves(row))
+
+    def grundy(self, position: str) -> int:
+        return self.value(canonical(position))
+
+    def nimbers(self, n: int) -> list[int]:
+        return [self.grundy("x" * k) for k in range(n + 1)]
+
+    def winning_move(self, position: str) -> str | None:
+        """The seed's choice: leftmost group holding a winning move that lowers the
+        group's value; in it the leftmost winning move; at one pin, the earlier window."""
+        if self.grundy(position) == 0:
+            return None
+        for start, length in runs(position):
+            before = self.grundy("x" * length)
+            for i, _, after in self.moves(position):
+                if not start <= i < start + length:
+                    continue
+                group_after = after[start : start + length]
+                if self.grundy(after) == 0 and self.grundy(group_after) < before:
+                    return after
+        raise AssertionError("a position of non-zero value has no winning move")
+
+
+KAYLES_XOX = RowGame([("x", {0, 1, 2}), ("xox", {0, 1, 2})])
+
+
+def xox_moves(position: str) -> list[str]:
+    """The seed's own definition: take one pin, or the outer two of three in a row."""
+    out = []
+    for i, ch in enumerate(position):
+        if ch == "x":
+            out.append(position[:i] + "." + position[i + 1 :])
+        if position[i : i + 3] == "xxx":
+            out.append(position[:i] + ".x." + position[i + 3 :])
+    return out
+
+
+def octal_row_game(code: str) -> RowGame:
+    """The row game of an octal code without a leading '4.': digit d at place k takes
+    k adjacent pins and may leave 0, 1, 2 outer parts as bits 1, 2, 4 of d allow."""
+    digits = code.split(".")[1]
+    return RowGame(
+        [("x" * k, {i for i in range(3) if int(d) >> i & 1}) for k, d in enumerate(digits, 1)]
+    )
+
+
+# -- heap games ------------------------------------------------------------------------------
+
+
+def octal_nimbers(code: str, n: int) -> list[int]:
+    """G(0..n) of an octal code, straight from the definition of the digits."""
+    head, digits = code.split(".")
+    places = {k: int(d) for k, d in enumerate(digits, 1)}
+    if head == "4":
+        places[0] = 4
+    g: list[int] = []
+    for heap in range(n + 1):
+        options = set()
+        for take, d in places.items():
+            for left in range(heap - take + 1):
+                right = heap - take - left
+                parts = (left > 0) + (right > 0)
+                if d >> parts & 1:
+                    options.add(g[left] ^ g[right])
+        g.append(mex(options))
+    return g
+
+
+def grundys_game_nimbers(n: int) -> list[int]:
+    """Split one heap into two non-empty heaps of different sizes."""
+    g: list[int] = []
+    for heap in range(n + 1):
+        g.append(mex(g[a] ^ g[heap - a] for a in range(1, (heap + 1) // 2) if 2 * a != heap))
+    return g

@@ -1,0 +1,226 @@
+"""The kernels, each test on both twins, against the brute-force oracle."""
+
+from __future__ import annotations
+
+import itertools
+import random
+
+import pytest
+
+from kayles.rules import GAMES, MoveKind, encode, parse_octal
+
+import oracle
+
+CODES = ["0.77", "0.07", "0.137", "0.007", "4.07", "0.4", "0.04", "0.6", "0.51", "4.7", "0.3"]
+
+
+def new_table(size: int) -> memoryview:
+    return memoryview(bytearray(2 * size)).cast("H")
+
+
+def computed(kernel, method: str, kinds, n: int, pieces: int = 1) -> list[int]:
+    """G(0..n-1) by one kernel function, in ``pieces`` calls."""
+    table = new_table(n)
+    extend = getattr(kernel, f"extend_{method}")
+    cuts = sorted({0, n, *random.Random(n).sample(range(n), pieces - 1)})
+    for start, stop in zip(cuts, cuts[1:]):
+        extend(table, start, stop, encode(kinds))
+    return table.tolist()
+
+
+def random_codes(count: int, seed: int) -> list[str]:
+    rng = random.Random(seed)
+    codes = []
+    for _ in range(count):
+        digits = "".join(rng.choice("01234567") for _ in range(rng.randint(1, 4)))
+        codes.append(rng.choice(["0.", "4."]) + digits)
+    return codes
+
+
+@pytest.mark.parametrize("method", ["plain", "sparse"])
+@pytest.mark.parametrize("code", CODES + random_codes(25, seed=1))
+def test_octal_nimbers_match_the_definition(kernel, method, code):
+    expected = oracle.octal_nimbers(code, 150)
+    assert computed(kernel, method, parse_octal(code).kinds, 151) == expected
+
+
+@pytest.mark.parametrize("method", ["plain", "sparse"])
+def test_kayles_xox_nimbers_match_literal_play(kernel, method):
+    expected = oracle.KAYLES_XOX.nimbers(30)
+    assert computed(kernel, method, GAMES["kayles-xox"].kinds, 31) == expected
+
+
+@pytest.mark.parametrize("method", ["plain", "sparse"])
+def test_grundys_game_matches_the_definition(kernel, method):
+    expected = oracle.grundys_game_nimbers(400)
+    assert computed(kernel, method, GAMES["grundy"].kinds, 401) == expected
+
+
+@pytest.mark.parametrize("name", ["kayles-xox", "kayles", "dawsons-kayles", "grundy"])
+def test_sparse_equals_plain_on_long_tables_and_in_pieces(kernel, name):
+    n = 3000 if kernel.__name__.endswith("_core") else 600
+    kinds = GAMES[name].kinds
+    plain = computed(kernel, "plain", kinds, n)
+    assert computed(kernel, "sparse", kinds, n) == plain
+    assert computed(kernel, "sparse", kinds, n, pieces=7) == plain
+
+
+@pytest.mark.parametrize(
+    "kinds",
+    [
+        [MoveKind("xox", {0, 1, 2})],
+        [MoveKind("xoox", {1, 2}), MoveKind("x", {0})],
+        [MoveKind("xoxox", {0, 2}), MoveKind("", {2})],
+        [MoveKind("xx", {2}, unequal=True), MoveKind("x", {1, 2})],
+    ],
+    ids=repr,
+)
+def test_pattern_moves_match_a_literal_definition(kernel, kinds):
+    """Options G(a) ^ G(b) ^ G(kept runs), by brute force over every placement."""
+    g: list[int] = []
+    for n in range(120):
+        options = set()
+        for kind in kinds:
+            kept = [len(run) for run in kind.pattern.split("x") if run]
+            for a in range(n - kind.span + 1):
+                b = n - kind.span - a
+                if (a > 0) + (b > 0) in kind.leave and not (kind.unequal and a == b):
+                    options.add(g[a] ^ g[b] ^ oracle_xor(g, kept))
+        g.append(oracle.mex(options))
+    for method in ("plain", "sparse"):
+        assert computed(kernel, method, kinds, 120) == g
+
+
+def oracle_xor(g: list[int], heaps: list[int]) -> int:
+    value = 0
+    for h in heaps:
+        value ^= g[h]
+    return value
+
+
+def test_extend_rejects_a_range_outside_the_table(kernel):
+    kinds = encode(GAMES["kayles"].kinds)
+    for extend in (kernel.extend_plain, kernel.extend_sparse):
+        for start, stop in [(0, 11), (5, 4), (-1, 3)]:
+            message = f"range {start}:{stop} does not fit a table of 10"
+            with pytest.raises(ValueError, match=message):
+                extend(new_table(10), start, stop, kinds)
+
+
+def test_kernels_refuse_more_kinds_than_they_hold(kernel):
+    many = ((1, (), 7, False),) * 65
+    with pytest.raises(ValueError, match="at most 64 move kinds"):
+        kernel.extend_plain(new_table(4), 0, 4, many)
+    with pytest.raises(ValueError, match="at most 8 kept runs"):
+        kernel.extend_sparse(new_table(4), 0, 4, ((19, (1,) * 9, 7, False),))
+
+
+# -- periods -----------------------------------------------------------------------------------
+
+
+def least_proof(values: list[int], span: int):
+    """(p, n0, needed) with the fewest needed values (ties: smaller p), or None, by brute force.
+
+    Candidates are the periods p <= length / 2 with needed < 2 * length.
+    """
+    length = len(values)
+    best = None
+    for p in range(1, length // 2 + 1):
+        n0 = length - p
+        while n0 > 0 and values[n0 - 1] == values[n0 - 1 + p]:
+            n0 -= 1
+        needed = max(2 * max(n0, 1) + 2 * p + span - 1, p + span + 1)
+        if needed < 2 * length and (best is None or needed < best[2]):
+            best = (p, n0, needed)
+    return best
+
+
+def eventually_periodic(rng: random.Random, length: int) -> list[int]:
+    p = rng.randint(1, 12)
+    block = [rng.randint(0, 3) for _ in range(p)]
+    head = [rng.randint(0, 3) for _ in range(rng.randint(0, 30))]
+    values = head + block * (length // p + 1)
+    return values[:length]
+
+
+def test_find_period_finds_the_least_proof(kernel):
+    rng = random.Random(7)
+    for _ in range(300):
+        values = eventually_periodic(rng, rng.randint(1, 120))
+        span = rng.randint(0, 4)
+        table = new_table(len(values) + 5)  # room past the length must be ignored
+        for i, v in enumerate(values):
+            table[i] = v
+        assert kernel.find_period(table, len(values), span) == least_proof(values, span)
+
+
+def test_find_period_guards_the_start_of_the_table(kernel):
+    """0.004 starts 0, 0, 0, 0, 0, 1: five zeros prove nothing (the max(n0, 1) guard)."""
+    zeros = new_table(5)
+    assert kernel.find_period(zeros, 5, 3) == (1, 0, 6)
+    assert kernel.find_period(zeros, 2, 3) is None
+
+
+def test_find_period_rejects_a_length_past_the_table(kernel):
+    with pytest.raises(ValueError, match="length 6 does not fit a table of 5"):
+        kernel.find_period(new_table(5), 6, 1)
+
+
+# -- rows --------------------------------------------------------------------------------------
+
+ALL_ROWS_12 = ["".join(r) for n in range(13) for r in itertools.product(".x", repeat=n)]
+
+
+def row_answer(kernel, game, row: str) -> str | None:
+    """The kernel's winning move applied to the row (the same steps as kayles.row)."""
+    table = new_table(len(row) + 1)
+    kernel.extend_plain(table, 0, len(table), encode(game.kinds))
+    found = kernel.row_move(row.encode(), table, encode(game.kinds))
+    if found is None:
+        return None
+    start, kind = found
+    out = list(row)
+    for offset, token in enumerate(game.kinds[kind].pattern):
+        if token == "x":
+            out[start + offset] = "."
+    return "".join(out)
+
+
+def test_every_kayles_xox_row_up_to_12_pins_matches_literal_play(kernel):
+    game = GAMES["kayles-xox"]
+    table = new_table(13)
+    kernel.extend_sparse(table, 0, 13, encode(game.kinds))
+    for row in ALL_ROWS_12:
+        assert kernel.row_nim_sum(row.encode(), table) == oracle.KAYLES_XOX.grundy(row), row
+        assert row_answer(kernel, game, row) == oracle.KAYLES_XOX.winning_move(row), row
+
+
+@pytest.mark.parametrize("code", ["0.77", "0.07", "0.137", "0.6", "0.35"])
+def test_octal_rows_up_to_10_pins_match_literal_play(kernel, code):
+    literal = oracle.octal_row_game(code)
+    game = parse_octal(code)
+    for row in ALL_ROWS_12:
+        if len(row) <= 10:
+            assert row_answer(kernel, game, row) == literal.winning_move(row), row
+
+
+def test_random_longer_rows_match_literal_play(kernel):
+    rng = random.Random(3)
+    game = GAMES["kayles-xox"]
+    for _ in range(150):
+        row = "".join(rng.choice("xxx.") for _ in range(rng.randint(13, 24)))
+        assert row_answer(kernel, game, row) == oracle.KAYLES_XOX.winning_move(row), row
+
+
+def test_rows_need_a_table_as_long_as_their_longest_run(kernel):
+    table = new_table(4)
+    with pytest.raises(ValueError, match="a run of 5 pins needs a table longer than 4"):
+        kernel.row_nim_sum(b"xx.xxxxx.xxxxxx", table)
+
+
+def test_row_move_reports_a_wrong_table(kernel):
+    """A table that is not the game's nim-sequence can leave no option to reach."""
+    table = new_table(3)
+    table[1], table[2] = 1, 3  # G(2) is 0: two pins have only the option G(1) = 1, never 0
+    with pytest.raises(RuntimeError, match="the table is wrong"):
+        kernel.row_move(b"xx", table, encode(GAMES["kayles-xox"].kinds))
