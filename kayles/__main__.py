@@ -12,7 +12,6 @@ import argparse
 import sys
 
 from . import __version__
-from .commands import heaps, seeds
 
 __all__ = ["build_parser", "main"]
 
@@ -26,6 +25,7 @@ class _Parser(argparse.ArgumentParser):
 
 def build_parser() -> argparse.ArgumentParser:
     from ._impl import IMPLEMENTATION
+    from .commands import heaps, seeds
 
     parser = _Parser(
         prog="kayles",
@@ -42,7 +42,11 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = build_parser()
+    try:
+        parser = build_parser()
+    except ImportError as exc:  # KAYLES_PURE / KAYLES_REQUIRE_NATIVE refused the setup
+        sys.stderr.write(f"kayles: {exc}\n")
+        return 2
     args = parser.parse_args(argv)
     try:
         status = args.run(args, sys.stdout)

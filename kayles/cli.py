@@ -22,9 +22,9 @@ Kayles-xox: take one pin, or the outer two of three consecutive pins;
 whoever cannot move loses.
 
   {PROG} grundy N    print the Grundy numbers of rows of 0..N pins,
-                       as [G(0), G(1), ..., G(N)]
+                         as [G(0), G(1), ..., G(N)]
   {PROG} POSITION    POSITION is a string of 'x' (pin) and '.' (gap);
-                       print it after the winning move, or LOSS
+                         print it after the winning move, or LOSS
 
 Tie-break: the leftmost run of pins holding a winning move that lowers its
 Grundy number; in it the leftmost winning move; at the same pin, taking the
@@ -33,6 +33,7 @@ single pin before taking the outer two of three.
   --help      show this help
   --version   show the version and which core (compiled or pure) runs
 """
+
 
 class UsageError(Exception):
     """Bad command-line input: reported on one line, exit status 2."""
@@ -104,6 +105,9 @@ def main(argv: list[str] | None = None) -> int:
         sys.stdout.flush()
     except UsageError as exc:
         sys.stderr.write(f"{PROG}: {exc} (see {PROG} --help)\n")
+        return 2
+    except ImportError as exc:  # KAYLES_PURE / KAYLES_REQUIRE_NATIVE refused the setup
+        sys.stderr.write(f"{PROG}: {exc}\n")
         return 2
     except BrokenPipeError:
         _silence_stdout()

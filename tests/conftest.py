@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import importlib
 import os
+import subprocess
 import sys
 from pathlib import Path
 
@@ -41,3 +42,32 @@ def kernel(request):
 def both_kernels():
     """(compiled, pure), for tests that compare the twins directly."""
     return load_kernel("cython"), load_kernel("python")
+
+
+def assert_usage_error(result) -> None:
+    """A front end refused its input: one line on stderr, status 2, nothing on stdout."""
+    err = result.stderr.decode("utf-8", "replace")
+    assert result.returncode == 2, err
+    assert result.stdout == b""
+    assert "Traceback" not in err
+    assert err.endswith("\n") and err.count("\n") == 1 and err.strip(), repr(err)
+
+
+def listing(values) -> bytes:
+    """The seed's format: [a, b, c] and a newline."""
+    return ("[" + ", ".join(map(str, values)) + "]\n").encode()
+
+
+def read_prefix_then_close(command: list[str], env=None, count: int = 20):
+    """Read ``count`` bytes of the command's output, close the pipe: (prefix, status, stderr)."""
+    with subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env,
+                          cwd=ROOT) as proc:
+        try:
+            prefix = proc.stdout.read(count)
+            proc.stdout.close()
+            err = proc.stderr.read()
+            status = proc.wait(timeout=120)
+        finally:
+            if proc.poll() is None:
+                proc.kill()
+    return prefix, status, err

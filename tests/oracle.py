@@ -111,6 +111,18 @@ def xox_moves(position: str) -> list[str]:
     return out
 
 
+def xox_nimbers_by_sum(n: int) -> list[int]:
+    """G(0..n) for one row of pins from the rules and the Sprague-Grundy sum theorem:
+    taking pin i leaves rows i and k-1-i; taking the outer two of pins i..i+2 leaves
+    rows i, 1 and k-3-i.  A second reference, checked against the literal one."""
+    g: list[int] = []
+    for k in range(n + 1):
+        options = {g[i] ^ g[k - 1 - i] for i in range(k)}
+        options |= {g[i] ^ g[1] ^ g[k - 3 - i] for i in range(k - 2)}
+        g.append(mex(options))
+    return g
+
+
 def octal_row_game(code: str) -> RowGame:
     """The row game of an octal code without a leading '4.': digit d at place k takes
     k adjacent pins and may leave 0, 1, 2 outer parts as bits 1, 2, 4 of d allow."""

@@ -1,0 +1,429 @@
+"""The ``kayles`` command (``python -m kayles`` and the console script), end to end.
+
+The contract is issue 3: ``grundy``, ``period``, ``move`` and ``games`` for named games
+and octal codes, one stderr line and exit status 2 for any bad input, no progress
+output when stderr is not a terminal.  Expected values come from tests/oracle.py
+(brute force from the rules) or from the published literature, never from the package.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import os
+import pty
+import random
+import re
+import signal
+import subprocess
+import sys
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import pytest
+
+import oracle
+from conftest import ROOT, assert_usage_error, listing, read_prefix_then_close
+
+TIMEOUT = 120
+WORKERS = max(2, os.cpu_count() or 2)
+# The console script pip installed beside the interpreter running the tests.
+CONSOLE_SCRIPT = Path(sys.executable).with_name("kayles")
+
+# OEIS prefixes quoted in issue 3 (published facts, not computed by the package).
+A002186_KAYLES = [0, 1, 2, 3, 1, 4, 3, 2, 1, 4, 2, 6, 4, 1, 2, 7]
+A002188_GRUNDYS_GAME = [0, 0, 0, 1, 0, 2, 1, 0, 2, 1, 0, 2, 1, 3, 2, 1, 3, 2, 4, 3]
+
+NAMED_GAMES = ["kayles-xox", "kayles", "dawsons-kayles", "dawsons-chess", "treblecross", "grundy"]
+
+
+# -- helpers ---------------------------------------------------------------------------------
+
+
+def kayles(*args, stderr=subprocess.PIPE, exe=None) -> subprocess.CompletedProcess:
+    command = [sys.executable, "-m", "kayles"] if exe is None else [str(exe)]
+    return subprocess.run(
+        [*command, *args], stdout=subprocess.PIPE, stderr=stderr, cwd=ROOT, timeout=TIMEOUT
+    )
+
+
+def kayles_many(arg_lists) -> list[subprocess.CompletedProcess]:
+    with ThreadPoolExecutor(WORKERS) as pool:
+        return list(pool.map(lambda args: kayles(*args), arg_lists))
+
+
+def ok_stdout(result: subprocess.CompletedProcess) -> str:
+    err = result.stderr.decode("utf-8", "replace")
+    assert (result.returncode, err) == (0, ""), err
+    return result.stdout.decode()
+
+
+def ok_json(result: subprocess.CompletedProcess):
+    text = ok_stdout(result)
+    assert text.endswith("\n") and text.count("\n") == 1
+    return json.loads(text)
+
+
+# -- grundy N --------------------------------------------------------------------------------
+
+N = 40
+
+GRUNDY_CASES = {
+    "default-is-kayles-xox": ([], oracle.xox_nimbers_by_sum),
+    "kayles-xox": (["--game", "kayles-xox"], oracle.xox_nimbers_by_sum),
+    "kayles": (["--game", "kayles"], lambda n: oracle.octal_nimbers("0.77", n)),
+    "0.77": (["--game", "0.77"], lambda n: oracle.octal_nimbers("0.77", n)),
+    "0.07": (["--game", "0.07"], lambda n: oracle.octal_nimbers("0.07", n)),
+    "dawsons-kayles": (["--game", "dawsons-kayles"], lambda n: oracle.octal_nimbers("0.07", n)),
+    ".137": (["--game", ".137"], lambda n: oracle.octal_nimbers("0.137", n)),
+    "dawsons-chess": (["--game", "dawsons-chess"], lambda n: oracle.octal_nimbers("0.137", n)),
+    "treblecross": (["--game", "treblecross"], lambda n: oracle.octal_nimbers("0.007", n)),
+    "4.07": (["--game", "4.07"], lambda n: oracle.octal_nimbers("4.07", n)),
+    "0.4": (["--game", "0.4"], lambda n: oracle.octal_nimbers("0.4", n)),
+    "grundy": (["--game", "grundy"], oracle.grundys_game_nimbers),
+    "short-option": (["-g", "kayles"], lambda n: oracle.octal_nimbers("0.77", n)),
+}
+
+
+@pytest.mark.parametrize("case", list(GRUNDY_CASES.values()), ids=list(GRUNDY_CASES))
+def test_grundy_matches_oracle(case):
+    options, reference = case
+    result = kayles("grundy", str(N), *options)
+    assert (result.returncode, result.stderr, result.stdout) == (0, b"", listing(reference(N)))
+
+
+def test_grundy_agrees_with_published_prefixes():
+    kayles_values = json.loads(ok_stdout(kayles("grundy", "15", "--game", "kayles")))
+    grundy_values = json.loads(ok_stdout(kayles("grundy", "19", "--game", "grundy")))
+    assert (kayles_values, grundy_values) == (A002186_KAYLES, A002188_GRUNDYS_GAME)
+
+
+def test_grundy_zero():
+    assert ok_stdout(kayles("grundy", "0", "--game", "kayles")) == "[0]\n"
+
+
+def test_console_script_matches_python_dash_m():
+    assert CONSOLE_SCRIPT.exists(), f"no console script at {CONSOLE_SCRIPT}"
+    script = kayles("grundy", "30", "--game", "0.07", exe=CONSOLE_SCRIPT)
+    assert ok_stdout(script) == listing(oracle.octal_nimbers("0.07", 30)).decode()
+    assert ok_stdout(kayles("--version", exe=CONSOLE_SCRIPT)).strip()
+
+
+def test_grundy_of_a_proved_game_streams_any_n_into_a_closed_pipe():
+    prefix, status, err = read_prefix_then_close(
+        [sys.executable, "-m", "kayles", "grundy", "1" + "0" * 30, "--game", "kayles"]
+    )
+    assert prefix == listing(oracle.octal_nimbers("0.77", 10))[:20]
+    assert status in (0, 141, -signal.SIGPIPE)
+    assert err == b""
+
+
+# -- period ----------------------------------------------------------------------------------
+
+# (game, octal code, widest move t, period, preperiod): published facts (issue 3).
+PUBLISHED_PERIODS = [
+    ("kayles", "0.77", 2, 12, 71),
+    ("0.77", "0.77", 2, 12, 71),
+    ("dawsons-kayles", "0.07", 2, 34, 53),
+    ("0.07", "0.07", 2, 34, 53),
+    ("0.137", "0.137", 3, 34, 52),
+    ("dawsons-chess", "0.137", 3, 34, 52),
+    # 0.4 (take a pin from the middle) is Dawson's Kayles shifted by one heap size: it
+    # starts with zeros, so a missing max(n0, 1) guard could claim a period too early.
+    ("0.4", "0.4", 1, 34, 54),
+]
+
+
+@pytest.mark.parametrize(
+    ("game", "code", "t", "period", "preperiod"),
+    PUBLISHED_PERIODS,
+    ids=[case[0] for case in PUBLISHED_PERIODS],
+)
+def test_period_json_matches_the_literature(game, code, t, period, preperiod):
+    report = ok_json(kayles("period", "--game", game, "--json"))
+    assert {"game", "proved", "preperiod", "period", "values"} <= set(report)
+    assert report["game"] in (game, code)
+    assert report["proved"] is True
+    assert (report["period"], report["preperiod"]) == (period, preperiod)
+    values = report["values"]
+    assert isinstance(values, int)
+    # The periodicity theorem needs G(n + p) == G(n) for n0 <= n <= 2*n0 + p + t - 2,
+    # i.e. at least this many values; a "proof" from fewer values is no proof.
+    assert values >= 2 * max(preperiod, 1) + 2 * period + t - 1
+    # And the oracle's sequence really has that least period and least preperiod.
+    g = oracle.octal_nimbers(code, values + 2 * period)
+    assert all(g[n] == g[n + period] for n in range(preperiod, len(g) - period))
+    assert g[preperiod - 1] != g[preperiod - 1 + period]
+    for shorter in range(1, period):
+        assert any(g[n] != g[n + shorter] for n in range(preperiod, preperiod + period))
+
+
+def test_period_text_mentions_the_period():
+    text = ok_stdout(kayles("period", "--game", "kayles"))
+    assert text.endswith("\n") and text.count("\n") == 1
+    assert "period" in text and re.search(r"\b12\b", text) and re.search(r"\b71\b", text)
+
+
+# Games whose sequence starts with a run of zeros: a period must not be claimed from a
+# short table (the max(n0, 1) guard of issue 3).
+NOT_PROVED = {
+    "0.004-max-5000": ["--game", "0.004", "--max", "5000"],
+    "0.04-max-3000": ["--game", "0.04", "--max", "3000"],
+}
+
+
+@pytest.mark.parametrize("options", list(NOT_PROVED.values()), ids=list(NOT_PROVED))
+def test_no_period_claimed_from_a_short_table(options):
+    report = ok_json(kayles("period", *options, "--json"))
+    assert report["proved"] is False
+    assert report["period"] is None and report["preperiod"] is None
+    limit = int(options[options.index("--max") + 1])
+    assert isinstance(report["values"], int) and report["values"] <= limit
+    text = ok_stdout(kayles("period", *options))
+    assert not re.search(r"period \d", text)
+    assert "no" in text.lower()
+
+
+def take_from_middle(t: int) -> str:
+    """The octal code whose only move takes t adjacent pins, leaving two non-empty heaps."""
+    return "0." + "0" * (t - 1) + "4"
+
+
+@pytest.mark.parametrize("t", [60, 61, 62, 63])
+def test_no_period_claimed_from_a_table_of_zeros(t):
+    # G(n) = 0 for n < t + 2 and G(t + 2) = 1: a table of the first 64 values can be all
+    # zeros, and "period 1 from heap 0" then needs max(n0, 1) in the bound to be refused.
+    code = take_from_middle(t)
+    reference = oracle.octal_nimbers(code, 70)
+    assert reference[: t + 2] == [0] * (t + 2) and reference[t + 2] == 1
+    assert ok_stdout(kayles("grundy", "70", "--game", code)).encode() == listing(reference)
+    report = ok_json(kayles("period", "--game", code, "--max", "64", "--json"))
+    if report["proved"]:  # any claim must hold on the oracle's sequence
+        n0, p = report["preperiod"], report["period"]
+        assert all(reference[n] == reference[n + p] for n in range(n0, len(reference) - p))
+
+
+def test_period_of_grundys_game_is_not_claimed():
+    report = ok_json(kayles("period", "--game", "grundy", "--json"))
+    assert report["proved"] is False
+    assert report["period"] is None and report["preperiod"] is None
+    text = ok_stdout(kayles("period", "--game", "grundy")).lower()
+    assert not re.search(r"period \d", text)
+    assert "no" in text or "not" in text
+
+
+# -- move ------------------------------------------------------------------------------------
+
+
+def move_text(move: str | None) -> bytes:
+    return ("LOSS" if move is None else move).encode() + b"\n"
+
+
+def sample_rows(seed: int) -> list[str]:
+    rng = random.Random(seed)
+    rows = ["".join(p) for k in range(5) for p in itertools.product(".x", repeat=k)]
+    rows += ["".join(rng.choice("xxx.") for _ in range(rng.randint(5, 14))) for _ in range(12)]
+    return rows
+
+
+@pytest.mark.parametrize(("game", "code"), [("kayles", "0.77"), ("0.07", "0.07")])
+def test_move_on_rows_matches_oracle(game, code):
+    rows = sample_rows(seed=len(code))
+    row_game = oracle.octal_row_game(code)
+    results = kayles_many([["move", row, "--game", game] for row in rows])
+    wrong = [
+        (row, r.returncode, r.stdout, r.stderr)
+        for row, r in zip(rows, results)
+        if (r.returncode, r.stderr, r.stdout) != (0, b"", move_text(row_game.winning_move(row)))
+    ]
+    assert not wrong, f"{len(wrong)} of {len(rows)} rows wrong, e.g. {wrong[:5]}"
+
+
+def test_move_default_game_is_kayles_xox():
+    rows = ["xx.x", ".x", "xxx.x.xxxx", "xxxxxxx.xxxxxxxx..xxxxxxxx."]
+    results = kayles_many([["move", row] for row in rows])
+    for row, result in zip(rows, results):
+        assert ok_stdout(result).encode() == move_text(oracle.KAYLES_XOX.winning_move(row))
+
+
+@pytest.mark.parametrize("row", ["xx.x", "xxxx", "x.x"])
+def test_move_json_on_a_row(row):
+    report = ok_json(kayles("move", row, "--game", "kayles", "--json"))
+    assert report["move"] == oracle.octal_row_game("0.77").winning_move(row)
+
+
+HEAP_LINE = re.compile(r"heap (\d+): (\d+) -> (.+)\n")
+
+
+def check_heap_move(text: str, heaps: list[int], legal_parts, nimbers: list[int]) -> None:
+    match = HEAP_LINE.fullmatch(text)
+    assert match, repr(text)
+    index, size = int(match[1]) - 1, int(match[2])
+    parts = [int(word) for word in match[3].split(" + ")] if match[3] != "nothing" else []
+    assert 0 <= index < len(heaps) and heaps[index] == size
+    assert legal_parts(size, parts), (size, parts)
+    after = heaps[:index] + parts + heaps[index + 1 :]
+    assert nim_sum(after, nimbers) == 0, (heaps, after)
+
+
+def nim_sum(heaps: list[int], nimbers: list[int]) -> int:
+    total = 0
+    for h in heaps:
+        total ^= nimbers[h]
+    return total
+
+
+def grundy_split(size: int, parts: list[int]) -> bool:
+    return len(parts) == 2 and min(parts) > 0 and parts[0] != parts[1] and sum(parts) == size
+
+
+def split_or_take_two(size: int, parts: list[int]) -> bool:
+    """4.07: split a heap in two non-empty heaps, or take 2 leaving 0, 1 or 2 heaps."""
+    split = len(parts) == 2 and min(parts) > 0 and sum(parts) == size
+    take = len(parts) <= 2 and all(p > 0 for p in parts) and sum(parts) == size - 2
+    return split or take
+
+
+@pytest.mark.parametrize(
+    "heaps", [[5, 7], [1, 2, 3], [11], [9, 4, 8], [19], [13, 8], [0, 5], [30, 1, 17]]
+)
+def test_grundys_game_move_is_legal_and_wins(heaps):
+    nimbers = oracle.grundys_game_nimbers(max(heaps))
+    assert nim_sum(heaps, nimbers) != 0, "choose N-positions for this test"
+    result = kayles("move", *map(str, heaps), "--game", "grundy")
+    check_heap_move(ok_stdout(result), heaps, grundy_split, nimbers)
+
+
+@pytest.mark.parametrize("heaps", [[7], [5, 6, 7], [11, 2]])
+def test_octal_split_game_move_is_legal_and_wins(heaps):
+    nimbers = oracle.octal_nimbers("4.07", max(heaps))
+    assert nim_sum(heaps, nimbers) != 0, "choose N-positions for this test"
+    result = kayles("move", *map(str, heaps), "--game", "4.07")
+    check_heap_move(ok_stdout(result), heaps, split_or_take_two, nimbers)
+
+
+@pytest.mark.parametrize("heaps", [[0], [1], [2], [4], [3, 3], [1, 2], [7, 7, 1]])
+def test_grundys_game_p_position_is_loss(heaps):
+    nimbers = oracle.grundys_game_nimbers(max(heaps))
+    assert nim_sum(heaps, nimbers) == 0, "choose P-positions for this test"
+    assert ok_stdout(kayles("move", *map(str, heaps), "--game", "grundy")) == "LOSS\n"
+
+
+def test_grundys_game_move_json():
+    heaps = [5, 7]
+    report = ok_json(kayles("move", "5", "7", "--game", "grundy", "--json"))
+    move = report["move"]
+    index = move["heap"] - 1
+    assert heaps[index] == move["size"] and grundy_split(move["size"], move["becomes"])
+    assert move["position"] == heaps[:index] + move["becomes"] + heaps[index + 1 :]
+    assert nim_sum(move["position"], oracle.grundys_game_nimbers(7)) == 0
+    loss = ok_json(kayles("move", "3", "3", "--game", "grundy", "--json"))
+    assert loss["move"] is None
+
+
+# -- games -----------------------------------------------------------------------------------
+
+
+def test_games_lists_every_named_game():
+    text = ok_stdout(kayles("games"))
+    listed = {line.split()[0] for line in text.splitlines() if line and not line[0].isspace()}
+    assert set(NAMED_GAMES) <= listed
+
+
+def test_games_json():
+    games = ok_json(kayles("games", "--json"))
+    assert isinstance(games, list)
+    assert set(NAMED_GAMES) <= {game["name"] for game in games}
+
+
+# -- bad input -------------------------------------------------------------------------------
+
+BAD_INPUTS = {
+    "no-subcommand": [],
+    "unknown-subcommand": ["frobnicate"],
+    "unknown-option": ["--bogus"],
+    "grundy-without-n": ["grundy"],
+    "grundy-negative": ["grundy", "-1"],
+    "grundy-word": ["grundy", "x"],
+    "grundy-fraction": ["grundy", "1.5"],
+    "grundy-empty": ["grundy", ""],
+    "grundy-non-ascii-digit": ["grundy", "\u0663"],
+    "grundy-two-numbers": ["grundy", "5", "6"],
+    "unknown-game": ["grundy", "5", "--game", "nope"],
+    "octal-digit-8": ["grundy", "5", "--game", "0.8"],
+    "octal-digit-8-later": ["grundy", "5", "--game", "0.78"],
+    "octal-two-dots": ["grundy", "5", "--game", "0..7"],
+    "octal-head-1": ["grundy", "5", "--game", "1.07"],
+    "octal-lone-dot": ["grundy", "5", "--game", "."],
+    "octal-no-digits": ["grundy", "5", "--game", "0."],
+    "game-empty": ["grundy", "5", "--game", ""],
+    "game-missing-value": ["grundy", "5", "--game"],
+    "period-unknown-game": ["period", "--game", "nope"],
+    "period-bad-max": ["period", "--max", "-1"],
+    "period-word-max": ["period", "--max", "many"],
+    "move-without-position": ["move"],
+    "move-bad-row": ["move", "xxo"],
+    "move-bad-row-kayles": ["move", "xXx", "--game", "kayles"],
+    "move-row-to-grundy": ["move", "xx", "--game", "grundy"],
+    "move-heaps-to-row-game": ["move", "5", "--game", "kayles"],
+    "move-two-rows": ["move", "xx", "xx", "--game", "kayles"],
+    "move-negative-heap": ["move", "-1", "--game", "grundy"],
+    "move-empty-heaps": ["move", "", "--game", "grundy"],
+    "move-mixed-heaps": ["move", "5", "x", "--game", "grundy"],
+    "games-extra-argument": ["games", "extra"],
+}
+
+
+@pytest.mark.parametrize("args", list(BAD_INPUTS.values()), ids=list(BAD_INPUTS))
+def test_bad_input_is_one_stderr_line_and_status_2(args):
+    assert_usage_error(kayles(*args))
+
+
+def test_unprovable_game_past_the_direct_limit_is_refused_cleanly():
+    assert_usage_error(kayles("grundy", "1" + "0" * 12, "--game", "grundy"))
+
+
+# -- --version, --help, progress -------------------------------------------------------------
+
+
+def test_version():
+    text = ok_stdout(kayles("--version"))
+    assert text.endswith("\n") and text.count("\n") == 1 and "kayles" in text
+
+
+@pytest.mark.parametrize("args", [["--help"], ["grundy", "--help"], ["move", "--help"]])
+def test_help(args):
+    assert "usage" in ok_stdout(kayles(*args)).lower()
+
+
+def test_no_progress_when_stderr_is_not_a_terminal():
+    result = kayles("period", "--game", "kayles")
+    assert result.returncode == 0 and result.stderr == b""
+    result = kayles("grundy", "5000", "--game", "0.07")
+    assert result.returncode == 0 and result.stderr == b""
+
+
+def test_progress_on_a_terminal_stays_off_stdout():
+    expected = ok_stdout(kayles("period", "--game", "kayles", "--json"))
+    leader, follower = pty.openpty()
+    try:
+        result = kayles("period", "--game", "kayles", "--json", stderr=follower)
+        os.close(follower)
+        terminal = read_all(leader)
+    finally:
+        os.close(leader)
+    assert result.returncode == 0
+    assert result.stdout.decode() == expected
+    assert b"Traceback" not in terminal
+
+
+def read_all(fd: int) -> bytes:
+    data = b""
+    while True:
+        try:
+            chunk = os.read(fd, 4096)
+        except OSError:  # EIO: every writer has closed the terminal
+            return data
+        if not chunk:
+            return data
+        data += chunk
