@@ -1,81 +1,52 @@
 """The ``kayles`` command (also ``python -m kayles``): the toolkit's subcommands.
 
-Each subcommand lives in a module of ``kayles.commands`` that registers its
-parser and a handler ``run(args, out)``.  Handlers raise ValueError (or
-OSError for files) on bad input; this front end turns that into one line on
-stderr and exit status 2.  A closed pipe and Ctrl-C end quietly.
+Each family of subcommands is a module of ``kayles.commands`` (listed in
+``COMMAND_FAMILIES``) whose ``register(subparsers)`` adds parsers that set a
+handler ``run(args, out)``.  Handlers raise ValueError (or OSError for files)
+on bad input; ``kayles._frontend.run`` turns every ending into its exit status.
 """
 
 from __future__ import annotations
 
 import argparse
 import sys
+from importlib import import_module
 
-from . import __version__
+from ._frontend import run, version_line
 
-__all__ = ["build_parser", "main"]
+__all__ = ["COMMAND_FAMILIES", "build_parser", "main"]
+
+COMMAND_FAMILIES = ("heap_games", "classic_games")
 
 
 class _Parser(argparse.ArgumentParser):
     """argparse, but a usage error is one line on stderr and exit status 2."""
 
     def error(self, message: str):  # type: ignore[override]
-        self.exit(2, f"{self.prog}: error: {message}\n")
+        self.exit(2, f"{self.prog}: error: {' '.join(message.split())}\n")
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from ._impl import IMPLEMENTATION
-    from .commands import heaps, seeds
-
     parser = _Parser(
         prog="kayles",
         description="Sprague-Grundy toolkit for impartial games: nim-sequences, "
         "proved periods, winning moves.",
     )
-    core = "compiled (Cython) core" if IMPLEMENTATION == "cython" else "pure-Python core"
-    parser.add_argument("--version", action="version", version=f"kayles {__version__}, {core}")
+    parser.add_argument("--version", action="version", version=version_line("kayles"))
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     sub.required = True
-    heaps.register(sub)
-    seeds.register(sub)
+    for family in COMMAND_FAMILIES:
+        import_module(f".commands.{family}", __package__).register(sub)
     return parser
 
 
 def main(argv: list[str] | None = None) -> int:
-    try:
-        parser = build_parser()
-    except ImportError as exc:  # KAYLES_PURE / KAYLES_REQUIRE_NATIVE refused the setup
-        sys.stderr.write(f"kayles: {exc}\n")
-        return 2
-    args = parser.parse_args(argv)
-    try:
-        status = args.run(args, sys.stdout)
-        sys.stdout.flush()
-    except BrokenPipeError:  # before OSError, its base class
-        _silence_stdout()
-        return 141
-    except (ValueError, OSError) as exc:
-        sys.stderr.write(f"kayles {args.command}: {_reason(exc)}\n")
-        return 2
-    except KeyboardInterrupt:
-        _silence_stdout()
-        return 130
-    return status or 0
-
-
-def _reason(exc: Exception) -> str:
-    if isinstance(exc, OSError) and exc.filename is not None:
-        return f"{exc.filename}: {exc.strerror}"
-    return str(exc)
-
-
-def _silence_stdout() -> None:
-    import os
-
-    try:
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-    except (OSError, ValueError):
-        pass
+    parsed: list[argparse.Namespace] = []
+    status = run("kayles", lambda out: parsed.append(build_parser().parse_args(argv)))
+    if status:  # argparse itself exits 2 on a usage error; this is a setup error
+        return status
+    args = parsed[0]
+    return run(f"kayles {args.command}", lambda out: args.run(args, out))
 
 
 if __name__ == "__main__":

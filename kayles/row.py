@@ -9,6 +9,7 @@ removed pins turned into '.'.
 
 from __future__ import annotations
 
+from .errors import shown
 from .sequence import Sequence
 
 __all__ = ["nim_sum", "parse_row", "winning_move"]
@@ -20,7 +21,7 @@ def parse_row(text: str) -> bytes:
     if data.strip(b".x"):
         for i, ch in enumerate(text):
             if ch not in ".x":
-                raise ValueError(f"a position holds only '.' and 'x', not {ch!r} (at {i + 1})")
+                raise ValueError(f"a position holds only '.' and 'x', not {shown(ch)} (at {i + 1})")
     return data
 
 

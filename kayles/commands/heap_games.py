@@ -2,29 +2,32 @@
 
 from __future__ import annotations
 
-import json
-import sys
-
 from .._output import write_nimbers
-from ..cli import parse_count
-from ..rules import GAMES, get_game
-from ..sequence import PROOF_LIMIT, Sequence
-
-GAME_HELP = "a game name (see 'kayles games') or an octal code such as 0.77 (default: kayles-xox)"
+from ..rules import GAMES
+from ..sequence import PROOF_LIMIT
+from ._shared import (
+    add_game_option,
+    dump_json,
+    end_progress,
+    heap_move_json,
+    heap_move_text,
+    natural,
+    open_sequence,
+)
 
 
 def register(sub) -> None:
     p = sub.add_parser("grundy", help="print [G(0), ..., G(N)]", description="Print the "
                        "nim-sequence [G(0), G(1), ..., G(N)] of a heap game on one line.")
-    p.add_argument("n", metavar="N", type=_count, help="the last heap size")
-    p.add_argument("--game", "-g", default="kayles-xox", help=GAME_HELP)
+    p.add_argument("n", metavar="N", type=natural(), help="the last heap size")
+    add_game_option(p)
     p.set_defaults(run=run_grundy)
 
     p = sub.add_parser("period", help="prove the period of a nim-sequence",
                        description="Compute the nim-sequence until the octal periodicity "
                        "theorem proves a period, or report that none was proved.")
-    p.add_argument("--game", "-g", default="kayles-xox", help=GAME_HELP)
-    p.add_argument("--max", type=_count, default=PROOF_LIMIT, metavar="N",
+    add_game_option(p)
+    p.add_argument("--max", type=natural(), default=PROOF_LIMIT, metavar="N",
                    help=f"compute at most N values (default {PROOF_LIMIT})")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(run=run_period)
@@ -35,7 +38,7 @@ def register(sub) -> None:
                        "for games that split heaps (Grundy's game, 4.xx codes) it is a list "
                        "of heap sizes, and the answer names the heap and what it becomes.")
     p.add_argument("position", metavar="POSITION", nargs="+", help="a row, or heap sizes")
-    p.add_argument("--game", "-g", default="kayles-xox", help=GAME_HELP)
+    add_game_option(p)
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(run=run_move)
 
@@ -45,49 +48,22 @@ def register(sub) -> None:
     p.set_defaults(run=run_games)
 
 
-def _count(text: str) -> int:
-    import argparse
-
-    try:
-        return parse_count(text)
-    except ValueError as exc:
-        raise argparse.ArgumentTypeError(str(exc)) from None
-
-
-def _sequence(name: str) -> Sequence:
-    sequence = Sequence(get_game(name))
-    if sys.stderr.isatty():
-        sequence.progress = _show_progress
-    return sequence
-
-
-def _show_progress(done: int, wanted: int) -> None:
-    sys.stderr.write(f"\r  computing: {done:,} of {wanted:,} values ")
-    sys.stderr.flush()
-
-
-def _end_progress(sequence: Sequence) -> None:
-    if sequence.progress is not None:
-        sys.stderr.write("\r\033[K")
-        sys.stderr.flush()
-
-
 def run_grundy(args, out) -> None:
-    sequence = _sequence(args.game)
+    sequence = open_sequence(args.game)
     try:
         sequence.segments(args.n + 1)
     finally:
-        _end_progress(sequence)
+        end_progress(sequence)
     write_nimbers(sequence, args.n, out)
 
 
 def run_period(args, out) -> int:
-    sequence = _sequence(args.game)
+    sequence = open_sequence(args.game)
     game = sequence.game
     try:
         found = sequence.prove(args.max)
     finally:
-        _end_progress(sequence)
+        end_progress(sequence)
     report = {
         "game": game.name,
         "proved": found is not None,
@@ -98,7 +74,7 @@ def run_period(args, out) -> int:
     if not game.provable:
         report["reason"] = "the octal periodicity theorem does not cover unequal splits"
     if args.json:
-        out.write(json.dumps(report) + "\n")
+        dump_json(report, out)
     elif found:
         out.write(f"{game.name}: period {found.period} from heap {found.preperiod} "
                   f"(proved with {found.values} values)\n")
@@ -112,37 +88,32 @@ def run_period(args, out) -> int:
 def run_move(args, out) -> None:
     from .. import heaps, row
 
-    sequence = _sequence(args.game)
+    sequence = open_sequence(args.game)
     if sequence.game.on_rows:
         if len(args.position) != 1:
             raise ValueError("a row is one POSITION of 'x' and '.'")
         after = row.winning_move(args.position[0], sequence)
         if args.json:
-            out.write(json.dumps({"game": sequence.game.name, "position": args.position[0],
-                                  "move": after}) + "\n")
+            dump_json({"game": sequence.game.name, "position": args.position[0],
+                       "move": after}, out)
         else:
             out.write(("LOSS" if after is None else after) + "\n")
         return
     position = heaps.parse_heaps(" ".join(args.position))
     move = heaps.winning_move(position, sequence)
     if args.json:
-        found = None if move is None else {"heap": move.index + 1, "size": move.size,
-                                           "becomes": list(move.parts),
-                                           "position": move.apply(position)}
-        out.write(json.dumps({"game": sequence.game.name, "heaps": position,
-                              "move": found}) + "\n")
+        dump_json({"game": sequence.game.name, "heaps": position,
+                   "move": heap_move_json(move, position)}, out)
     elif move is None:
         out.write("LOSS\n")
     else:
-        becomes = " + ".join(map(str, move.parts)) or "nothing"
-        out.write(f"heap {move.index + 1}: {move.size} -> {becomes}\n")
+        out.write(heap_move_text(move) + "\n")
 
 
 def run_games(args, out) -> None:
     if args.json:
-        out.write(json.dumps([{"name": g.name, "summary": g.summary,
-                               "moves": [k.describe() for k in g.kinds]}
-                              for g in GAMES.values()]) + "\n")
+        dump_json([{"name": g.name, "summary": g.summary,
+                    "moves": [k.describe() for k in g.kinds]} for g in GAMES.values()], out)
         return
     for game in GAMES.values():
         out.write(f"{game.name:16} {game.summary}\n")

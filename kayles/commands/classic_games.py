@@ -1,4 +1,4 @@
-"""Subcommands for the seed games: nim, wythoff, dag, treblecross, grundys (issue 4).
+"""Subcommands for the classic games: nim, wythoff, dag, treblecross, grundys.
 
 Each handler parses, calls ``kayles.games``, and writes; FILE arguments take
 ``-`` for standard input.
@@ -7,8 +7,9 @@ Each handler parses, calls ``kayles.games``, and writes; FILE arguments take
 from __future__ import annotations
 
 import argparse
-import json
-import sys
+
+from .._frontend import read_text
+from ._shared import dump_json, heap_move_json, heap_move_text, natural
 
 __all__ = ["register"]
 
@@ -55,12 +56,12 @@ def register(sub) -> None:
                        "(one per line), exact for piles of any size.  --p-positions N lists "
                        "the P-positions 'a b' with a <= b <= N; --table N prints the true "
                        "Sprague-Grundy values G(i, j) for 0 <= i, j <= N, one row per line.")
-    p.add_argument("piles", metavar="PILE", nargs="*", type=_natural,
+    p.add_argument("piles", metavar="PILE", nargs="*", type=natural("a pile"),
                    help="the two piles A B (non-negative integers of any size)")
     what = p.add_mutually_exclusive_group()
-    what.add_argument("--p-positions", metavar="N", type=_natural,
+    what.add_argument("--p-positions", metavar="N", type=natural(),
                       help="list the P-positions with both piles <= N")
-    what.add_argument("--table", metavar="N", type=_natural,
+    what.add_argument("--table", metavar="N", type=natural(),
                       help="print the SG values for 0..N x 0..N")
     p.add_argument("--sg", action="store_true",
                    help="with A B: also print the SG value G(A, B) (small piles only)")
@@ -88,33 +89,10 @@ def register(sub) -> None:
                        "heaps n <= N that are P-positions (G(n) = 0), one per line.")
     p.add_argument("heaps", metavar="HEAP", nargs="*",
                    help="heap sizes (spaces or commas between them)")
-    p.add_argument("--p-positions", metavar="N", type=_natural,
+    p.add_argument("--p-positions", metavar="N", type=natural(),
                    help="list the single-heap P-positions up to N")
     p.add_argument("--json", action="store_true", help="print one JSON value")
     p.set_defaults(run=run_grundys)
-
-
-def _natural(text: str) -> int:
-    if not (text.isascii() and text.isdigit()):
-        raise argparse.ArgumentTypeError(f"expected a non-negative integer, not {text!r}")
-    try:
-        return int(text)
-    except ValueError as exc:  # past Python's digit limit for int(str)
-        raise argparse.ArgumentTypeError(str(exc)) from None
-
-
-def _read(path: str) -> str:
-    if path == "-":
-        return sys.stdin.read()
-    try:
-        with open(path, encoding="utf-8") as handle:
-            return handle.read()
-    except UnicodeDecodeError:
-        raise ValueError(f"{path}: not UTF-8 text") from None
-
-
-def _dump(value, out) -> None:
-    out.write(json.dumps(value) + "\n")
 
 
 # -- nim -----------------------------------------------------------------------
@@ -123,7 +101,7 @@ def _dump(value, out) -> None:
 def run_nim(args, out) -> None:
     from ..games import nim
 
-    data = nim.parse_file(_read(args.file))
+    data = nim.parse_file(read_text(args.file))
     if args.json:
         report = []
         for number, heaps in data:
@@ -136,7 +114,7 @@ def run_nim(args, out) -> None:
                 "move": None if move is None else {"heap": move.index + 1, "remove": move.remove},
                 "answer": nim.seed_answer(heaps, args.misere),
             })
-        _dump(report, out)
+        dump_json(report, out)
         return
     out.write("".join(nim.seed_answer(heaps, args.misere) + "\n" for _, heaps in data))
 
@@ -166,7 +144,7 @@ def run_wythoff(args, out) -> None:
     if args.p_positions is not None:
         pairs = wythoff.p_positions(args.p_positions)
         if args.json:
-            _dump([list(pair) for pair in pairs], out)
+            dump_json([list(pair) for pair in pairs], out)
         else:
             for a, b in pairs:
                 out.write(f"{a} {b}\n")
@@ -174,7 +152,7 @@ def run_wythoff(args, out) -> None:
     if args.table is not None:
         table = wythoff.sg_table(args.table)
         if args.json:
-            _dump(table, out)
+            dump_json(table, out)
             return
         width = len(str(max(map(max, table))))
         out.write("".join(" ".join(f"{g:{width}}" for g in row) + "\n" for row in table))
@@ -190,7 +168,7 @@ def run_wythoff(args, out) -> None:
             report["sg"] = value
         report["moves"] = [{"take": [m.take_first, m.take_second],
                             "leaves": [a - m.take_first, b - m.take_second]} for m in moves]
-        _dump(report, out)
+        dump_json(report, out)
         return
     out.write(("N" if moves else "P") + "\n")
     if args.sg:
@@ -204,9 +182,9 @@ def run_wythoff(args, out) -> None:
 def run_dag(args, out) -> None:
     from ..games import digraph
 
-    values = digraph.sg_values(digraph.parse_graph(_read(args.file)))
+    values = digraph.sg_values(digraph.parse_graph(read_text(args.file)))
     if args.json:
-        _dump(values, out)
+        dump_json(values, out)
     else:
         out.write("".join(f"{name}: {g}\n" for name, g in values.items()))
 
@@ -217,10 +195,10 @@ def run_dag(args, out) -> None:
 def run_treblecross(args, out) -> None:
     from ..games import treblecross
 
-    rows = treblecross.parse_file(_read(args.file))
+    rows = treblecross.parse_file(read_text(args.file))
     answers = [(number, row, treblecross.winning_cells(row)) for number, row in rows]
     if args.json:
-        _dump([{"line": number, "row": row, "winning": bool(cells), "cells": cells}
+        dump_json([{"line": number, "row": row, "winning": bool(cells), "cells": cells}
                for number, row, cells in answers], out)
         return
     for _, _, cells in answers:
@@ -239,7 +217,7 @@ def run_grundys(args, out) -> None:
             raise ValueError("give either heap sizes or --p-positions N, not both")
         found = grundys_game.p_positions(args.p_positions)
         if args.json:
-            _dump(found, out)
+            dump_json(found, out)
         else:
             out.write("".join(f"{n}\n" for n in found))
         return
@@ -249,12 +227,9 @@ def run_grundys(args, out) -> None:
     move = grundys_game.winning_move(heaps)
     outcome = "N" if move else "P"
     if args.json:
-        found = None if move is None else {"heap": move.index + 1, "size": move.size,
-                                           "becomes": list(move.parts),
-                                           "position": move.apply(heaps)}
-        _dump({"heaps": heaps, "outcome": outcome, "nim_sum": grundys_game.nim_sum(heaps),
-               "move": found}, out)
+        dump_json({"heaps": heaps, "outcome": outcome, "nim_sum": grundys_game.nim_sum(heaps),
+                   "move": heap_move_json(move, heaps)}, out)
         return
     out.write(outcome + "\n")
     if move is not None:
-        out.write(f"heap {move.index + 1}: {move.size} -> {' + '.join(map(str, move.parts))}\n")
+        out.write(heap_move_text(move) + "\n")

@@ -1,0 +1,147 @@
+"""What both front ends share: numbers from text, files, the version line, how a run ends.
+
+``Kayles-xox`` and ``kayles`` each hand their work to ``run(prog, work)``, which
+maps every way a run can end onto one exit status and at most one stderr line:
+
+    0    done
+    1    the output could not be written (disk full, ...): "PROG: cannot write output: ..."
+    2    bad input, a missing file, an unusable setup: "PROG: <what is wrong>"
+    130  Ctrl-C, quietly
+    141  the reader closed the pipe, quietly
+
+Kept light on purpose: ``Kayles-xox`` imports this at start-up, so nothing here
+imports argparse, json or the kernels at module level.
+"""
+
+from __future__ import annotations
+
+import sys
+
+from .errors import SetupError, shown
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from typing import TextIO
+
+__all__ = [
+    "Output",
+    "OutputError",
+    "core_name",
+    "parse_natural",
+    "read_text",
+    "run",
+    "version_line",
+]
+
+LONG_NUMBER = 4000  # Python's default int(str) digit limit is 4300; past it, lift the limit
+
+
+class OutputError(Exception):
+    """Writing standard output failed for a reason other than a closed pipe."""
+
+
+def parse_natural(text: str, what: str = "N") -> int:
+    """A non-negative decimal integer of any length (ASCII digits only), or ValueError."""
+    if not text or not (text.isascii() and text.isdigit()):
+        raise ValueError(f"{what} must be a non-negative decimal integer, not {shown(text)}")
+    if len(text) > LONG_NUMBER and hasattr(sys, "set_int_max_str_digits"):
+        sys.set_int_max_str_digits(0)  # any size means any size
+    return int(text)
+
+
+def read_text(path: str) -> str:
+    """The UTF-8 text of a file, or of standard input for ``-``; ValueError if it is not text."""
+    try:
+        if path == "-":
+            return sys.stdin.buffer.read().decode("utf-8")
+        with open(path, "rb") as handle:
+            return handle.read().decode("utf-8")
+    except UnicodeDecodeError:
+        raise ValueError(f"{'standard input' if path == '-' else path}: not UTF-8 text") from None
+
+
+def core_name() -> str:
+    from ._impl import IMPLEMENTATION
+
+    return "compiled (Cython) core" if IMPLEMENTATION == "cython" else "pure-Python core"
+
+
+def version_line(prog: str) -> str:
+    from . import __version__
+
+    package = "" if prog == "kayles" else " (kayles)"
+    return f"{prog}{package} {__version__}, {core_name()}"
+
+
+class Output:
+    """A text stream whose write errors become ``OutputError`` (a closed pipe stays itself)."""
+
+    def __init__(self, stream: TextIO) -> None:
+        self.stream = stream
+
+    def write(self, text: str) -> None:
+        try:
+            self.stream.write(text)
+        except BrokenPipeError:
+            raise
+        except OSError as exc:
+            raise OutputError(exc.strerror or str(exc)) from None
+
+    def flush(self) -> None:
+        try:
+            self.stream.flush()
+        except BrokenPipeError:
+            raise
+        except OSError as exc:
+            raise OutputError(exc.strerror or str(exc)) from None
+
+    def isatty(self) -> bool:
+        return self.stream.isatty()
+
+
+def run(prog: str, work: Callable[[Output], int | None], hint: str = "") -> int:
+    """Run ``work(out)`` and map its ending onto an exit status (see the module header).
+
+    ``hint`` follows the message of bad input, e.g. `` (see Kayles-xox --help)``.
+    """
+    out = Output(sys.stdout)
+    try:
+        status = work(out)
+        out.flush()
+        return status or 0
+    except BrokenPipeError:  # before OSError, its base class
+        _silence_stdout()
+        return 141  # 128 + SIGPIPE, as if the pipe had killed us
+    except KeyboardInterrupt:
+        _silence_stdout()
+        return 130  # 128 + SIGINT
+    except OutputError as exc:
+        _silence_stdout()
+        return _fail(f"{prog}: cannot write output: {exc}", 1)
+    except SetupError as exc:
+        return _fail(f"{prog}: {exc}", 2)
+    except ValueError as exc:
+        return _fail(f"{prog}: {exc}{hint}", 2)
+    except OSError as exc:  # reading an input file
+        where = f"{exc.filename}: " if exc.filename is not None else ""
+        return _fail(f"{prog}: {where}{exc.strerror or exc}", 2)
+
+
+def _fail(message: str, status: int) -> int:
+    try:
+        sys.stderr.write(" ".join(message.split("\n")) + "\n")
+        sys.stderr.flush()
+    except OSError:
+        pass
+    return status
+
+
+def _silence_stdout() -> None:
+    """Point stdout at /dev/null so the interpreter's final flush cannot complain."""
+    import os
+
+    try:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass

@@ -1,0 +1,89 @@
+"""What the subcommands share: argument types, the --game option, sequences with
+progress, JSON output and how a heap move is written.
+
+A new subcommand family is a module of ``kayles.commands`` with
+``register(subparsers)``; add its name to ``COMMAND_FAMILIES`` in ``kayles/__main__.py``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from .._frontend import parse_natural
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from ..heaps import HeapMove
+    from ..sequence import Sequence
+
+__all__ = [
+    "GAME_HELP",
+    "add_game_option",
+    "dump_json",
+    "end_progress",
+    "heap_move_json",
+    "heap_move_text",
+    "natural",
+    "open_sequence",
+]
+
+GAME_HELP = "a game name (see 'kayles games') or an octal code such as 0.77 (default: kayles-xox)"
+
+
+def natural(what: str = "N") -> Callable[[str], int]:
+    """An argparse ``type``: a non-negative decimal integer of any length."""
+
+    def parse(text: str) -> int:
+        try:
+            return parse_natural(text, what)
+        except ValueError as exc:
+            raise argparse.ArgumentTypeError(str(exc)) from None
+
+    return parse
+
+
+def add_game_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--game", "-g", default="kayles-xox", help=GAME_HELP)
+
+
+def open_sequence(name: str) -> Sequence:
+    """The Sequence of a game by name or code, showing progress when stderr is a terminal."""
+    from ..rules import get_game
+    from ..sequence import Sequence
+
+    sequence = Sequence(get_game(name))
+    if sys.stderr.isatty():
+        sequence.progress = _show_progress
+    return sequence
+
+
+def _show_progress(done: int, wanted: int) -> None:
+    sys.stderr.write(f"\r  computing: {done:,} of {wanted:,} values ")
+    sys.stderr.flush()
+
+
+def end_progress(sequence: Sequence) -> None:
+    if sequence.progress is not None:
+        sys.stderr.write("\r\033[K")
+        sys.stderr.flush()
+
+
+def dump_json(value, out) -> None:
+    out.write(json.dumps(value) + "\n")
+
+
+def heap_move_text(move: HeapMove) -> str:
+    """'heap H: S -> A + B' (H from 1; 'nothing' when the heap goes entirely)."""
+    becomes = " + ".join(map(str, move.parts)) or "nothing"
+    return f"heap {move.index + 1}: {move.size} -> {becomes}"
+
+
+def heap_move_json(move: HeapMove | None, heaps: list[int]) -> dict | None:
+    if move is None:
+        return None
+    return {"heap": move.index + 1, "size": move.size, "becomes": list(move.parts),
+            "position": move.apply(heaps)}
