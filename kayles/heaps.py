@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from .sequence import Sequence
 
-__all__ = ["HeapMove", "nim_sum", "parse_heaps", "winning_move"]
+__all__ = ["HeapMove", "looks_like_heaps", "nim_sum", "parse_heaps", "winning_move"]
 
 
 class HeapMove:
@@ -36,6 +36,12 @@ class HeapMove:
     def apply(self, heaps: list[int]) -> list[int]:
         """The position after the move (the new heaps stand where the old one stood)."""
         return heaps[: self.index] + list(self.parts) + heaps[self.index + 1 :]
+
+
+def looks_like_heaps(words: list[str]) -> bool:
+    """Whether command-line words are heap sizes (digits, spaces, commas) rather than a row."""
+    text = " ".join(words).replace(",", " ")
+    return bool(text.split()) and all(w.isascii() and w.isdigit() for w in text.split())
 
 
 def parse_heaps(text: str) -> list[int]:

@@ -34,9 +34,9 @@ def register(sub) -> None:
 
     p = sub.add_parser("move", help="the winning move of a position",
                        description="Print the position after the winning move, or LOSS. "
-                       "For games on rows a position is a string of 'x' (pin) and '.' (gap); "
-                       "for games that split heaps (Grundy's game, 4.xx codes) it is a list "
-                       "of heap sizes, and the answer names the heap and what it becomes.")
+                       "A position is a list of heap sizes (any game: the answer names the "
+                       "heap and what it becomes) or, for games played on rows, one string "
+                       "of 'x' (pin) and '.' (gap).")
     p.add_argument("position", metavar="POSITION", nargs="+", help="a row, or heap sizes")
     add_game_option(p)
     p.add_argument("--json", action="store_true", help="print one JSON object")
@@ -89,9 +89,11 @@ def run_move(args, out) -> None:
     from .. import heaps, row
 
     sequence = open_sequence(args.game)
-    if sequence.game.on_rows:
+    if not heaps.looks_like_heaps(args.position):
+        if not sequence.game.on_rows:
+            raise ValueError(f"{sequence.game.name} is played on heaps: give heap sizes")
         if len(args.position) != 1:
-            raise ValueError("a row is one POSITION of 'x' and '.'")
+            raise ValueError("a row is one POSITION of 'x' and '.' (or give heap sizes)")
         after = row.winning_move(args.position[0], sequence)
         if args.json:
             dump_json({"game": sequence.game.name, "position": args.position[0],
