@@ -6,6 +6,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 HERE := $(abspath .)
 READY := $(VENV)/.ready
+EXTRAS := $(VENV)/.extras
 CORE := build/.core
 BUILD_DEPS := "setuptools>=64" "Cython>=3.0" wheel  # the [build-system] requires of pyproject.toml
 
@@ -21,6 +22,11 @@ $(READY): pyproject.toml setup.py
 	$(PY) -m pip install -q --disable-pip-version-check --no-build-isolation -e ".[test]"
 	touch $@
 
+# The optional extras (progress, plot, dask, completion): the tests use them for real.
+$(EXTRAS): $(READY)
+	$(PY) -m pip install -q --disable-pip-version-check --no-build-isolation -e ".[test,all]"
+	touch $@
+
 build: $(CORE)
 
 # A failed compile leaves the pure-Python core in charge: setup.py says so loudly.
@@ -33,10 +39,10 @@ Kayles-xox: $(CORE) kayles/cli.py
 		"$(HERE)/$(PY)" "'$(HERE)'" > $@
 	chmod +x $@
 
-test: Kayles-xox
+test: Kayles-xox $(EXTRAS)
 	KAYLES_REQUIRE_NATIVE=1 $(PY) -m pytest -q
 
-test-pure: Kayles-xox
+test-pure: Kayles-xox $(EXTRAS)
 	KAYLES_PURE=1 $(PY) -m pytest -q
 
 bench: Kayles-xox

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 
 from .._frontend import parse_natural
 
@@ -51,25 +50,24 @@ def add_game_option(parser: argparse.ArgumentParser) -> None:
 
 
 def open_sequence(name: str) -> Sequence:
-    """The Sequence of a game by name or code, showing progress when stderr is a terminal."""
+    """The Sequence of a game by name or code, with a progress bar on a terminal."""
+    from ..progress import sequence_bar
     from ..rules import get_game
     from ..sequence import Sequence
 
     sequence = Sequence(get_game(name))
-    if sys.stderr.isatty():
-        sequence.progress = _show_progress
+    shown = sequence_bar(f"{sequence.game.name}: computing")
+    if shown is not None:
+        sequence.progress = shown.update
     return sequence
 
 
-def _show_progress(done: int, wanted: int) -> None:
-    sys.stderr.write(f"\r  computing: {done:,} of {wanted:,} values ")
-    sys.stderr.flush()
-
-
 def end_progress(sequence: Sequence) -> None:
-    if sequence.progress is not None:
-        sys.stderr.write("\r\033[K")
-        sys.stderr.flush()
+    """Close the sequence's progress bar, if it has one."""
+    shown = getattr(sequence.progress, "__self__", None)
+    if shown is not None:
+        shown.close()
+        sequence.progress = None
 
 
 def dump_json(value, out) -> None:
