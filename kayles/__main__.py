@@ -9,6 +9,7 @@ on bad input; ``kayles._frontend.run`` turns every ending into its exit status.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from importlib import import_module
 
@@ -16,7 +17,7 @@ from ._frontend import run, version_line
 
 __all__ = ["COMMAND_FAMILIES", "build_parser", "main"]
 
-COMMAND_FAMILIES = ("heap_games", "classic_games")
+COMMAND_FAMILIES = ("heap_games", "classic_games", "plot", "play")
 
 
 class _Parser(argparse.ArgumentParser):
@@ -42,11 +43,31 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     parsed: list[argparse.Namespace] = []
-    status = run("kayles", lambda out: parsed.append(build_parser().parse_args(argv)))
+
+    def parse(out) -> None:
+        parser = build_parser()
+        if os.environ.get("_ARGCOMPLETE"):  # the shell asks for completions
+            _complete(parser)
+        parsed.append(parser.parse_args(argv))
+
+    status = run("kayles", parse)
     if status:  # argparse itself exits 2 on a usage error; this is a setup error
         return status
     args = parsed[0]
     return run(f"kayles {args.command}", lambda out: args.run(args, out))
+
+
+def _complete(parser: argparse.ArgumentParser) -> None:
+    """Answer the shell's completion request (argcomplete, the extra kayles[completion]).
+
+    Set up once per shell: eval "$(register-python-argcomplete kayles)".
+    argcomplete writes the completions and exits; without it, exit quietly.
+    """
+    try:
+        import argcomplete
+    except ImportError:
+        sys.exit(1)
+    argcomplete.autocomplete(parser)
 
 
 if __name__ == "__main__":

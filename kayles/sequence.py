@@ -154,6 +154,12 @@ class Sequence:
             g[have : have + take] = g[have - span : have - span + take]
             self._length = have + take
 
+    def _repr_png_(self) -> bytes | None:
+        """Jupyter shows a Sequence as its picture (kayles.plot; None without matplotlib)."""
+        from .plot import repr_png
+
+        return repr_png(self)
+
     # -- asking ----------------------------------------------------------------
 
     def prove(self, limit: int = PROOF_LIMIT) -> Period | None:

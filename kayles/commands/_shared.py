@@ -46,7 +46,15 @@ def natural(what: str = "N") -> Callable[[str], int]:
 
 
 def add_game_option(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--game", "-g", default="kayles-xox", help=GAME_HELP)
+    option = parser.add_argument("--game", "-g", default="kayles-xox", help=GAME_HELP)
+    option.completer = _game_names  # type: ignore[attr-defined]  # shell completion
+
+
+def _game_names(**_) -> list[str]:
+    """What argcomplete offers after --game: the named games."""
+    from ..rules import GAMES
+
+    return list(GAMES)
 
 
 def open_sequence(name: str) -> Sequence:
