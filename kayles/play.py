@@ -19,7 +19,7 @@ Move syntax (``MOVE_HELP`` says the same to the user):
            xx.x.xx    the whole row after the move
     heaps  heap 2 -> 1 + 4   or  2: 1 4   or  heap 2: 5 -> 1 + 4
                               heap 2 becomes heaps 1 and 4 ('nothing' or nothing: it goes)
-           7 1 4 3    the whole list of heaps after the move
+           7 1 4 3    the whole list of heaps after the move ('nothing' when none is left)
 """
 
 from __future__ import annotations
@@ -47,7 +47,7 @@ Moves on a row of pins (pins are numbered from 1, left to right):
 Moves on heaps (heaps are numbered from 1, left to right):
   heap 2 -> 1 + 4    heap 2 becomes heaps of 1 and 4 ('2: 1 4' says the same)
   heap 2 -> nothing  heap 2 goes entirely ('2:' says the same)
-  7 1 4 3            type the whole list of heaps after your move
+  7 1 4 3            type the whole list of heaps after your move ('nothing': none left)
 Also: 'help' shows this, 'quit' resigns."""
 
 
@@ -191,7 +191,7 @@ class Match:
     def _parse_heap_move(self, text: str) -> Move:
         heaps = self.position
         if ":" not in text and "->" not in text:
-            after = _numbers(text, "a heap size")
+            after = [] if text == "nothing" else _numbers(text, "a heap size")
             return _heap_list_move(heaps, after, self.game)
         text = re.sub(r"^heap\s*", "", text)
         head, _, rest = re.split(r"(:|->)", text, maxsplit=1)
@@ -323,13 +323,13 @@ def _row_move(row: str, removed: set[int], game: Game) -> Move:
             continue
         end = first + kind.span
         if "." in row[first:end] or end > len(row):
-            why = f"{kind.describe()}: pins {first + 1} to {end} must all be standing"
+            why = f"{named} needs pins {first + 1} to {end} all standing"
             continue
         start = row.rfind(".", 0, first) + 1
         stop = row.find(".", first)
         stop = len(row) if stop < 0 else stop
         if (first > start) + (end < stop) not in kind.leave:
-            why = f"{named} is not allowed here: {kind.describe()}"
+            why = f"{named} is not allowed here ({kind.describe()})"
             continue
         taken = tuple(sorted(removed))
         return Move(_after(row, taken), taken)

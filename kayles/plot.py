@@ -43,7 +43,7 @@ DEFAULT_LAST = (1 << 14) - 1  # heaps drawn when no period is proved and no N is
 PROOF_SEARCH = 1 << 16  # values a plot spends looking for a proof of the period
 MAX_LAST = 1 << 24  # the longest table a plot computes (32 MB of values)
 DPI = 100  # pixels per inch: a size in pixels is figsize * DPI
-MAX_SIDE = 10000  # pixels
+MIN_SIDE, MAX_SIDE = 200, 10000  # pixels
 
 
 def _matplotlib():
@@ -72,8 +72,9 @@ def parse_size(text: str) -> tuple[int, int]:
     if not (x and width.isascii() and width.isdigit() and height.isascii() and height.isdigit()):
         raise ValueError(f"a size is WIDTHxHEIGHT in pixels, like 1600x800, not {shown(text)}")
     size = int(width), int(height)
-    if not all(100 <= side <= MAX_SIDE for side in size):
-        raise ValueError(f"each side of the picture must be 100 to {MAX_SIDE} pixels, not {text}")
+    if not all(MIN_SIDE <= side <= MAX_SIDE for side in size):
+        raise ValueError(f"each side of the picture must be {MIN_SIDE} to {MAX_SIDE} pixels, "
+                         f"not {text}")
     return size
 
 
@@ -112,6 +113,8 @@ def figure(source: Sequence | Game | str, last: int | None = None, *,
            size: tuple[int, int] = (1600, 800)) -> Figure:
     """The picture of G(0..last) of a game (a Sequence, a Game or a name), as a Figure."""
     Figure, FigureCanvasAgg = _matplotlib()
+    import warnings
+
     import numpy as np
     from matplotlib.ticker import MaxNLocator
 
@@ -137,7 +140,7 @@ def figure(source: Sequence | Game | str, last: int | None = None, *,
     else:
         xs = np.arange(count)
         ys = values
-        dot = min(6.0, max(1.5, 0.6 * width / count))
+        dot = min(6.0, max(1.5, 0.9 * width / count))
     marker = {"s": (dot * 72 / DPI) ** 2, "linewidths": 0, "rasterized": True}
     if found is None:
         ax.scatter(xs, ys, color="tab:blue", label=f"G(n) (all 0: {count} heaps)", **marker)
@@ -161,7 +164,9 @@ def figure(source: Sequence | Game | str, last: int | None = None, *,
                  f"{_proof_text(sequence)}")
     ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.1), ncol=2, fontsize="small",
               markerscale=max(1.0, 4 / dot), frameon=False)
-    fig.tight_layout()
+    with warnings.catch_warnings():  # a small picture cannot fit every label: draw anyway
+        warnings.simplefilter("ignore")
+        fig.tight_layout()
     return fig
 
 
