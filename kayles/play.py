@@ -36,7 +36,17 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterator
 
-__all__ = ["MOVE_HELP", "Match", "Move", "parse_position", "pins_text", "position_text"]
+__all__ = [
+    "MAX_TOKENS",
+    "MOVE_HELP",
+    "Match",
+    "Move",
+    "parse_position",
+    "pins_text",
+    "position_text",
+]
+
+MAX_TOKENS = 10_000  # pins of a row, or tokens of all heaps: a game people play
 
 MOVE_HELP = """\
 Moves on a row of pins (pins are numbered from 1, left to right):
@@ -122,6 +132,8 @@ class Match:
         else:
             position = list(position)
             longest = max(position, default=0)
+        if (len(position) if isinstance(position, str) else sum(position)) > MAX_TOKENS:
+            raise ValueError(f"play takes positions of at most {MAX_TOKENS} pins or tokens")
         self.position = position
         self._solve = _solver(sequence, misere)
         sequence.nimber(longest)  # the table the game needs, computed once up front
@@ -150,16 +162,14 @@ class Match:
         found = self.best()
         if found is not None:
             return found
-        return min(self.moves(), key=self._cost)
+        if self.on_rows:  # min keeps the first of equals: the earlier move kind
+            removed = min(_row_takes(self.position, self.game.kinds),
+                          key=lambda taken: (len(taken), taken))
+            return Move(_after(self.position, removed), removed)
+        return min(self.moves(), key=_heap_cost)
 
     def play(self, move: Move) -> None:
         self.position = move.after
-
-    def _cost(self, move: Move) -> tuple:
-        if move.heap is None:
-            return (len(move.removed), move.removed)  # moves() yields kind order at a tie
-        size, parts = move.heap.size, move.heap.parts
-        return (size - sum(parts), move.heap.index)
 
     # -- reading the user's move -------------------------------------------------------------
 
@@ -276,14 +286,19 @@ def _after(row: str, removed) -> str:
     return "".join(out)
 
 
-def _row_moves(row: str, kinds: tuple[MoveKind, ...]) -> Iterator[Move]:
+def _row_takes(row: str, kinds: tuple[MoveKind, ...]) -> Iterator[tuple[int, ...]]:
+    """The pins every legal move takes, left to right, in move-kind order at one pin."""
     for start, stop in _runs(row):
         for pin in range(start, stop):
             for kind in kinds:
                 end = pin + kind.span
                 if end <= stop and (pin > start) + (end < stop) in kind.leave:
-                    removed = _taken(kind, pin)
-                    yield Move(_after(row, removed), removed)
+                    yield _taken(kind, pin)
+
+
+def _row_moves(row: str, kinds: tuple[MoveKind, ...]) -> Iterator[Move]:
+    for removed in _row_takes(row, kinds):
+        yield Move(_after(row, removed), removed)
 
 
 def _pins(text: str) -> set[int]:
@@ -356,6 +371,12 @@ def _heap_moves(heaps: list[int], kinds: tuple[MoveKind, ...]) -> Iterator[Move]
                 kept = tuple(len(run) for run in kind.pattern.split("x") if run)
                 move = HeapMove(index, size, tuple(p for p in (a, *kept, b) if p))
                 yield Move(move.apply(heaps), heap=move)
+
+
+def _heap_cost(move: Move) -> tuple[int, int]:
+    """Tokens taken, then the heap: min picks the fewest, leftmost, smallest left part."""
+    assert move.heap is not None
+    return (move.heap.size - sum(move.heap.parts), move.heap.index)
 
 
 def _heap_move_error(size: int, parts: tuple[int, ...], kinds: tuple[MoveKind, ...]) -> str:

@@ -388,6 +388,8 @@ def test_a_real_process_driven_turn_by_turn():
     ["xxxx", "--game", "grundy"],
     ["xxxx", "--first", "nobody"],
     ["xxxx", "--game", "nonsense"],
+    ["x" * 10_001],
+    ["5000", "5001", "--game", "grundy"],
 ])
 def test_bad_start_is_a_usage_error(args):
     assert_usage_error(kayles_play(*args))

@@ -134,7 +134,8 @@ def _reader():
         def ask() -> str | None:
             try:
                 return input(PROMPT)
-            except EOFError:
+            except EOFError:  # Ctrl-D: end the prompt's line first
+                sys.stdout.write("\n")
                 return None
 
         return ask
