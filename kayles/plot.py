@@ -48,13 +48,11 @@ MIN_SIDE, MAX_SIDE = 200, 10000  # pixels
 
 def _matplotlib():
     try:
-        import matplotlib
+        import matplotlib  # noqa: F401  (the extra itself, before any of its modules)
+        from matplotlib.backends.backend_agg import FigureCanvasAgg
+        from matplotlib.figure import Figure
     except ImportError:
         raise SetupError("plotting needs matplotlib: pip install 'kayles[plot]'") from None
-    del matplotlib
-    from matplotlib.backends.backend_agg import FigureCanvasAgg
-    from matplotlib.figure import Figure
-
     return Figure, FigureCanvasAgg
 
 
@@ -102,6 +100,8 @@ def last_heap(sequence: Sequence, last: int | None = None) -> int:
     """The last heap drawn: ``last``, else the proof's length (at least 100 heaps), else
     DEFAULT_LAST."""
     if last is not None:
+        if last < 0:
+            raise ValueError(f"the last heap drawn must be >= 0, not {last}")
         if last > MAX_LAST:
             raise ValueError(f"a plot draws at most {MAX_LAST} heaps, not {last}")
         return last

@@ -30,6 +30,13 @@ __all__ = ["register"]
 
 DEFAULT_PINS = 10  # the row (or heap) played when no POSITION is given
 PROMPT = "your move> "
+PLAY_DESCRIPTION = """\
+Play in the terminal against perfect play: the program answers each of your
+moves with the engine's winning move (when it has none, it takes the fewest
+pins, leftmost).  POSITION is a row of 'x' (pin) and '.' (gap) for games
+played on rows, or heap sizes for any game (default: 10 pins, or one heap of
+10).  With standard input not a terminal, reads one move a line and prints one
+line per turn."""
 
 
 def register(sub) -> None:
@@ -37,11 +44,7 @@ def register(sub) -> None:
 
     p = sub.add_parser(
         "play", help="play a game against perfect play",
-        description="Play in the terminal against perfect play: the program answers each of "
-        "your moves with the engine's winning move (when it has none, it takes the fewest "
-        "pins, leftmost).  POSITION is a row of 'x' (pin) and '.' (gap) for games played on "
-        "rows, or heap sizes for any game (default: 10 pins, or one heap of 10).  With "
-        "standard input not a terminal, reads one move a line and prints one line per turn.",
+        description=PLAY_DESCRIPTION,
         epilog=MOVE_HELP, formatter_class=_raw_formatter())
     p.add_argument("position", metavar="POSITION", nargs="*", help="a row, or heap sizes")
     add_game_option(p)
