@@ -191,3 +191,9 @@ def test_sequence_shows_itself_as_a_png(monkeypatch):
 def test_rare_mask_is_the_best_mask(values):
     counts = [values.count(v) for v in range(max(values) + 1)]
     assert rare_mask(counts) == brute_rare_mask(values)
+
+
+def test_the_readme_picture_is_a_real_png():
+    """docs/kayles-xox.png, made by `kayles plot -o docs/kayles-xox.png`."""
+    data = (ROOT / "docs" / "kayles-xox.png").read_bytes()
+    assert png_size(data) == (1600, 800)
