@@ -169,11 +169,12 @@ class Game:
 
         Lazy, so a search that stops at the first hit costs only what it reads.
         """
+        kinds = [(k, kind.span, kind.kept, kind.allows) for k, kind in enumerate(self.kinds)]
         for a in range(n + 1):
-            for k, kind in enumerate(self.kinds):
-                b = n - kind.span - a
-                if b >= 0 and kind.allows(a, b):
-                    yield Option(a, k, kind.kept, b)
+            for k, span, kept, allows in kinds:
+                b = n - span - a
+                if b >= 0 and allows(a, b):
+                    yield Option(a, k, kept, b)
 
     def __repr__(self) -> str:
         return f"Game({self.name!r}, {list(self.kinds)!r})"
