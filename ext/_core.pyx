@@ -35,6 +35,7 @@ cdef enum:
     MAX_KINDS = 64        # move kinds in one game: kayles/_constants.py (a test checks)
     MAX_KEPT = 8          # kept 'o' runs in one pattern: kayles/_constants.py (a test checks)
     BATCH = 64            # remainders per batch on the one-hot path (kayles_gather_or's 64)
+    PIN = <int> c'x'      # a standing pin in a row (kayles/_constants.py)
 
 
 cdef extern from *:
@@ -80,10 +81,6 @@ cdef extern from *:
                                         stamp_t* flags) noexcept nogil
     void gather_or "kayles_gather_or"(word_t* out, const word_t* onehot, Py_ssize_t r0,
                                       const Py_ssize_t* pos, Py_ssize_t n) noexcept nogil
-
-
-cdef enum:
-    PIN = <int> c'x'      # a standing pin in a row (kayles/_constants.py)
 
 
 cdef struct Kind:
