@@ -183,7 +183,7 @@ cdef int mark_whole_and_ends(const nimber_t* g, Py_ssize_t n, Kind* kinds, int n
         c = constant(g, &kinds[k])
         r = n - kinds[k].span
         if r == 0:
-            if kinds[k].leave & 1:
+            if kinds[k].leave & 1:  # no part left: allowed even when unequal (rules.py)
                 seen[c] = stamp
             continue
         if kinds[k].leave & 2:

@@ -60,7 +60,7 @@ def _whole_and_ends(table, n: int, kinds, options: set[int]) -> list[list]:
         c = _constant(table, kept)
         r = n - span
         if r == 0:
-            if leave & 1:
+            if leave & 1:  # no part left: allowed even when unequal (rules.py)
                 options.add(c)
             continue
         if leave & 2:
