@@ -3,7 +3,7 @@
 
 kayles/_pure.py is the twin: same names, arguments, results and errors.  Tables
 are writable buffers of unsigned 16-bit nimbers; kinds are the tuples of
-rules.encode: (span, const_heaps, leave_mask, unequal).
+rules.encode: (span, kept, leave_mask, unequal).
 
 How the sparse-space method works (Berlekamp; Flammenkamp).  Fix a mask M and
 call a value common when popcount(v & M) is odd, rare when it is even.  A
@@ -32,8 +32,10 @@ cdef enum:
     STAMPS = 131072       # option values v ^ c < 2**16 and the mex <= 2**16
     MASK_BITS = 10        # masks are searched among values below 2**10
     SAVING = 4            # split only when rare positions are under 1/SAVING of the table
-    MAX_KINDS = 64        # more move kinds than an octal code of 63 digits: refused
+    MAX_KINDS = 64        # move kinds in one game: kayles/_constants.py (a test checks)
+    MAX_KEPT = 8          # kept 'o' runs in one pattern: kayles/_constants.py (a test checks)
     BATCH = 64            # remainders per batch on the one-hot path (kayles_gather_or's 64)
+    PIN = <int> c'x'      # a standing pin in a row (kayles/_constants.py)
 
 
 cdef extern from *:
@@ -85,8 +87,8 @@ cdef struct Kind:
     Py_ssize_t span
     int leave
     bint unequal
-    Py_ssize_t heaps[8]   # lengths of the kept 'o' runs
-    int nheaps
+    Py_ssize_t kept[MAX_KEPT]   # lengths of the kept 'o' runs
+    int nkept
 
 
 cdef struct Split:        # a kind that may leave two parts, at the heap being solved
@@ -124,15 +126,15 @@ cdef int load_kinds(kinds, Kind* out) except -1:
     cdef int k = 0, h
     if len(kinds) > MAX_KINDS:
         raise ValueError(f"at most {MAX_KINDS} move kinds")
-    for span, heaps, leave, unequal in kinds:
-        if len(heaps) > 8:
-            raise ValueError("at most 8 kept runs in one pattern")
+    for span, kept, leave, unequal in kinds:
+        if len(kept) > MAX_KEPT:
+            raise ValueError(f"at most {MAX_KEPT} kept runs in one pattern")
         out[k].span = span
         out[k].leave = leave
         out[k].unequal = unequal
-        out[k].nheaps = len(heaps)
-        for h in range(out[k].nheaps):
-            out[k].heaps[h] = heaps[h]
+        out[k].nkept = len(kept)
+        for h in range(out[k].nkept):
+            out[k].kept[h] = kept[h]
         k += 1
     return k
 
@@ -147,9 +149,10 @@ cdef inline int parity(unsigned int x) noexcept nogil:
 
 
 cdef inline int constant(const nimber_t* g, Kind* kind) noexcept nogil:
+    """XOR of G over the kept runs: the part of an option's value its kind fixes."""
     cdef int c = 0, h
-    for h in range(kind.nheaps):
-        c ^= g[kind.heaps[h]]
+    for h in range(kind.nkept):
+        c ^= g[kind.kept[h]]
     return c
 
 
@@ -180,7 +183,7 @@ cdef int mark_whole_and_ends(const nimber_t* g, Py_ssize_t n, Kind* kinds, int n
         c = constant(g, &kinds[k])
         r = n - kinds[k].span
         if r == 0:
-            if kinds[k].leave & 1:
+            if kinds[k].leave & 1:  # no part left: allowed even when unequal (rules.py)
                 seen[c] = stamp
             continue
         if kinds[k].leave & 2:
@@ -589,18 +592,27 @@ def find_period(const nimber_t[::1] table, Py_ssize_t length, Py_ssize_t span):
     return best_p, best_n0, best_needed
 
 
-cdef Py_ssize_t nim_sum(const unsigned char* row, Py_ssize_t n, const nimber_t* g,
-                        Py_ssize_t limit, int* total) noexcept nogil:
-    """XOR of G(run) over the runs of 'x' into total; the first run >= limit, or -1."""
+cdef inline Py_ssize_t next_run(const unsigned char* row, Py_ssize_t n, Py_ssize_t i,
+                                Py_ssize_t* first) noexcept nogil:
+    """The end of the first run of pins at or after i, its start into first (equal: no run)."""
+    while i < n and row[i] != PIN:
+        i += 1
+    first[0] = i
+    while i < n and row[i] == PIN:
+        i += 1
+    return i
+
+
+cdef Py_ssize_t scan_runs(const unsigned char* row, Py_ssize_t n, const nimber_t* g,
+                          Py_ssize_t limit, int* total) noexcept nogil:
+    """XOR G(run) over the runs of pins into total and return -1; or, if a run is as
+    long as limit (the table's length), return that run's length and leave total."""
     cdef Py_ssize_t i = 0, first
     cdef int t = 0
     while i < n:
-        if row[i] != 120:  # not 'x'
-            i += 1
-            continue
-        first = i
-        while i < n and row[i] == 120:
-            i += 1
+        i = next_run(row, n, i, &first)
+        if i == first:
+            break
         if i - first >= limit:
             return i - first
         t ^= g[i - first]
@@ -613,7 +625,7 @@ cdef int row_total(const unsigned char[::1] row, const nimber_t[::1] table) exce
     cdef Py_ssize_t n = row.shape[0], limit = table.shape[0], too_long = -1
     if n:
         with nogil:
-            too_long = nim_sum(&row[0], n, &table[0], limit, &total)
+            too_long = scan_runs(&row[0], n, &table[0], limit, &total)
     if too_long >= 0:
         raise ValueError(f"a run of {too_long} pins needs a table longer than {limit}")
     return total
@@ -624,43 +636,46 @@ def row_nim_sum(const unsigned char[::1] row, const nimber_t[::1] table):
     return row_total(row, table)
 
 
+cdef inline bint allows(const Kind* kind, Py_ssize_t a, Py_ssize_t b) noexcept nogil:
+    """Whether outer parts a and b may remain (rules.MoveKind.allows)."""
+    return (kind.leave >> ((a > 0) + (b > 0))) & 1 and not (kind.unequal and a == b > 0)
+
+
 def row_move(const unsigned char[::1] row, const nimber_t[::1] table, kinds):
     """The seed's winning move on a row, as (first covered index, kind index), or None.
 
-    See kayles/_pure.py for the tie-break.
+    The leftmost run whose value can be lowered; in it, the first option in
+    Game.options order (smallest placement a, then the earlier kind) that reaches
+    the target.  See kayles/_pure.py.
     """
     cdef Kind ks[MAX_KINDS]
     cdef int nkinds = load_kinds(kinds, ks)
     cdef int total = row_total(row, table), target = 0, k, found_kind = 0
-    cdef Py_ssize_t i, size = 0, first = 0, b, n = row.shape[0], found = -1
+    cdef Py_ssize_t a, i = 0, size = 0, first = 0, b, n = row.shape[0], found = -1
     if total == 0:
         return None
     with nogil:
         # The run holding the highest bit of the nim-sum can always be lowered.
-        i = 0
         while i < n:
-            if row[i] != 120:
-                i += 1
-                continue
-            first = i
-            while i < n and row[i] == 120:
-                i += 1
+            i = next_run(&row[0], n, i, &first)
+            if i == first:
+                break
             size = i - first
             target = table[size] ^ total
             if target < table[size]:
                 break
-        for i in range(size):
+        # Game.options order; a < size, since on rows every kind removes a pin.
+        for a in range(size):
             for k in range(nkinds):
-                b = size - ks[k].span - i
-                if b < 0:
-                    continue
-                if not (ks[k].leave >> ((i > 0) + (b > 0))) & 1 or (ks[k].unequal and i == b > 0):
-                    continue
-                if table[i] ^ table[b] ^ constant(&table[0], &ks[k]) == target:
-                    found, found_kind = first + i, k
+                b = size - ks[k].span - a
+                if b >= 0 and allows(&ks[k], a, b) and (
+                        table[a] ^ table[b] ^ constant(&table[0], &ks[k]) == target):
+                    found, found_kind = first + a, k
                     break
             if found >= 0:
                 break
     if found < 0:
-        raise RuntimeError(f"no option of G({size}) has value {target}: the table is wrong")
+        raise RuntimeError(
+            f"cannot happen: no option of G({size}) has value {target} (the table is wrong)"
+        )
     return found, found_kind

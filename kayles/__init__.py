@@ -17,6 +17,7 @@ __all__ = [
     "IMPLEMENTATION",
     "Game",
     "MoveKind",
+    "Option",
     "Period",
     "Sequence",
     "get_game",
@@ -24,33 +25,35 @@ __all__ = [
     "xox",
 ]
 
-_HOMES = {
+_HOMES = {  # name -> the submodule that holds it (a submodule's own name: the submodule)
     "IMPLEMENTATION": "_impl",
     "GAMES": "rules",
     "Game": "rules",
     "MoveKind": "rules",
+    "Option": "rules",
     "get_game": "rules",
     "parse_octal": "rules",
     "Period": "sequence",
     "Sequence": "sequence",
+    "xox": "xox",
 }
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from . import xox
     from ._impl import IMPLEMENTATION
-    from .rules import GAMES, Game, MoveKind, get_game, parse_octal
+    from .rules import GAMES, Game, MoveKind, Option, get_game, parse_octal
     from .sequence import Period, Sequence
 
 
 def __getattr__(name: str):
+    """Load a public name on first use (PEP 562)."""
     from importlib import import_module
 
-    if name == "xox":
-        return import_module(".xox", __name__)
-    if name in _HOMES:
-        return getattr(import_module("." + _HOMES[name], __name__), name)
-    raise AttributeError(f"module 'kayles' has no attribute {name!r}")
+    if name not in _HOMES:
+        raise AttributeError(f"module 'kayles' has no attribute {name!r}")
+    home = import_module("." + _HOMES[name], __name__)
+    return home if name == _HOMES[name] else getattr(home, name)
 
 
 def __dir__() -> list:

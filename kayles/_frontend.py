@@ -34,9 +34,6 @@ __all__ = [
     "version_line",
 ]
 
-LONG_NUMBER = 4000  # Python's default int(str) digit limit is 4300; past it, lift the limit
-
-
 class OutputError(Exception):
     """Writing standard output failed for a reason other than a closed pipe."""
 
@@ -45,8 +42,6 @@ def parse_natural(text: str, what: str = "N") -> int:
     """A non-negative decimal integer of any length (ASCII digits only), or ValueError."""
     if not text or not (text.isascii() and text.isdigit()):
         raise ValueError(f"{what} must be a non-negative decimal integer, not {shown(text)}")
-    if len(text) > LONG_NUMBER and hasattr(sys, "set_int_max_str_digits"):
-        sys.set_int_max_str_digits(0)  # any size means any size
     return int(text)
 
 
@@ -105,6 +100,8 @@ def run(prog: str, work: Callable[[Output], int | None], hint: str = "") -> int:
 
     ``hint`` follows the message of bad input, e.g. `` (see Kayles-xox --help)``.
     """
+    if hasattr(sys, "set_int_max_str_digits"):  # Python 3.11+ caps int <-> str at 4300 digits
+        sys.set_int_max_str_digits(0)  # the front ends read and write numbers of any size
     out = Output(sys.stdout)
     try:
         status = work(out)

@@ -10,6 +10,8 @@ from __future__ import annotations
 from bisect import bisect_left
 from operator import xor
 
+from ._constants import MAX_KEPT, MAX_KINDS, PIN
+
 __all__ = [
     "extend_plain",
     "extend_sparse",
@@ -21,20 +23,19 @@ __all__ = [
 VALUE_LIMIT = 1 << 16  # nimbers are stored as unsigned 16-bit integers
 MASK_BITS = 10  # masks are searched among values below 2**10; larger values: plain scan
 SAVING = 4  # use the sparse split only if rare positions are under 1/SAVING of the table
-MAX_KINDS = 64  # the compiled core's fixed room for move kinds
-MAX_KEPT = 8  # ... and for kept 'o' runs in one pattern
 
 
 def _check_kinds(kinds) -> None:
     if len(kinds) > MAX_KINDS:
         raise ValueError(f"at most {MAX_KINDS} move kinds")
-    if any(len(heaps) > MAX_KEPT for _, heaps, _, _ in kinds):
+    if any(len(kept) > MAX_KEPT for _, kept, _, _ in kinds):
         raise ValueError(f"at most {MAX_KEPT} kept runs in one pattern")
 
 
-def _constant(table, heaps) -> int:
+def _constant(table, kept) -> int:
+    """XOR of G over the kept runs: the part of an option's value its kind fixes."""
     value = 0
-    for h in heaps:
+    for h in kept:
         value ^= table[h]
     return value
 
@@ -53,13 +54,13 @@ def _whole_and_ends(table, n: int, kinds, options: set[int]) -> list[list]:
     Returns [r, c, unequal, next a] per kind that may leave two parts (a + b = r).
     """
     splits = []
-    for span, heaps, leave, unequal in kinds:
+    for span, kept, leave, unequal in kinds:
         if n < span:
             continue
-        c = _constant(table, heaps)
+        c = _constant(table, kept)
         r = n - span
         if r == 0:
-            if leave & 1:
+            if leave & 1:  # no part left: allowed even when unequal (rules.py)
                 options.add(c)
             continue
         if leave & 2:
@@ -249,9 +250,10 @@ def find_period(table, length: int, span: int) -> tuple[int, int, int] | None:
 
 
 def _runs(row: bytes):
+    """(first index, length) of every run of pins, left to right."""
     start = None
     for i, ch in enumerate(row):
-        if ch == 120:  # 'x'
+        if ch == PIN:
             if start is None:
                 start = i
         elif start is not None:
@@ -271,11 +273,26 @@ def row_nim_sum(row: bytes, table) -> int:
     return total
 
 
+def _row_options(size: int, kinds):
+    """(a, kind index, b) of every option of a run of ``size``, in ``Game.options`` order.
+
+    Smallest a first, then the earlier kind; ``leave`` and ``unequal`` as in
+    rules.MoveKind.allows.  Placements start inside the run (a < size): on rows
+    every kind removes a pin.
+    """
+    for a in range(size):
+        for k, (span, _, leave, unequal) in enumerate(kinds):
+            b = size - span - a
+            if b >= 0 and leave >> ((a > 0) + (b > 0)) & 1 and not (unequal and a == b > 0):
+                yield a, k, b
+
+
 def row_move(row: bytes, table, kinds) -> tuple[int, int] | None:
     """The seed's winning move on a row, as (first covered index, kind index), or None.
 
-    Leftmost run whose value can be lowered to G(run) ^ X; in it the leftmost placement
-    reaching that value; at the same placement, the earlier kind.
+    The leftmost run whose value can be lowered to G(run) ^ X; in it, the first
+    option in ``Game.options`` order (smallest placement, then the earlier kind)
+    whose value G(a) ^ G(kept runs) ^ G(b) is G(run) ^ X.
     """
     _check_kinds(kinds)
     total = row_nim_sum(row, table)
@@ -284,14 +301,9 @@ def row_move(row: bytes, table, kinds) -> tuple[int, int] | None:
     # The run holding the highest bit of the nim-sum can always be lowered.
     first, size = next((f, s) for f, s in _runs(row) if table[s] ^ total < table[s])
     target = table[size] ^ total
-    for i in range(size):
-        for k, (span, heaps, leave, unequal) in enumerate(kinds):
-            b = size - span - i
-            if b < 0:
-                continue
-            parts = (i > 0) + (b > 0)
-            if not leave >> parts & 1 or (unequal and i == b > 0):
-                continue
-            if table[i] ^ table[b] ^ _constant(table, heaps) == target:
-                return first + i, k
-    raise RuntimeError(f"no option of G({size}) has value {target}: the table is wrong")
+    for a, k, b in _row_options(size, kinds):
+        if table[a] ^ table[b] ^ _constant(table, kinds[k][1]) == target:
+            return first + a, k
+    raise RuntimeError(
+        f"cannot happen: no option of G({size}) has value {target} (the table is wrong)"
+    )

@@ -41,9 +41,9 @@ single pin before taking the outer two of three.
 def _grundy(text: str, out) -> None:
     n = parse_natural(text)
     from ._output import write_nimbers
-    from .xox import SEQUENCE
+    from .xox import sequence
 
-    write_nimbers(SEQUENCE, n, out)
+    write_nimbers(sequence(), n, out)
 
 
 def _position(text: str, out) -> None:

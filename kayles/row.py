@@ -9,6 +9,7 @@ removed pins turned into '.'.
 
 from __future__ import annotations
 
+from ._constants import GAP
 from .errors import shown
 from .sequence import Sequence
 
@@ -49,5 +50,5 @@ def winning_move(row: str, sequence: Sequence) -> str | None:
     out = bytearray(data)
     for offset, token in enumerate(sequence.game.kinds[kind].pattern):
         if token == "x":
-            out[start + offset] = 46  # '.'
+            out[start + offset] = GAP
     return out.decode("ascii")

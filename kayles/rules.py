@@ -1,47 +1,64 @@
-"""What a move is: take-and-break heap games as data.
+"""What a move is: take-and-break heap games as data, and the options they give.
 
 A game is a tuple of ``MoveKind``s.  A move kind lays ``pattern`` over
 consecutive tokens of one heap of ``n``: every ``x`` token is removed, every
-run of ``o`` tokens stays behind as a heap of its own.  What lies outside the
-pattern is a left part ``a`` and a right part ``b`` with
+run of ``o`` tokens stays behind as a heap of its own (the ``kept`` runs).
+What lies outside the pattern is a left part ``a`` and a right part ``b`` with
 ``a + b = n - len(pattern)``; ``leave`` is the set of allowed counts of
 non-empty outer parts (0, 1 or 2) and ``unequal`` forbids two equal
-non-empty parts (``a == b > 0``).
+non-empty parts, ``a == b > 0``.  A move that leaves no outer part at all
+(``a == b == 0``) is not a split into equal parts: ``unequal`` allows it
+whenever ``leave`` holds 0 (decided once, here; the kernels, ``heaps`` and the
+tests follow).
+
+``Game.options(n)`` is the one statement of the rules: every option of a heap
+of ``n``, in tie-break order (smallest ``a`` first; at equal ``a``, the
+earlier move kind).  Everything else is specified against it: a nimber is the
+mex of the options' values, and a winning move (of a heap, or of a run in a
+row) is the first option whose value reaches the target.  The kernels
+(ext/_core.pyx, kayles/_pure.py) implement the same on flat data, and the
+tests check them against ``Game.options``.  To change the tie-break, change
+``Game.options`` and the kernels' ``row_move`` loops (both twins).
 
 Octal codes map onto this directly: digit ``d`` at place ``k`` is the pattern
 ``"x" * k`` with ``leave`` = {0 if d & 1, 1 if d & 2, 2 if d & 4}; a leading
 ``4.`` is the empty pattern with ``leave`` = {2} (split without removing).
 
 The kernels never see names: ``encode`` turns a game into flat tuples
-``(span, const_heaps, leave_mask, unequal)`` where ``const_heaps`` lists the
-lengths of the ``o`` runs (their nimbers XOR into the option's constant) and
-``leave_mask`` has bit ``i`` set when ``i`` non-empty parts may remain.
+``(span, kept, leave_mask, unequal)`` where ``kept`` lists the lengths of the
+``o`` runs (their nimbers XOR into the option's constant) and ``leave_mask``
+has bit ``i`` set when ``i`` non-empty parts may remain.
 """
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
+from ._constants import MAX_KEPT, MAX_KINDS
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Iterable
+    from collections.abc import Callable, Iterable, Iterator
 
 __all__ = [
     "GAMES",
+    "MAX_KEPT",
+    "MAX_KINDS",
     "Game",
     "MoveKind",
+    "Option",
     "encode",
     "get_game",
     "parse_octal",
 ]
 
-EncodedKind = tuple  # (span, const_heaps, leave_mask, unequal), see the header
-MAX_KINDS = 64  # the kernels' room for move kinds (an octal code of 63 digits after '4.')
-MAX_KEPT = 8  # ... and for kept 'o' runs in one pattern
+EncodedKind = tuple  # (span, kept, leave_mask, unequal), see the header
 
 
 class MoveKind:
     """One kind of move: a pattern of removed (x) and kept (o) tokens."""
 
-    __slots__ = ("pattern", "leave", "unequal")
+    __slots__ = ("pattern", "leave", "unequal", "kept")
 
     def __init__(self, pattern: str, leave: Iterable[int], unequal: bool = False) -> None:
         leave = frozenset(leave)
@@ -53,11 +70,13 @@ class MoveKind:
             raise ValueError(f"leave {sorted(leave)} must be a non-empty subset of {{0, 1, 2}}")
         if not pattern and leave != {2}:
             raise ValueError("the empty pattern (split) must leave exactly two parts")
-        if len([run for run in pattern.split("x") if run]) > MAX_KEPT:
+        kept = tuple(len(run) for run in pattern.split("x") if run)
+        if len(kept) > MAX_KEPT:
             raise ValueError(f"pattern {pattern!r} keeps more than {MAX_KEPT} runs")
         self.pattern = pattern
         self.leave = leave
         self.unequal = bool(unequal)
+        self.kept = kept  # the lengths of the 'o' runs, left to right
 
     @property
     def span(self) -> int:
@@ -67,6 +86,10 @@ class MoveKind:
     def removes(self) -> int:
         """How many tokens the move takes away."""
         return self.pattern.count("x")
+
+    def allows(self, a: int, b: int) -> bool:
+        """Whether outer parts ``a`` and ``b`` may remain (see the module header)."""
+        return (a > 0) + (b > 0) in self.leave and not (self.unequal and a == b > 0)
 
     def describe(self) -> str:
         what = f"remove {self.pattern!r}" if self.pattern else "split a heap"
@@ -86,6 +109,32 @@ class MoveKind:
 
     def _key(self) -> tuple:
         return (self.pattern, self.leave, self.unequal)
+
+
+class Option(NamedTuple):
+    """One option of a heap: move kind ``kind`` laid at token ``a``.
+
+    ``a`` is both the left part and the placement (the first covered token,
+    0-based); the heap becomes ``a``, the ``kept`` runs and ``b``, empty ones
+    dropped.  Options compare as tuples in tie-break order.
+    """
+
+    a: int
+    kind: int  # an index into Game.kinds
+    kept: tuple[int, ...]
+    b: int
+
+    @property
+    def parts(self) -> tuple[int, ...]:
+        """The non-empty heaps the option leaves, left to right."""
+        return tuple(p for p in (self.a, *self.kept, self.b) if p)
+
+    def value(self, nimber: Callable[[int], int]) -> int:
+        """G(a) ^ G(kept runs) ^ G(b), given G."""
+        value = nimber(self.a) ^ nimber(self.b)
+        for h in self.kept:
+            value ^= nimber(h)
+        return value
 
 
 class Game:
@@ -115,18 +164,27 @@ class Game:
         """Whether the octal periodicity theorem applies (no 'unequal' moves)."""
         return not any(k.unequal for k in self.kinds)
 
+    def options(self, n: int) -> Iterator[Option]:
+        """Every option of a heap of ``n``, in tie-break order: smallest ``a``, then kind.
+
+        Lazy, so a search that stops at the first hit costs only what it reads.
+        """
+        kinds = [(k, kind.span, kind.kept, kind.allows) for k, kind in enumerate(self.kinds)]
+        for a in range(n + 1):
+            for k, span, kept, allows in kinds:
+                b = n - span - a
+                if b >= 0 and allows(a, b):
+                    yield Option(a, k, kept, b)
+
     def __repr__(self) -> str:
         return f"Game({self.name!r}, {list(self.kinds)!r})"
 
 
 def encode(kinds: Iterable[MoveKind]) -> tuple[EncodedKind, ...]:
-    """The kernels' view of a game: ``(span, const_heaps, leave_mask, unequal)`` per kind."""
-    out = []
-    for kind in kinds:
-        kept = tuple(len(run) for run in kind.pattern.split("x") if run)
-        mask = sum(1 << k for k in kind.leave)
-        out.append((kind.span, kept, mask, kind.unequal))
-    return tuple(out)
+    """The kernels' view of a game: ``(span, kept, leave_mask, unequal)`` per kind."""
+    return tuple(
+        (kind.span, kind.kept, sum(1 << k for k in kind.leave), kind.unequal) for kind in kinds
+    )
 
 
 def parse_octal(code: str) -> Game:

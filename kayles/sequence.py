@@ -14,14 +14,17 @@ No period is ever typed in: it is found and proved from the table.  Games with
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from functools import cache
+
 from . import _impl
-from .rules import Game, encode
+from .rules import GAMES, Game, encode
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Iterator
 
-__all__ = ["DIRECT_LIMIT", "PROOF_LIMIT", "Period", "Sequence"]
+__all__ = ["DIRECT_LIMIT", "PROOF_LIMIT", "Period", "Sequence", "shared"]
 
 PROOF_LIMIT = 1 << 20  # how many values a proof search may compute unless told otherwise
 DIRECT_LIMIT = 1 << 27  # the largest table computed when no period is proved
@@ -29,25 +32,13 @@ FIRST_CHECK = 64  # the first checkpoint; checkpoints double from there
 PROGRESS_STEP = 1 << 16  # values per kernel call while someone watches the progress
 
 
+@dataclass(frozen=True)
 class Period:
     """A proved period: G(n + period) == G(n) for every n >= preperiod."""
 
-    __slots__ = ("preperiod", "period", "values")
-
-    def __init__(self, preperiod: int, period: int, values: int) -> None:
-        self.preperiod = preperiod
-        self.period = period
-        self.values = values  # how many values of the table the proof used
-
-    def __repr__(self) -> str:
-        return f"Period(preperiod={self.preperiod}, period={self.period}, values={self.values})"
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, Period) and (self.preperiod, self.period, self.values) == (
-            other.preperiod,
-            other.period,
-            other.values,
-        )
+    preperiod: int
+    period: int
+    values: int  # how many values of the table the proof used
 
 
 def _new_table(size: int) -> memoryview:
@@ -143,7 +134,8 @@ class Sequence:
 
     def _copy_period(self, count: int) -> None:
         """Extend a proved table to ``count`` values by copying whole periods."""
-        assert self.period is not None
+        if self.period is None:
+            raise RuntimeError("cannot happen: copying whole periods before a period is proved")
         n0, p = self.period.preperiod, self.period.period
         self._reserve(count)
         g = self._table
@@ -209,3 +201,13 @@ class Sequence:
         block = self._table[n0 : n0 + p]
         repeats, tail = divmod(count - n0 - p, p)
         return iter([(head, 1), (block, repeats), (block[:tail], 1)])
+
+
+@cache
+def shared(name: str) -> Sequence:
+    """The process's one Sequence of a named game (``rules.GAMES``), made on first use.
+
+    Modules that serve one game (``xox``, ``games.grundys_game``, ...) take their
+    sequence from here, so values computed by one are there for the others.
+    """
+    return Sequence(GAMES[name])

@@ -9,37 +9,41 @@ from __future__ import annotations
 
 from . import row as _row
 from .rules import GAMES
-from .sequence import Period, Sequence
+from .sequence import Period, Sequence, shared
 
-__all__ = ["GAME", "SEQUENCE", "nim_sum", "nimber", "nimbers", "period", "winning_move"]
+__all__ = ["GAME", "nim_sum", "nimber", "nimbers", "period", "sequence", "winning_move"]
 
 GAME = GAMES["kayles-xox"]
-SEQUENCE = Sequence(GAME)
+
+
+def sequence() -> Sequence:
+    """The nim-sequence of Kayles-xox, shared by the process."""
+    return shared(GAME.name)
 
 
 def nimber(n: int) -> int:
     """G(n): the Grundy number of one row of n pins, for any n >= 0."""
-    return SEQUENCE.nimber(n)
+    return sequence().nimber(n)
 
 
 def nimbers(n: int) -> list[int]:
     """[G(0), G(1), ..., G(n)]."""
-    return SEQUENCE.nimbers(n)
+    return sequence().nimbers(n)
 
 
 def period() -> Period:
     """The proved period and preperiod of the sequence."""
-    found = SEQUENCE.prove()
+    found = sequence().prove()
     if found is None:  # the proof needs about 52,000 values, far below the limit
-        raise RuntimeError("no period proved for Kayles-xox")
+        raise RuntimeError("cannot happen: no period proved for Kayles-xox")
     return found
 
 
 def nim_sum(position: str) -> int:
     """The Grundy number of a position: the XOR over its runs of pins."""
-    return _row.nim_sum(position, SEQUENCE)
+    return _row.nim_sum(position, sequence())
 
 
 def winning_move(position: str) -> str | None:
     """The position after the seed's winning move, or None if there is none (LOSS)."""
-    return _row.winning_move(position, SEQUENCE)
+    return _row.winning_move(position, sequence())

@@ -160,3 +160,49 @@ def grundys_game_nimbers(n: int) -> list[int]:
     for heap in range(n + 1):
         g.append(mex(g[a] ^ g[heap - a] for a in range(1, (heap + 1) // 2) if 2 * a != heap))
     return g
+
+
+def heap_moves(windows: list[tuple[str, set[int], bool]], n: int):
+    """(first token, window index, groups left) of every move on one heap of n tokens.
+
+    A window is laid literally over a row of n tokens ('x' tokens are removed, 'o'
+    tokens stay); the empty window cuts the row between two tokens.  The tokens
+    outside the window form the outer parts; ``parts`` holds the allowed counts
+    of non-empty outer parts and ``unequal`` forbids two outer parts of the same
+    size (two parts: both non-empty; a move that leaves no part splits nothing).
+    Moves come in the seed's order: by first token, then by window.  The groups
+    are the runs left behind, left to right.
+    """
+    row = "x" * n
+    for i in range(n + 1):
+        for w, (window, parts, unequal) in enumerate(windows):
+            if i + len(window) > n:
+                continue
+            left, right = i, n - i - len(window)
+            if (left > 0) + (right > 0) not in parts:
+                continue
+            if unequal and left > 0 and right > 0 and left == right:
+                continue
+            if window:
+                after = list(row)
+                for j, token in enumerate(window):
+                    if token == "x":
+                        after[i + j] = "."
+                text = "".join(after)
+            else:
+                text = row[:i] + "." + row[i:]
+            yield i, w, tuple(length for _, length in runs(text))
+
+
+def heap_game_nimbers(windows: list[tuple[str, set[int], bool]], n: int) -> list[int]:
+    """G(0..n) of one heap: mex over the moves of the XOR of G over the groups left."""
+    g: list[int] = []
+    for heap in range(n + 1):
+        options = set()
+        for _, _, groups in heap_moves(windows, heap):
+            value = 0
+            for size in groups:
+                value ^= g[size]
+            options.add(value)
+        g.append(mex(options))
+    return g

@@ -448,3 +448,36 @@ def read_all(fd: int) -> bytes:
         if not chunk:
             return data
         data += chunk
+
+
+@pytest.fixture
+def long_ints():
+    """Lift Python 3.11+'s 4,300-digit int/str limit in this process, for one test."""
+    old = sys.get_int_max_str_digits() if hasattr(sys, "get_int_max_str_digits") else None
+    if old is not None:
+        sys.set_int_max_str_digits(0)
+    yield
+    if old is not None:
+        sys.set_int_max_str_digits(old)
+
+
+def test_heap_sizes_of_any_length(long_ints):
+    """A 5,000-digit heap (past Python's default int/str limit of 4,300 digits) in Dawson's
+    Kayles 0.07, whose nimbers have period 34 (Guy & Smith 1956)."""
+    g = oracle.octal_nimbers("0.07", 300)
+    assert all(g[k] == g[k + 34] for k in range(53, 300 - 34))  # the period, seen
+
+    def G(n: int) -> int:
+        return g[n] if n < 53 else g[53 + (n - 53) % 34]
+
+    huge = int("7" * 5000)
+    heaps = [huge, 5] if G(huge) != G(5) else [huge, 6]
+    text = ok_stdout(kayles("move", *map(str, heaps), "--game", "dawsons-kayles"))
+    index, size, becomes = HEAP_LINE.fullmatch(text).groups()
+    parts = [] if becomes == "nothing" else [int(p) for p in becomes.split(" + ")]
+    assert int(size) == heaps[int(index) - 1] and sum(parts) == int(size) - 2
+    after = heaps[: int(index) - 1] + parts + heaps[int(index):]
+    total = 0
+    for h in after:
+        total ^= G(h)
+    assert total == 0

@@ -7,7 +7,9 @@ import random
 
 import pytest
 
-from kayles.rules import GAMES, MoveKind, encode, parse_octal
+from kayles import heaps
+from kayles.rules import GAMES, MAX_KEPT, MAX_KINDS, Game, MoveKind, encode, parse_octal
+from kayles.sequence import Sequence
 
 import oracle
 
@@ -77,25 +79,108 @@ def test_sparse_equals_plain_on_long_tables_and_in_pieces(kernel, name):
 )
 def test_pattern_moves_match_a_literal_definition(kernel, kinds):
     """Options G(a) ^ G(b) ^ G(kept runs), by brute force over every placement."""
-    g: list[int] = []
-    for n in range(120):
-        options = set()
-        for kind in kinds:
-            kept = [len(run) for run in kind.pattern.split("x") if run]
-            for a in range(n - kind.span + 1):
-                b = n - kind.span - a
-                if (a > 0) + (b > 0) in kind.leave and not (kind.unequal and a == b):
-                    options.add(g[a] ^ g[b] ^ oracle_xor(g, kept))
-        g.append(oracle.mex(options))
+    expected = oracle.heap_game_nimbers([(k.pattern, set(k.leave), k.unequal) for k in kinds], 119)
+    assert mex_over_options(Game("patterns", kinds), 120) == expected
     for method in ("plain", "sparse"):
-        assert computed(kernel, method, kinds, 120) == g
+        assert computed(kernel, method, kinds, 120) == expected
 
 
-def oracle_xor(g: list[int], heaps: list[int]) -> int:
-    value = 0
-    for h in heaps:
-        value ^= g[h]
-    return value
+# -- the kernels, specified against Game.options ------------------------------------------------
+
+
+def mex_over_options(game: Game, n: int) -> list[int]:
+    """G(0..n-1) as the mex of every option's value (rules.Game.options)."""
+    g: list[int] = []
+    for size in range(n):
+        g.append(oracle.mex(option.value(g.__getitem__) for option in game.options(size)))
+    return g
+
+
+def random_kinds(rng: random.Random) -> list[MoveKind]:
+    kinds = []
+    for _ in range(rng.randint(1, 4)):
+        if rng.random() < 0.2:
+            kinds.append(MoveKind("", {2}, unequal=rng.random() < 0.5))
+            continue
+        inner = "".join(rng.choice("xo") for _ in range(rng.randint(0, 4)))
+        pattern = "x" + inner + "x" if rng.random() < 0.6 else "x" * rng.randint(1, 3)
+        leave = {i for i in range(3) if rng.random() < 0.6} or {rng.randint(0, 2)}
+        kinds.append(MoveKind(pattern, leave, unequal=rng.random() < 0.3))
+    return kinds
+
+
+RANDOM_GAMES = [parse_octal(code) for code in random_codes(12, seed=7)] + [
+    Game(f"random {i}", random_kinds(random.Random(i))) for i in range(16)
+]
+
+
+@pytest.mark.parametrize("game", RANDOM_GAMES, ids=repr)
+def test_nimbers_are_the_mex_over_game_options(kernel, game):
+    expected = mex_over_options(game, 90)
+    for method in ("plain", "sparse"):
+        assert computed(kernel, method, game.kinds, 90) == expected
+        assert computed(kernel, method, game.kinds, 90, pieces=4) == expected
+
+
+def first_option_move(game: Game, row: str, g: list[int]) -> tuple[int, int] | None:
+    """The leftmost run that can be lowered, and in it the first option (Game.options
+    order) whose value reaches G(run) ^ X: (first covered index, kind index)."""
+    found = oracle.runs(row)
+    total = 0
+    for _, size in found:
+        total ^= g[size]
+    if not total:
+        return None
+    first, size = next((f, s) for f, s in found if g[s] ^ total < g[s])
+    option = next(o for o in game.options(size) if o.value(g.__getitem__) == g[size] ^ total)
+    return first + option.a, option.kind
+
+
+@pytest.mark.parametrize("game", [g for g in RANDOM_GAMES if g.on_rows], ids=repr)
+def test_row_move_is_the_first_option_that_reaches_the_target(kernel, game):
+    rng = random.Random(game.name)
+    g = mex_over_options(game, 41)
+    table = new_table(41)
+    kernel.extend_plain(table, 0, 41, encode(game.kinds))
+    sequence = Sequence(game, kernel=kernel)
+    for _ in range(60):
+        row = "".join(rng.choice("xxx.") for _ in range(rng.randint(0, 40)))
+        expected = first_option_move(game, row, g)
+        assert kernel.row_move(row.encode(), table, encode(game.kinds)) == expected, row
+        # heaps.winning_move makes the same choice on the row's runs
+        runs = oracle.runs(row)
+        move = heaps.winning_move([size for _, size in runs], sequence)
+        if expected is None:
+            assert move is None
+        else:
+            start, size = runs[move.index]
+            option = next(o for o in game.options(size) if start + o.a == expected[0]
+                          and o.kind == expected[1])
+            assert move.parts == option.parts
+
+
+def test_the_kernels_hold_exactly_the_shared_limits(kernel):
+    """ext/_core.pyx's cdef enum agrees with kayles/_constants.py: MAX_KINDS kinds and
+    MAX_KEPT kept runs fit, one more does not."""
+    widest = Game("widest", [MoveKind("x" + "ox" * MAX_KEPT, {0, 1, 2})] +
+                  [MoveKind("x", {2})] * (MAX_KINDS - 1))
+    expected = mex_over_options(widest, 60)
+    for method in ("plain", "sparse"):
+        assert computed(kernel, method, widest.kinds, 60) == expected
+    row = "x" * 40
+    table = new_table(41)
+    kernel.extend_plain(table, 0, 41, encode(widest.kinds))
+    assert kernel.row_move(row.encode(), table, encode(widest.kinds)) == first_option_move(
+        widest, row, table.tolist())
+    too_many = encode([MoveKind("x", {0})] * (MAX_KINDS + 1))
+    too_wide = ((2 * MAX_KEPT + 3, (1,) * (MAX_KEPT + 1), 7, False),)
+    for kinds, message in [(too_many, f"at most {MAX_KINDS} move kinds"),
+                           (too_wide, f"at most {MAX_KEPT} kept runs")]:
+        for call in (kernel.extend_plain, kernel.extend_sparse):
+            with pytest.raises(ValueError, match=message):
+                call(new_table(4), 0, 4, kinds)
+        with pytest.raises(ValueError, match=message):
+            kernel.row_move(b"x", new_table(4), kinds)
 
 
 def test_extend_rejects_a_range_outside_the_table(kernel):

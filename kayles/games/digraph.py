@@ -181,4 +181,4 @@ def _line_of(text: str, name: str) -> int:
         head, colon, _ = line.split("#", 1)[0].partition(":")
         if colon and head.strip() == name:
             return number
-    raise AssertionError(f"{name!r} has no line")
+    raise RuntimeError(f"cannot happen: vertex {name!r} has no line")

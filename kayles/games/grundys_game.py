@@ -17,18 +17,12 @@ if TYPE_CHECKING:
 
 __all__ = ["nim_sum", "nimber", "outcome", "p_positions", "sequence", "winning_move"]
 
-_sequence = None
-
 
 def sequence() -> Sequence:
     """The engine's nim-sequence of Grundy's game, shared by the process."""
-    global _sequence
-    if _sequence is None:
-        from ..rules import GAMES
-        from ..sequence import Sequence
+    from ..sequence import shared
 
-        _sequence = Sequence(GAMES["grundy"])
-    return _sequence
+    return shared("grundy")
 
 
 def nimber(n: int) -> int:

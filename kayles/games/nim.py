@@ -71,7 +71,7 @@ def winning_move(heaps: list[int], misere: bool = False) -> NimMove | None:
     for i, size in enumerate(heaps):
         if size ^ total < size:
             return NimMove(i, size - (size ^ total))
-    raise AssertionError("a non-zero nim-sum always has a heap to lower")
+    raise RuntimeError("cannot happen: a non-zero nim-sum without a heap to lower")
 
 
 def seed_answer(heaps: list[int], misere: bool = False) -> str:

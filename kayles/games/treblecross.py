@@ -31,18 +31,12 @@ from ._cases import cases
 
 __all__ = ["gaps", "parse_file", "parse_row", "winning_cells"]
 
-_sequence = None
-
 
 def _nimbers(count: int) -> list[int]:
-    """G(0..count-1) of 0.007, from one engine Sequence shared by the process."""
-    global _sequence
-    if _sequence is None:
-        from ..rules import GAMES
-        from ..sequence import Sequence
+    """G(0..count-1) of 0.007, from the engine Sequence shared by the process."""
+    from ..sequence import shared
 
-        _sequence = Sequence(GAMES["treblecross"])
-    return _sequence.table(count).tolist()
+    return shared("treblecross").table(count).tolist()
 
 
 def parse_row(text: str) -> str:
@@ -103,13 +97,14 @@ def winning_cells(row: str) -> list[int]:
         total ^= G[heap]
     if not total:
         return []
+    from ..rules import GAMES
+
     cells = []
     for first, heap in parts:
         target = G[heap] ^ total
-        rest = heap - 3
-        for a in range(rest + 1):  # mark the safe cell `first + a`: heaps a and rest - a
-            if G[a] ^ G[rest - a] == target:
-                cells.append(first + a + 1)
+        for option in GAMES["treblecross"].options(heap):  # option a: mark the cell first + a
+            if option.value(G.__getitem__) == target:
+                cells.append(first + option.a + 1)
     return cells
 
 
