@@ -17,23 +17,38 @@ rare value that never shows up is G(n); otherwise the candidate is.  Option
 constants (kept 'o' heaps) must be even under M so they do not change a
 value's class; masks are chosen among those.  The result is exact whatever the
 mask: the mask only decides the speed.
+
+How the mask is chosen (choose_mask; the same integers in both twins).  For
+the value histogram h over [0, w), w a power of two, the Walsh-Hadamard
+transform H[M] = sum_v h[v] (-1)^popcount(v & M) gives every mask's rare count
+at once, rare(M) = (total + H[M]) / 2, in w log2 w steps whatever the width.
+The transform of the indicator of the values that occur counts the distinct
+rare values D(M) the same way.  Per heap, step (1) costs about rare(M) pairs;
+step (3) scans every pair when G(n) is rare (about rare/total of the heaps:
+rare/2 pairs on average) and about D log2 D pairs to confirm the rare values
+below the candidate.  Doubled to stay an integer, the estimate is
+cost(M) = 3 rare(M) + 2 D(M) bit_length(D(M)); the plain scan costs about
+total/2 pairs a heap, i.e. total in the same units.  The allowed mask of least
+cost wins (ties: the smaller mask) and is used when SAVING * cost < total.
 """
 
-from cpython.mem cimport PyMem_Malloc, PyMem_Free
-from libc.stdlib cimport free, realloc
+from libc.stdlib cimport calloc, free, realloc
 from libc.string cimport memset
 
 ctypedef unsigned short nimber_t
 ctypedef unsigned int stamp_t
+ctypedef unsigned int pos_t       # a heap size in the rare set: tables stop below 2**32
 ctypedef unsigned long long word_t  # a one-hot set of values below 64
 
 cdef enum:
     VALUE_LIMIT = 65536   # nimbers are stored as unsigned 16-bit integers
     STAMPS = 131072       # option values v ^ c < 2**16 and the mex <= 2**16
-    MASK_BITS = 10        # masks are searched among values below 2**10
-    SAVING = 4            # split only when rare positions are under 1/SAVING of the table
+    SAVING = 2            # split only when its estimated cost is under 1/SAVING of the plain scan's
     MAX_KINDS = 64        # more move kinds than an octal code of 63 digits: refused
     BATCH = 64            # remainders per batch on the one-hot path (kayles_gather_or's 64)
+
+
+cdef Py_ssize_t POSITION_LIMIT = 0xFFFFFFFF  # rare positions are unsigned 32-bit integers
 
 
 cdef extern from *:
@@ -50,10 +65,10 @@ cdef extern from *:
        rare a.  Kept out of line so the compiler gives it registers of its own;
        inlined into the large kernel it spilled its pointers on every step. */
     static KAYLES_NOINLINE void kayles_flag_pairs(
-            const unsigned short *top, const Py_ssize_t *a, const Py_ssize_t *end,
+            const unsigned short *top, const unsigned int *a, const unsigned int *end,
             const unsigned short *value_of_a, unsigned int *flags) {
         for (; a < end; a++, value_of_a++)
-            flags[*value_of_a ^ top[-*a]] = 1;   /* top[-a] is G(r - a) */
+            flags[*value_of_a ^ top[-(Py_ssize_t) *a]] = 1;   /* top[-a] is G(r - a) */
     }
 
     /* out[j] = OR over i < n of onehot[r0 - pos[i] + j], j < 64: the one-hot
@@ -61,7 +76,7 @@ cdef extern from *:
        word costs one load and one OR. */
     static KAYLES_NOINLINE void kayles_gather_or(
             unsigned long long *out, const unsigned long long *onehot, Py_ssize_t r0,
-            const Py_ssize_t *pos, Py_ssize_t n) {
+            const unsigned int *pos, Py_ssize_t n) {
         for (int jb = 0; jb < 64; jb += 8) {
             unsigned long long a0 = 0, a1 = 0, a2 = 0, a3 = 0, a4 = 0, a5 = 0, a6 = 0, a7 = 0;
             for (Py_ssize_t i = 0; i < n; i++) {
@@ -74,11 +89,11 @@ cdef extern from *:
         }
     }
     """
-    void flag_pairs "kayles_flag_pairs"(const nimber_t* top, const Py_ssize_t* a,
-                                        const Py_ssize_t* end, const nimber_t* value_of_a,
+    void flag_pairs "kayles_flag_pairs"(const nimber_t* top, const pos_t* a,
+                                        const pos_t* end, const nimber_t* value_of_a,
                                         stamp_t* flags) noexcept nogil
     void gather_or "kayles_gather_or"(word_t* out, const word_t* onehot, Py_ssize_t r0,
-                                      const Py_ssize_t* pos, Py_ssize_t n) noexcept nogil
+                                      const pos_t* pos, Py_ssize_t n) noexcept nogil
 
 
 cdef struct Kind:
@@ -102,22 +117,96 @@ cdef struct PairValues:   # the distinct G(a) ^ G(r - a) over rare a, for one re
     nimber_t* values      # room for VALUE_LIMIT values
 
 
-cdef struct Sparse:       # the state of one extend_sparse call
+cdef struct Sparse:       # the sparse method's state, kept by a Scratch between calls
     int mask              # 0: no saving split, use the plain scan
-    Py_ssize_t* rare      # the rare positions, ascending
+    pos_t* rare           # the rare positions, ascending
     nimber_t* rare_values # G at those positions
     Py_ssize_t nrare
+    Py_ssize_t rare_room  # room in rare and rare_values
     int width             # a power of two above every value so far
+    stamp_t* seen         # option marks: seen[v] == stamp while heap stamp is solved
+    stamp_t stamp
     stamp_t* flags        # scratch: width zeros between uses
-    PairValues* ring      # the general path: pair values by r % nring
+    long long* counts     # the histogram of the table so far (zeros from width on)
+    long long* spectrum   # choose_mask's transforms
+    long long* present
+    nimber_t* slots       # the ring's values: VALUE_LIMIT per entry
+    int nslots
+    PairValues ring[MAX_KINDS + 1]  # the general path: pair values by r % nring
     int nring
     bint narrow           # values below 64 and no unequal split: the one-hot path
-    word_t* onehot        # onehot[i] = 1 << G(i)
-    Py_ssize_t* by_value[64]          # the rare positions of each value, ascending
+    word_t* onehot        # onehot[i] = 1 << G(i), written only on the one-hot path
+    Py_ssize_t onehot_room
+    pos_t* by_value[64]               # the rare positions of each value, ascending
     Py_ssize_t by_value_count[64]
     Py_ssize_t by_value_room[64]
     Py_ssize_t batch_r0[2]            # the aligned batch each slot holds (-1: none)
     word_t batch_bits[2 * BATCH]
+
+
+cdef class Scratch:
+    """Working memory for extend_plain and extend_sparse, allocated once and reused.
+
+    A Sequence owns one and passes it to every call, so a call costs no
+    allocation and no clearing; without one, each call makes its own.  It holds
+    no values between calls that a call does not rebuild from its table.
+    """
+
+    cdef Sparse st
+
+    def __cinit__(self):
+        memset(&self.st, 0, sizeof(Sparse))
+        self.st.seen = <stamp_t*> calloc(STAMPS, sizeof(stamp_t))
+        self.st.flags = <stamp_t*> calloc(STAMPS, sizeof(stamp_t))
+        self.st.counts = <long long*> calloc(VALUE_LIMIT, sizeof(long long))
+        self.st.spectrum = <long long*> calloc(VALUE_LIMIT, sizeof(long long))
+        self.st.present = <long long*> calloc(VALUE_LIMIT, sizeof(long long))
+        if not (self.st.seen and self.st.flags and self.st.counts and self.st.spectrum
+                and self.st.present):
+            raise MemoryError()
+
+    def __dealloc__(self):
+        free(self.st.seen)
+        free(self.st.flags)
+        free(self.st.counts)
+        free(self.st.spectrum)
+        free(self.st.present)
+        free(self.st.slots)
+        free(self.st.rare)
+        free(self.st.rare_values)
+        free(self.st.onehot)
+        for k in range(64):
+            free(self.st.by_value[k])
+
+
+cdef inline stamp_t next_stamp(Sparse* st) noexcept nogil:
+    """A stamp no entry of seen holds yet (seen is cleared when the stamps wrap)."""
+    st.stamp += 1
+    if st.stamp == 0:
+        memset(st.seen, 0, STAMPS * sizeof(stamp_t))
+        st.stamp = 1
+    return st.stamp
+
+
+cdef int reserve(void** items, Py_ssize_t* room, Py_ssize_t count, size_t size) except -1:
+    """Grow items to room for count entries (untouched room costs address space only)."""
+    if count <= room[0]:
+        return 0
+    count = max(count, 2 * room[0])
+    cdef void* grown = realloc(items[0], count * size)
+    if grown == NULL:
+        raise MemoryError()
+    items[0] = grown
+    room[0] = count
+    return 0
+
+
+cdef Scratch scratch_for(scratch):
+    if scratch is None:
+        return Scratch()
+    if not isinstance(scratch, Scratch):
+        raise TypeError(f"scratch must be a Scratch, not {type(scratch).__name__}")
+    return scratch
 
 
 cdef int load_kinds(kinds, Kind* out) except -1:
@@ -214,64 +303,119 @@ cdef int mex_plain(const nimber_t* g, Py_ssize_t n, Kind* kinds, int nkinds,
     return m
 
 
-def extend_plain(nimber_t[::1] table, Py_ssize_t start, Py_ssize_t stop, kinds):
+def extend_plain(nimber_t[::1] table, Py_ssize_t start, Py_ssize_t stop, kinds, scratch=None):
     """Fill table[start:stop] with the mex over every option (the quadratic scan)."""
     cdef Kind ks[MAX_KINDS]
     cdef int nkinds = load_kinds(kinds, ks)
     cdef Py_ssize_t n
     cdef int value
+    cdef Scratch own = scratch_for(scratch)
+    cdef Sparse* st = &own.st
     check_range(table, start, stop)
-    cdef stamp_t* seen = <stamp_t*> PyMem_Malloc(STAMPS * sizeof(stamp_t))
-    if seen == NULL:
-        raise MemoryError()
-    memset(seen, 0, STAMPS * sizeof(stamp_t))
-    try:
-        for n in range(start, stop):
-            with nogil:
-                value = mex_plain(&table[0], n, ks, nkinds, seen, <stamp_t> (n - start + 1))
-            store(table, n, value)
-    finally:
-        PyMem_Free(seen)
+    for n in range(start, stop):
+        with nogil:
+            value = mex_plain(&table[0], n, ks, nkinds, st.seen, next_stamp(st))
+        store(table, n, value)
 
 
-cdef int choose_mask(const long long* counts, int* constants, int nconst) noexcept nogil:
-    """The mask with the fewest rare positions keeping every constant even; 0: no split."""
-    cdef int top = 0, v, mask, i, best = 0
-    cdef long long total = 0, rare, best_rare
-    for v in range(VALUE_LIMIT):
-        if counts[v]:
+cdef inline int bit_length(long long x) noexcept nogil:
+    cdef int bits = 0
+    while x:
+        bits += 1
+        x >>= 1
+    return bits
+
+
+cdef void transform(long long* h, int width) noexcept nogil:
+    """The Walsh-Hadamard transform of h[0:width] in place (width a power of two)."""
+    cdef int half = 1, i, j
+    cdef long long x, y
+    while half < width:
+        i = 0
+        while i < width:
+            for j in range(i, i + half):
+                x = h[j]
+                y = h[j + half]
+                h[j] = x + y
+                h[j + half] = x - y
+            i += 2 * half
+        half *= 2
+
+
+cdef int pick_mask(Sparse* st, const int* constants, int nconst,
+                     long long* rare_count) noexcept nogil:
+    """The allowed mask of least estimated cost (see the header); 0: the plain scan.
+
+    rare_count receives the rare positions under the mask (under 0: all).
+    """
+    cdef int top = 0, width = 1, v, mask, i, best = 0
+    cdef long long total = 0, distinct = 0, rare, rare_values, cost, best_cost = -1
+    for v in range(st.width):
+        if st.counts[v]:
             top = v
-            total += counts[v]
     for i in range(nconst):
-        if constants[i] > top:
-            top = constants[i]
-    if top >= (1 << MASK_BITS):
-        return 0
-    cdef int width = 1
+        top = max(top, constants[i])
     while width <= top:
         width <<= 1
-    best_rare = total
+    for v in range(width):
+        total += st.counts[v]
+        distinct += st.counts[v] != 0
+        st.spectrum[v] = st.counts[v]
+        st.present[v] = st.counts[v] != 0
+    transform(st.spectrum, width)
+    transform(st.present, width)
+    rare_count[0] = total
     for mask in range(1, width):
         for i in range(nconst):
             if parity(constants[i] & mask):
                 break
         else:
-            rare = 0
-            for v in range(width):
-                if not parity(v & mask):
-                    rare += counts[v]
-            if rare < best_rare:
-                best = mask
-                best_rare = rare
-    return best if best_rare * SAVING < total else 0
+            rare = (total + st.spectrum[mask]) // 2
+            rare_values = (distinct + st.present[mask]) // 2
+            cost = 3 * rare + 2 * rare_values * bit_length(rare_values)
+            if best_cost < 0 or cost < best_cost:
+                best, best_cost = mask, cost
+                rare_count[0] = rare
+    if best and SAVING * best_cost < total:
+        return best
+    rare_count[0] = total
+    return 0
 
 
-cdef inline Py_ssize_t bisect(const Py_ssize_t* items, Py_ssize_t count, Py_ssize_t x) noexcept nogil:
+def choose_mask(counts, constants):
+    """(mask, rare) for a value histogram and option constants: the mask extend_sparse picks.
+
+    counts[v] is how many heaps have value v (v < 2**16); constants are the
+    values of the kept runs of the move kinds.  rare is how many heaps have an
+    even-parity value under the mask; mask 0 means the plain scan (rare: all).
+    """
+    cdef Scratch own = Scratch()
+    cdef int cs[MAX_KINDS]
+    cdef int nconst = len(constants), v
+    cdef long long rare = 0
+    if len(counts) > VALUE_LIMIT:
+        raise ValueError(f"at most {VALUE_LIMIT} counts")
+    if nconst > MAX_KINDS:
+        raise ValueError(f"at most {MAX_KINDS} move kinds")
+    for v in range(len(counts)):
+        if counts[v] < 0:
+            raise ValueError("counts must be >= 0")
+        own.st.counts[v] = counts[v]
+    for v in range(nconst):
+        if not 0 <= constants[v] < VALUE_LIMIT:
+            raise ValueError(f"constants must be in [0, {VALUE_LIMIT})")
+        cs[v] = constants[v]
+    own.st.width = VALUE_LIMIT
+    mask = pick_mask(&own.st, cs, nconst, &rare)
+    return mask, rare
+
+
+cdef inline Py_ssize_t bisect(const pos_t* items, Py_ssize_t count, Py_ssize_t x) noexcept nogil:
     """How many of the sorted items are below x."""
     cdef Py_ssize_t lo = 0, hi = count, mid
     while lo < hi:
         mid = (lo + hi) // 2
-        if items[mid] < x:
+        if <Py_ssize_t> items[mid] < x:
             lo = mid + 1
         else:
             hi = mid
@@ -290,7 +434,7 @@ cdef void rare_pairs(const nimber_t* g, Py_ssize_t r, bint unequal, Sparse* st,
     flag_pairs(g + r, st.rare + lo, st.rare + hi, st.rare_values + lo, st.flags)
     if unequal and r % 2 == 0:
         i = bisect(st.rare, st.nrare, r // 2)
-        if i < hi and st.rare[i] == r // 2 and not has_split(g, st, lo, hi, r, i):
+        if i < hi and st.rare[i] == <pos_t> (r // 2) and not has_split(g, st, lo, hi, r, i):
             st.flags[0] = 0  # G(r/2) ^ G(r/2) came only from the equal split
     out.r = r
     out.unequal = unequal
@@ -433,17 +577,18 @@ cdef int mex_sparse(const nimber_t* g, Py_ssize_t n, Kind* kinds, int nkinds, Sp
 
 
 cdef void choose_split(const nimber_t* g, Py_ssize_t n, Kind* kinds, int nkinds,
-                       const long long* counts, Sparse* st) noexcept nogil:
+                       Sparse* st) noexcept nogil:
     """Pick the mask for the table so far; on a new mask, list the rare positions anew."""
     cdef int constants[MAX_KINDS]
     cdef int nconst = 0, k, mask
+    cdef long long rare
     cdef Py_ssize_t a
     for k in range(nkinds):
         if kinds[k].span <= n:
             constants[nconst] = constant(g, &kinds[k])
             nconst += 1
-    mask = choose_mask(counts, constants, nconst)
-    if mask == st.mask and st.nrare:
+    mask = pick_mask(st, constants, nconst, &rare)
+    if mask == st.mask:
         return
     st.mask = mask
     st.nrare = 0
@@ -459,89 +604,96 @@ cdef void choose_split(const nimber_t* g, Py_ssize_t n, Kind* kinds, int nkinds,
 
 
 cdef inline void add_rare(Sparse* st, Py_ssize_t a, int value) noexcept nogil:
-    st.rare[st.nrare] = a
+    """Append a rare position (room for the whole call is reserved up front)."""
+    st.rare[st.nrare] = <pos_t> a
     st.rare_values[st.nrare] = value
     st.nrare += 1
     if not st.narrow:
         return
     cdef Py_ssize_t room = st.by_value_room[value]
-    cdef Py_ssize_t* grown
+    cdef pos_t* grown
     if st.by_value_count[value] == room:
         room = 2 * room + 16
-        grown = <Py_ssize_t*> realloc(st.by_value[value], room * sizeof(Py_ssize_t))
+        grown = <pos_t*> realloc(st.by_value[value], room * sizeof(pos_t))
         if grown == NULL:
             st.narrow = False  # the general path is exact too, only slower
             return
         st.by_value[value] = grown
         st.by_value_room[value] = room
-    st.by_value[value][st.by_value_count[value]] = a
+    st.by_value[value][st.by_value_count[value]] = <pos_t> a
     st.by_value_count[value] += 1
 
 
-def extend_sparse(nimber_t[::1] table, Py_ssize_t start, Py_ssize_t stop, kinds):
-    """Fill table[start:stop] by the sparse-space method; same values as extend_plain."""
-    cdef Kind ks[MAX_KINDS]
-    cdef int nkinds = load_kinds(kinds, ks)
-    cdef int k, value
-    cdef bint unequal = False
+cdef int start_sparse(Sparse* st, const nimber_t* g, Py_ssize_t start, Py_ssize_t stop,
+                      Kind* ks, int nkinds) except -1:
+    """Make the scratch ready for heaps start..stop-1 of the table g."""
+    cdef int k
     cdef Py_ssize_t n
-    check_range(table, start, stop)
-    cdef Sparse st
-    memset(&st, 0, sizeof(Sparse))
+    cdef bint unequal = False
+    cdef void* grown
     st.nring = 1
     for k in range(nkinds):
         st.nring = max(st.nring, ks[k].span + 1)
         unequal = unequal or ks[k].unequal
-    st.width = 1
-    cdef PairValues ring[MAX_KINDS + 1]
-    st.ring = ring
-    cdef stamp_t* seen = <stamp_t*> PyMem_Malloc(STAMPS * sizeof(stamp_t))
-    cdef long long* counts = <long long*> PyMem_Malloc(VALUE_LIMIT * sizeof(long long))
-    cdef nimber_t* slots = <nimber_t*> PyMem_Malloc(st.nring * VALUE_LIMIT * sizeof(nimber_t))
-    st.flags = <stamp_t*> PyMem_Malloc(STAMPS * sizeof(stamp_t))
-    st.rare = <Py_ssize_t*> PyMem_Malloc((stop + 1) * sizeof(Py_ssize_t))
-    st.rare_values = <nimber_t*> PyMem_Malloc((stop + 1) * sizeof(nimber_t))
-    st.onehot = <word_t*> PyMem_Malloc((stop + 1) * sizeof(word_t))
-    try:
-        if not (seen and counts and slots and st.flags and st.rare and st.rare_values
-                and st.onehot):
+    if st.nslots < st.nring:
+        grown = realloc(st.slots, st.nring * VALUE_LIMIT * sizeof(nimber_t))
+        if grown == NULL:
             raise MemoryError()
-        memset(seen, 0, STAMPS * sizeof(stamp_t))
-        memset(counts, 0, VALUE_LIMIT * sizeof(long long))
-        memset(st.flags, 0, STAMPS * sizeof(stamp_t))
-        for k in range(st.nring):
-            ring[k].r = -1
-            ring[k].values = slots + k * VALUE_LIMIT
+        st.slots = <nimber_t*> grown
+        st.nslots = st.nring
+    for k in range(st.nring):
+        st.ring[k].r = -1
+        st.ring[k].values = st.slots + k * VALUE_LIMIT
+    reserve(<void**> &st.rare, &st.rare_room, stop, sizeof(pos_t))
+    grown = realloc(st.rare_values, st.rare_room * sizeof(nimber_t))
+    if grown == NULL:
+        raise MemoryError()
+    st.rare_values = <nimber_t*> grown
+    memset(st.counts, 0, st.width * sizeof(long long))
+    st.width = 1
+    for n in range(start):
+        st.counts[g[n]] += 1
+        st.width = max(st.width, next_power(g[n]))
+    st.narrow = st.width <= 64 and not unequal
+    if st.narrow:
+        reserve(<void**> &st.onehot, &st.onehot_room, stop, sizeof(word_t))
         for n in range(start):
-            counts[table[n]] += 1
-            st.width = max(st.width, next_power(table[n]))
-            st.onehot[n] = (<word_t> 1) << (table[n] & 63)
-        st.narrow = st.width <= 64 and not unequal
-        for n in range(start, stop):
-            with nogil:
-                if n == start or (n & (n - 1)) == 0 or is_span(ks, nkinds, n):
-                    choose_split(&table[0], n, ks, nkinds, counts, &st)
-                if st.mask:
-                    value = mex_sparse(&table[0], n, ks, nkinds, &st, seen, <stamp_t> (n - start + 1))
-                else:
-                    value = mex_plain(&table[0], n, ks, nkinds, seen, <stamp_t> (n - start + 1))
-            store(table, n, value)
-            counts[value] += 1
-            st.width = max(st.width, next_power(value))
-            st.narrow = st.narrow and st.width <= 64
-            st.onehot[n] = (<word_t> 1) << (value & 63)
-            if st.mask and not parity(value & st.mask):
-                add_rare(&st, n, value)
-    finally:
-        PyMem_Free(seen)
-        PyMem_Free(counts)
-        PyMem_Free(slots)
-        PyMem_Free(st.flags)
-        PyMem_Free(st.rare)
-        PyMem_Free(st.rare_values)
-        PyMem_Free(st.onehot)
-        for k in range(64):
-            free(st.by_value[k])
+            st.onehot[n] = (<word_t> 1) << g[n]
+    st.mask = -1  # no rare set yet: the first choose_split lists one
+    st.nrare = 0
+    return 0
+
+
+def extend_sparse(nimber_t[::1] table, Py_ssize_t start, Py_ssize_t stop, kinds, scratch=None):
+    """Fill table[start:stop] by the sparse-space method; same values as extend_plain."""
+    cdef Kind ks[MAX_KINDS]
+    cdef int nkinds = load_kinds(kinds, ks)
+    cdef int value
+    cdef Py_ssize_t n
+    cdef Scratch own = scratch_for(scratch)
+    cdef Sparse* st = &own.st
+    check_range(table, start, stop)
+    if stop > POSITION_LIMIT:
+        raise ValueError(f"the sparse method stops below {POSITION_LIMIT} heaps")
+    if start == stop:
+        return
+    start_sparse(st, &table[0], start, stop, ks, nkinds)
+    for n in range(start, stop):
+        with nogil:
+            if n == start or (n & (n - 1)) == 0 or is_span(ks, nkinds, n):
+                choose_split(&table[0], n, ks, nkinds, st)
+            if st.mask:
+                value = mex_sparse(&table[0], n, ks, nkinds, st, st.seen, next_stamp(st))
+            else:
+                value = mex_plain(&table[0], n, ks, nkinds, st.seen, next_stamp(st))
+        store(table, n, value)
+        st.counts[value] += 1
+        st.width = max(st.width, next_power(value))
+        if st.narrow:
+            st.narrow = st.width <= 64
+            st.onehot[n] = (<word_t> 1) << value
+        if st.mask and not parity(value & st.mask):
+            add_rare(st, n, value)
 
 
 cdef inline int next_power(int value) noexcept nogil:
