@@ -71,6 +71,16 @@ cdef extern from *:
             flags[*value_of_a ^ top[-(Py_ssize_t) *a]] = 1;   /* top[-a] is G(r - a) */
     }
 
+    /* seen[G(a) ^ G(r - a) ^ c] = stamp for a in [a, end): the search's and the
+       plain scan's loop, out of line for the same reason. */
+    static KAYLES_NOINLINE void kayles_mark_pairs(
+            const unsigned short *KAYLES_RESTRICT g, Py_ssize_t r, Py_ssize_t a, Py_ssize_t end,
+            unsigned int c, unsigned int *KAYLES_RESTRICT seen, unsigned int stamp) {
+        const unsigned short *low = g + a, *stop = g + end, *high = g + (r - a);
+        for (; low < stop; low++, high--)
+            seen[(*low ^ *high) ^ c] = stamp;
+    }
+
     /* out[j] = OR over i < n of onehot[r0 - pos[i] + j], j < 64: the one-hot
        path's hot loop.  Eight accumulators stay in registers, so each source
        word costs one load and one OR. */
@@ -92,6 +102,9 @@ cdef extern from *:
     void flag_pairs "kayles_flag_pairs"(const nimber_t* top, const pos_t* a,
                                         const pos_t* end, const nimber_t* value_of_a,
                                         stamp_t* flags) noexcept nogil
+    void mark_pairs "kayles_mark_pairs"(const nimber_t* g, Py_ssize_t r, Py_ssize_t a,
+                                        Py_ssize_t end, unsigned int c, stamp_t* seen,
+                                        stamp_t stamp) noexcept nogil
     void gather_or "kayles_gather_or"(word_t* out, const word_t* onehot, Py_ssize_t r0,
                                       const pos_t* pos, Py_ssize_t n) noexcept nogil
 
@@ -127,6 +140,7 @@ cdef struct Sparse:       # the sparse method's state, kept by a Scratch between
     stamp_t* seen         # option marks: seen[v] == stamp while heap stamp is solved
     stamp_t stamp
     stamp_t* flags        # scratch: width zeros between uses
+    nimber_t* pending     # scratch: the rare values a heap's search must confirm
     long long* counts     # the histogram of the table so far (zeros from width on)
     long long* spectrum   # choose_mask's transforms
     long long* present
@@ -158,16 +172,18 @@ cdef class Scratch:
         memset(&self.st, 0, sizeof(Sparse))
         self.st.seen = <stamp_t*> calloc(STAMPS, sizeof(stamp_t))
         self.st.flags = <stamp_t*> calloc(STAMPS, sizeof(stamp_t))
+        self.st.pending = <nimber_t*> calloc(VALUE_LIMIT, sizeof(nimber_t))
         self.st.counts = <long long*> calloc(VALUE_LIMIT, sizeof(long long))
         self.st.spectrum = <long long*> calloc(VALUE_LIMIT, sizeof(long long))
         self.st.present = <long long*> calloc(VALUE_LIMIT, sizeof(long long))
-        if not (self.st.seen and self.st.flags and self.st.counts and self.st.spectrum
+        if not (self.st.seen and self.st.flags and self.st.pending and self.st.counts and self.st.spectrum
                 and self.st.present):
             raise MemoryError()
 
     def __dealloc__(self):
         free(self.st.seen)
         free(self.st.flags)
+        free(self.st.pending)
         free(self.st.counts)
         free(self.st.spectrum)
         free(self.st.present)
@@ -226,13 +242,18 @@ cdef int load_kinds(kinds, Kind* out) except -1:
     return k
 
 
-cdef inline int parity(unsigned int x) noexcept nogil:
-    x ^= x >> 16
-    x ^= x >> 8
-    x ^= x >> 4
-    x ^= x >> 2
-    x ^= x >> 1
-    return x & 1
+cdef extern from *:
+    """
+    #if defined(__GNUC__) || defined(__clang__)
+    #define kayles_parity(x) __builtin_parity(x)
+    #else
+    static int kayles_parity(unsigned int x) {
+        x ^= x >> 16; x ^= x >> 8; x ^= x >> 4; x ^= x >> 2; x ^= x >> 1;
+        return x & 1;
+    }
+    #endif
+    """
+    int parity "kayles_parity"(unsigned int x) noexcept nogil
 
 
 cdef inline int constant(const nimber_t* g, Kind* kind) noexcept nogil:
@@ -290,13 +311,9 @@ cdef inline Py_ssize_t last_part(const Split* split) noexcept nogil:
 cdef int mex_plain(const nimber_t* g, Py_ssize_t n, Kind* kinds, int nkinds,
                    stamp_t* seen, stamp_t stamp) noexcept nogil:
     cdef Split splits[MAX_KINDS]
-    cdef int s, c, m, nsplits = mark_whole_and_ends(g, n, kinds, nkinds, seen, stamp, splits)
-    cdef Py_ssize_t r, a
+    cdef int s, m, nsplits = mark_whole_and_ends(g, n, kinds, nkinds, seen, stamp, splits)
     for s in range(nsplits):
-        r = splits[s].r
-        c = splits[s].c
-        for a in range(1, last_part(&splits[s]) + 1):
-            seen[g[a] ^ g[r - a] ^ c] = stamp
+        mark_pairs(g, splits[s].r, 1, last_part(&splits[s]) + 1, splits[s].c, seen, stamp)
     m = 0
     while seen[m] == stamp:
         m += 1
@@ -312,10 +329,24 @@ def extend_plain(nimber_t[::1] table, Py_ssize_t start, Py_ssize_t stop, kinds, 
     cdef Scratch own = scratch_for(scratch)
     cdef Sparse* st = &own.st
     check_range(table, start, stop)
+    if start == stop:
+        return
+    with nogil:
+        n = run_plain(&table[0], start, stop, ks, nkinds, st, &value)
+    if n < stop:
+        store(table, n, value)  # raises: the value does not fit
+
+
+cdef Py_ssize_t run_plain(nimber_t* g, Py_ssize_t start, Py_ssize_t stop, Kind* ks, int nkinds,
+                          Sparse* st, int* value) noexcept nogil:
+    """Fill g[start:stop] by the plain scan; the first heap whose value does not fit, or stop."""
+    cdef Py_ssize_t n
     for n in range(start, stop):
-        with nogil:
-            value = mex_plain(&table[0], n, ks, nkinds, st.seen, next_stamp(st))
-        store(table, n, value)
+        value[0] = mex_plain(g, n, ks, nkinds, st.seen, next_stamp(st))
+        if value[0] >= VALUE_LIMIT:
+            return n
+        g[n] = value[0]
+    return stop
 
 
 cdef inline int bit_length(long long x) noexcept nogil:
@@ -438,12 +469,12 @@ cdef void rare_pairs(const nimber_t* g, Py_ssize_t r, bint unequal, Sparse* st,
             st.flags[0] = 0  # G(r/2) ^ G(r/2) came only from the equal split
     out.r = r
     out.unequal = unequal
-    out.count = 0
-    for v in range(st.width):
-        if st.flags[v]:
-            st.flags[v] = 0
-            out.values[out.count] = v
-            out.count += 1
+    cdef Py_ssize_t count = 0
+    for v in range(st.width):  # branch-free: the flags are dense and unpredictable
+        out.values[count] = v
+        count += st.flags[v] != 0
+        st.flags[v] = 0
+    out.count = count
 
 
 cdef inline word_t xor_permute(word_t x, int u) noexcept nogil:
@@ -519,8 +550,8 @@ cdef bint search(const nimber_t* g, Split* splits, int nsplits, Py_ssize_t* next
     per heap and a value that one split lacks costs no more than the first hit
     in another.
     """
-    cdef Py_ssize_t a, i, end, r, last
-    cdef int s, c
+    cdef Py_ssize_t a, last
+    cdef int s
     cdef bint active = True
     while seen[value] != stamp:
         if not active:
@@ -528,15 +559,11 @@ cdef bint search(const nimber_t* g, Split* splits, int nsplits, Py_ssize_t* next
         active = False
         a = next_a[0]
         for s in range(nsplits):
-            r = splits[s].r
             last = last_part(&splits[s])
             if a > last:
                 continue
             active = True
-            end = min(a + 64, last + 1)
-            c = splits[s].c
-            for i in range(a, end):
-                seen[g[i] ^ g[r - i] ^ c] = stamp
+            mark_pairs(g, splits[s].r, a, min(a + 64, last + 1), splits[s].c, seen, stamp)
         next_a[0] = a + 64
     return True
 
@@ -564,14 +591,19 @@ cdef int mex_sparse(const nimber_t* g, Py_ssize_t n, Kind* kinds, int nkinds, Sp
                 rare_pairs(g, r, splits[s].unequal, st, pairs)
             for j in range(pairs.count):
                 seen[pairs.values[j] ^ c] = stamp
-    # Every common-valued option has a rare part, so it is marked by now.
+    # Every common-valued option has a rare part, so it is marked by now: the
+    # least unmarked common value is the candidate; the unmarked rare values
+    # below it wait for the search, in ascending order.
+    cdef Py_ssize_t npending = 0
     common = 0
-    while not parity(common & mask) or seen[common] == stamp:
+    while seen[common] == stamp or not parity(common & mask):
+        if seen[common] != stamp:
+            st.pending[npending] = common
+            npending += 1
         common += 1
-    for value in range(common):
-        if parity(value & mask) or seen[value] == stamp:
-            continue
-        if not search(g, splits, nsplits, &next_a, seen, stamp, value):
+    for j in range(npending):
+        value = st.pending[j]
+        if seen[value] != stamp and not search(g, splits, nsplits, &next_a, seen, stamp, value):
             return value
     return common
 
@@ -678,22 +710,36 @@ def extend_sparse(nimber_t[::1] table, Py_ssize_t start, Py_ssize_t stop, kinds,
     if start == stop:
         return
     start_sparse(st, &table[0], start, stop, ks, nkinds)
+    with nogil:
+        n = run_sparse(&table[0], start, stop, ks, nkinds, st, &value)
+    if n < stop:
+        store(table, n, value)  # raises: the value does not fit
+
+
+cdef Py_ssize_t run_sparse(nimber_t* g, Py_ssize_t start, Py_ssize_t stop, Kind* ks, int nkinds,
+                           Sparse* st, int* value) noexcept nogil:
+    """Fill g[start:stop] by the sparse method; the first heap whose value does not fit, or stop."""
+    cdef Py_ssize_t n
+    cdef int v
     for n in range(start, stop):
-        with nogil:
-            if n == start or (n & (n - 1)) == 0 or is_span(ks, nkinds, n):
-                choose_split(&table[0], n, ks, nkinds, st)
-            if st.mask:
-                value = mex_sparse(&table[0], n, ks, nkinds, st, st.seen, next_stamp(st))
-            else:
-                value = mex_plain(&table[0], n, ks, nkinds, st.seen, next_stamp(st))
-        store(table, n, value)
-        st.counts[value] += 1
-        st.width = max(st.width, next_power(value))
+        if n == start or (n & (n - 1)) == 0 or is_span(ks, nkinds, n):
+            choose_split(g, n, ks, nkinds, st)
+        if st.mask:
+            v = mex_sparse(g, n, ks, nkinds, st, st.seen, next_stamp(st))
+        else:
+            v = mex_plain(g, n, ks, nkinds, st.seen, next_stamp(st))
+        if v >= VALUE_LIMIT:
+            value[0] = v
+            return n
+        g[n] = v
+        st.counts[v] += 1
+        st.width = max(st.width, next_power(v))
         if st.narrow:
             st.narrow = st.width <= 64
-            st.onehot[n] = (<word_t> 1) << value
-        if st.mask and not parity(value & st.mask):
-            add_rare(st, n, value)
+            st.onehot[n] = (<word_t> 1) << v
+        if st.mask and not parity(v & st.mask):
+            add_rare(st, n, v)
+    return stop
 
 
 cdef inline int next_power(int value) noexcept nogil:
