@@ -43,7 +43,7 @@ ctypedef unsigned long long word_t  # a one-hot set of values below 64
 cdef enum:
     VALUE_LIMIT = 65536   # nimbers are stored as unsigned 16-bit integers
     STAMPS = 131072       # option values v ^ c < 2**16 and the mex <= 2**16
-    SAVING = 2            # split only when its estimated cost is under 1/SAVING of the plain scan's
+    SAVING = 1            # split when its estimated cost is under 1/SAVING of the plain scan's
     MAX_KINDS = 64        # more move kinds than an octal code of 63 digits: refused
     BATCH = 64            # remainders per batch on the one-hot path (kayles_gather_or's 64)
 

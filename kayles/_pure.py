@@ -22,7 +22,7 @@ __all__ = [
 
 VALUE_LIMIT = 1 << 16  # nimbers are stored as unsigned 16-bit integers
 POSITION_LIMIT = (1 << 32) - 1  # the compiled core keeps rare positions in 32 bits
-SAVING = 2  # split only when its estimated cost is under 1/SAVING of the plain scan's
+SAVING = 1  # split when its estimated cost is under 1/SAVING of the plain scan's
 MAX_KINDS = 64  # the compiled core's fixed room for move kinds
 MAX_KEPT = 8  # ... and for kept 'o' runs in one pattern
 
