@@ -1,6 +1,6 @@
 """Time the sparse-space engine on long runs: ratios, proofs, peak memory, in one run.
 
-    .venv/bin/python benchmarks/engine.py                  # about 2-4 minutes
+    .venv/bin/python benchmarks/engine.py                  # several minutes (.04 to 2**20)
     .venv/bin/python benchmarks/engine.py --quick          # Grundy's game and .04 to 2**18 only
     .venv/bin/python benchmarks/engine.py --against DIR    # also the kayles package in DIR
 
