@@ -66,7 +66,7 @@ cdef extern from *:
        inlined into the large kernel it spilled its pointers on every step. */
     static KAYLES_NOINLINE void kayles_flag_pairs(
             const unsigned short *top, const unsigned int *a, const unsigned int *end,
-            const unsigned short *value_of_a, unsigned int *flags) {
+            const unsigned short *value_of_a, unsigned char *flags) {
         for (; a < end; a++, value_of_a++)
             flags[*value_of_a ^ top[-(Py_ssize_t) *a]] = 1;   /* top[-a] is G(r - a) */
     }
@@ -101,7 +101,7 @@ cdef extern from *:
     """
     void flag_pairs "kayles_flag_pairs"(const nimber_t* top, const pos_t* a,
                                         const pos_t* end, const nimber_t* value_of_a,
-                                        stamp_t* flags) noexcept nogil
+                                        unsigned char* flags) noexcept nogil
     void mark_pairs "kayles_mark_pairs"(const nimber_t* g, Py_ssize_t r, Py_ssize_t a,
                                         Py_ssize_t end, unsigned int c, stamp_t* seen,
                                         stamp_t stamp) noexcept nogil
@@ -123,11 +123,11 @@ cdef struct Split:        # a kind that may leave two parts, at the heap being s
     bint unequal
 
 
-cdef struct PairValues:   # the distinct G(a) ^ G(r - a) over rare a, for one remainder r
+cdef struct PairValues:   # the G(a) ^ G(r - a) over rare a, for one remainder r
     Py_ssize_t r          # -1: empty
     bint unequal
-    Py_ssize_t count
-    nimber_t* values      # room for VALUE_LIMIT values
+    int width             # flags[v] for v < width are valid
+    unsigned char* flags  # flags[v] = 1: some rare a gives v (room for VALUE_LIMIT)
 
 
 cdef struct Sparse:       # the sparse method's state, kept by a Scratch between calls
@@ -139,12 +139,11 @@ cdef struct Sparse:       # the sparse method's state, kept by a Scratch between
     int width             # a power of two above every value so far
     stamp_t* seen         # option marks: seen[v] == stamp while heap stamp is solved
     stamp_t stamp
-    stamp_t* flags        # scratch: width zeros between uses
     nimber_t* pending     # scratch: the rare values a heap's search must confirm
     long long* counts     # the histogram of the table so far (zeros from width on)
     long long* spectrum   # choose_mask's transforms
     long long* present
-    nimber_t* slots       # the ring's values: VALUE_LIMIT per entry
+    unsigned char* slots  # the ring's flags: VALUE_LIMIT per entry
     int nslots
     PairValues ring[MAX_KINDS + 1]  # the general path: pair values by r % nring
     int nring
@@ -171,18 +170,16 @@ cdef class Scratch:
     def __cinit__(self):
         memset(&self.st, 0, sizeof(Sparse))
         self.st.seen = <stamp_t*> calloc(STAMPS, sizeof(stamp_t))
-        self.st.flags = <stamp_t*> calloc(STAMPS, sizeof(stamp_t))
         self.st.pending = <nimber_t*> calloc(VALUE_LIMIT, sizeof(nimber_t))
         self.st.counts = <long long*> calloc(VALUE_LIMIT, sizeof(long long))
         self.st.spectrum = <long long*> calloc(VALUE_LIMIT, sizeof(long long))
         self.st.present = <long long*> calloc(VALUE_LIMIT, sizeof(long long))
-        if not (self.st.seen and self.st.flags and self.st.pending and self.st.counts and self.st.spectrum
+        if not (self.st.seen and self.st.pending and self.st.counts and self.st.spectrum
                 and self.st.present):
             raise MemoryError()
 
     def __dealloc__(self):
         free(self.st.seen)
-        free(self.st.flags)
         free(self.st.pending)
         free(self.st.counts)
         free(self.st.spectrum)
@@ -455,26 +452,21 @@ cdef inline Py_ssize_t bisect(const pos_t* items, Py_ssize_t count, Py_ssize_t x
 
 cdef void rare_pairs(const nimber_t* g, Py_ssize_t r, bint unequal, Sparse* st,
                      PairValues* out) noexcept nogil:
-    """Fill out with the distinct G(a) ^ G(r - a) over rare a in [1, r - 1], a != r - a if unequal.
+    """Flag in out every G(a) ^ G(r - a) over rare a in [1, r - 1], a != r - a if unequal.
 
     Every a < r is computed by the time r is needed, so the result stays valid
     until the rare set changes (a new mask).
     """
     cdef Py_ssize_t i, lo = bisect(st.rare, st.nrare, 1), hi = bisect(st.rare, st.nrare, r)
-    cdef int v
-    flag_pairs(g + r, st.rare + lo, st.rare + hi, st.rare_values + lo, st.flags)
+    memset(out.flags, 0, st.width)
+    flag_pairs(g + r, st.rare + lo, st.rare + hi, st.rare_values + lo, out.flags)
     if unequal and r % 2 == 0:
         i = bisect(st.rare, st.nrare, r // 2)
         if i < hi and st.rare[i] == <pos_t> (r // 2) and not has_split(g, st, lo, hi, r, i):
-            st.flags[0] = 0  # G(r/2) ^ G(r/2) came only from the equal split
+            out.flags[0] = 0  # G(r/2) ^ G(r/2) came only from the equal split
     out.r = r
     out.unequal = unequal
-    cdef Py_ssize_t count = 0
-    for v in range(st.width):  # branch-free: the flags are dense and unpredictable
-        out.values[count] = v
-        count += st.flags[v] != 0
-        st.flags[v] = 0
-    out.count = count
+    out.width = st.width
 
 
 cdef inline word_t xor_permute(word_t x, int u) noexcept nogil:
@@ -568,11 +560,23 @@ cdef bint search(const nimber_t* g, Split* splits, int nsplits, Py_ssize_t* next
     return True
 
 
+cdef inline bint flagged(PairValues** found, const int* consts, int nfound, int v) noexcept nogil:
+    """Whether a rare pass flagged the option value v (v ^ c over its split's flags)."""
+    cdef int k, x
+    for k in range(nfound):
+        x = v ^ consts[k]
+        if x < found[k].width and found[k].flags[x]:
+            return True
+    return False
+
+
 cdef int mex_sparse(const nimber_t* g, Py_ssize_t n, Kind* kinds, int nkinds, Sparse* st,
                     stamp_t* seen, stamp_t stamp) noexcept nogil:
     cdef Split splits[MAX_KINDS]
+    cdef PairValues* found[MAX_KINDS]   # the splits' rare passes, read in place
+    cdef int consts[MAX_KINDS]
     cdef int nsplits = mark_whole_and_ends(g, n, kinds, nkinds, seen, stamp, splits)
-    cdef int s, c, v, value, common, mask = st.mask
+    cdef int s, c, v, value, common, mask = st.mask, nfound = 0
     cdef Py_ssize_t next_a = 1  # where the search resumes
     cdef Py_ssize_t r, j
     cdef word_t bits
@@ -589,15 +593,18 @@ cdef int mex_sparse(const nimber_t* g, Py_ssize_t n, Kind* kinds, int nkinds, Sp
             pairs = &st.ring[r % st.nring]  # kinds with other spans meet this r again soon
             if pairs.r != r or pairs.unequal != splits[s].unequal:
                 rare_pairs(g, r, splits[s].unequal, st, pairs)
-            for j in range(pairs.count):
-                seen[pairs.values[j] ^ c] = stamp
+            found[nfound] = pairs
+            consts[nfound] = c
+            nfound += 1
     # Every common-valued option has a rare part, so it is marked by now: the
     # least unmarked common value is the candidate; the unmarked rare values
     # below it wait for the search, in ascending order.
     cdef Py_ssize_t npending = 0
     common = 0
-    while seen[common] == stamp or not parity(common & mask):
-        if seen[common] != stamp:
+    while True:
+        if seen[common] != stamp and not flagged(found, consts, nfound, common):
+            if parity(common & mask):
+                break
             st.pending[npending] = common
             npending += 1
         common += 1
@@ -668,14 +675,14 @@ cdef int start_sparse(Sparse* st, const nimber_t* g, Py_ssize_t start, Py_ssize_
         st.nring = max(st.nring, ks[k].span + 1)
         unequal = unequal or ks[k].unequal
     if st.nslots < st.nring:
-        grown = realloc(st.slots, st.nring * VALUE_LIMIT * sizeof(nimber_t))
+        grown = realloc(st.slots, st.nring * VALUE_LIMIT)
         if grown == NULL:
             raise MemoryError()
-        st.slots = <nimber_t*> grown
+        st.slots = <unsigned char*> grown
         st.nslots = st.nring
     for k in range(st.nring):
         st.ring[k].r = -1
-        st.ring[k].values = st.slots + k * VALUE_LIMIT
+        st.ring[k].flags = st.slots + k * VALUE_LIMIT
     reserve(<void**> &st.rare, &st.rare_room, stop, sizeof(pos_t))
     grown = realloc(st.rare_values, st.rare_room * sizeof(nimber_t))
     if grown == NULL:
