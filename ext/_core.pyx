@@ -17,29 +17,47 @@ rare value that never shows up is G(n); otherwise the candidate is.  Option
 constants (kept 'o' heaps) must be even under M so they do not change a
 value's class; masks are chosen among those.  The result is exact whatever the
 mask: the mask only decides the speed.
+
+How the mask is chosen (choose_mask; the same integers in both twins).  For
+the value histogram h over [0, w), w a power of two, the Walsh-Hadamard
+transform H[M] = sum_v h[v] (-1)^popcount(v & M) gives every mask's rare count
+at once, rare(M) = (total + H[M]) / 2, in w log2 w steps whatever the width.
+The transform of the indicator of the values that occur counts the distinct
+rare values D(M) the same way.  Per heap, step (1) costs about rare(M) pairs;
+step (3) scans every pair when G(n) is rare (about rare/total of the heaps:
+rare/2 pairs on average) and about D log2 D pairs to confirm the rare values
+below the candidate.  Doubled to stay an integer, the estimate is
+cost(M) = 3 rare(M) + 2 D(M) bit_length(D(M)); the plain scan costs about
+total/2 pairs a heap, i.e. total in the same units.  The allowed mask of least
+cost wins (ties: the smaller mask) and is used when SAVING * cost < total.
 """
 
-from cpython.mem cimport PyMem_Malloc, PyMem_Free
-from libc.stdlib cimport free, realloc
+from libc.stdlib cimport calloc, free, realloc
 from libc.string cimport memset
 
 ctypedef unsigned short nimber_t
 ctypedef unsigned int stamp_t
+ctypedef unsigned int pos_t       # a heap size in the rare set: tables stop below 2**32
 ctypedef unsigned long long word_t  # a one-hot set of values below 64
 
 cdef enum:
     VALUE_LIMIT = 65536   # nimbers are stored as unsigned 16-bit integers
     STAMPS = 131072       # option values v ^ c < 2**16 and the mex <= 2**16
-    MASK_BITS = 10        # masks are searched among values below 2**10
-    SAVING = 4            # split only when rare positions are under 1/SAVING of the table
+    SAVING = 1            # split when its estimated cost is under 1/SAVING of the plain scan's
     MAX_KINDS = 64        # move kinds in one game: kayles/_constants.py (a test checks)
     MAX_KEPT = 8          # kept 'o' runs in one pattern: kayles/_constants.py (a test checks)
     BATCH = 64            # remainders per batch on the one-hot path (kayles_gather_or's 64)
     PIN = <int> c'x'      # a standing pin in a row (kayles/_constants.py)
 
 
+cdef Py_ssize_t POSITION_LIMIT = 0xFFFFFFFF  # rare positions are unsigned 32-bit integers
+
+
 cdef extern from *:
     """
+    #if defined(__SSE2__)
+    #include <emmintrin.h>
+    #endif
     #if defined(__GNUC__) || defined(__clang__)
     #define KAYLES_NOINLINE __attribute__((noinline))
     #define KAYLES_RESTRICT __restrict__
@@ -52,10 +70,37 @@ cdef extern from *:
        rare a.  Kept out of line so the compiler gives it registers of its own;
        inlined into the large kernel it spilled its pointers on every step. */
     static KAYLES_NOINLINE void kayles_flag_pairs(
-            const unsigned short *top, const Py_ssize_t *a, const Py_ssize_t *end,
-            const unsigned short *value_of_a, unsigned int *flags) {
+            const unsigned short *top, const unsigned int *a, const unsigned int *end,
+            const unsigned short *value_of_a, unsigned char *flags) {
         for (; a < end; a++, value_of_a++)
-            flags[*value_of_a ^ top[-*a]] = 1;   /* top[-a] is G(r - a) */
+            flags[*value_of_a ^ top[-(Py_ssize_t) *a]] = 1;   /* top[-a] is G(r - a) */
+    }
+
+    /* seen[G(a) ^ G(r - a) ^ c] = stamp for a in [a, end): the search's and the
+       plain scan's loop, out of line for the same reason. */
+    static KAYLES_NOINLINE void kayles_mark_pairs(
+            const unsigned short *KAYLES_RESTRICT g, Py_ssize_t r, Py_ssize_t a, Py_ssize_t end,
+            unsigned int c, unsigned int *KAYLES_RESTRICT seen, unsigned int stamp) {
+        const unsigned short *low = g + a, *stop = g + end, *high = g + (r - a);
+    #if defined(__SSE2__)
+        /* Eight pairs a step: load G(a..a+7) and G(r-a-7..r-a), reverse the
+           second, XOR; then eight stores.  Every value is below 2**16. */
+        const __m128i cv = _mm_set1_epi16((short) c);
+        for (; stop - low >= 8; low += 8, high -= 8) {
+            __m128i x = _mm_loadu_si128((const __m128i *) low);
+            __m128i y = _mm_loadu_si128((const __m128i *) (high - 7));
+            y = _mm_shuffle_epi32(y, _MM_SHUFFLE(0, 1, 2, 3));
+            y = _mm_shufflelo_epi16(y, _MM_SHUFFLE(2, 3, 0, 1));
+            y = _mm_shufflehi_epi16(y, _MM_SHUFFLE(2, 3, 0, 1));
+            x = _mm_xor_si128(_mm_xor_si128(x, y), cv);
+            seen[_mm_extract_epi16(x, 0)] = stamp; seen[_mm_extract_epi16(x, 1)] = stamp;
+            seen[_mm_extract_epi16(x, 2)] = stamp; seen[_mm_extract_epi16(x, 3)] = stamp;
+            seen[_mm_extract_epi16(x, 4)] = stamp; seen[_mm_extract_epi16(x, 5)] = stamp;
+            seen[_mm_extract_epi16(x, 6)] = stamp; seen[_mm_extract_epi16(x, 7)] = stamp;
+        }
+    #endif
+        for (; low < stop; low++, high--)
+            seen[(*low ^ *high) ^ c] = stamp;
     }
 
     /* out[j] = OR over i < n of onehot[r0 - pos[i] + j], j < 64: the one-hot
@@ -63,7 +108,7 @@ cdef extern from *:
        word costs one load and one OR. */
     static KAYLES_NOINLINE void kayles_gather_or(
             unsigned long long *out, const unsigned long long *onehot, Py_ssize_t r0,
-            const Py_ssize_t *pos, Py_ssize_t n) {
+            const unsigned int *pos, Py_ssize_t n) {
         for (int jb = 0; jb < 64; jb += 8) {
             unsigned long long a0 = 0, a1 = 0, a2 = 0, a3 = 0, a4 = 0, a5 = 0, a6 = 0, a7 = 0;
             for (Py_ssize_t i = 0; i < n; i++) {
@@ -76,11 +121,14 @@ cdef extern from *:
         }
     }
     """
-    void flag_pairs "kayles_flag_pairs"(const nimber_t* top, const Py_ssize_t* a,
-                                        const Py_ssize_t* end, const nimber_t* value_of_a,
-                                        stamp_t* flags) noexcept nogil
+    void flag_pairs "kayles_flag_pairs"(const nimber_t* top, const pos_t* a,
+                                        const pos_t* end, const nimber_t* value_of_a,
+                                        unsigned char* flags) noexcept nogil
+    void mark_pairs "kayles_mark_pairs"(const nimber_t* g, Py_ssize_t r, Py_ssize_t a,
+                                        Py_ssize_t end, unsigned int c, stamp_t* seen,
+                                        stamp_t stamp) noexcept nogil
     void gather_or "kayles_gather_or"(word_t* out, const word_t* onehot, Py_ssize_t r0,
-                                      const Py_ssize_t* pos, Py_ssize_t n) noexcept nogil
+                                      const pos_t* pos, Py_ssize_t n) noexcept nogil
 
 
 cdef struct Kind:
@@ -97,29 +145,103 @@ cdef struct Split:        # a kind that may leave two parts, at the heap being s
     bint unequal
 
 
-cdef struct PairValues:   # the distinct G(a) ^ G(r - a) over rare a, for one remainder r
+cdef struct PairValues:   # the G(a) ^ G(r - a) over rare a, for one remainder r
     Py_ssize_t r          # -1: empty
     bint unequal
-    Py_ssize_t count
-    nimber_t* values      # room for VALUE_LIMIT values
+    int width             # flags[v] for v < width are valid
+    unsigned char* flags  # flags[v] = 1: some rare a gives v (room for VALUE_LIMIT)
 
 
-cdef struct Sparse:       # the state of one extend_sparse call
+cdef struct Sparse:       # the sparse method's state, kept by a Scratch between calls
     int mask              # 0: no saving split, use the plain scan
-    Py_ssize_t* rare      # the rare positions, ascending
+    pos_t* rare           # the rare positions, ascending
     nimber_t* rare_values # G at those positions
     Py_ssize_t nrare
+    Py_ssize_t rare_room  # room in rare and rare_values
     int width             # a power of two above every value so far
-    stamp_t* flags        # scratch: width zeros between uses
-    PairValues* ring      # the general path: pair values by r % nring
+    stamp_t* seen         # option marks: seen[v] == stamp while heap stamp is solved
+    stamp_t stamp
+    nimber_t* pending     # scratch: the rare values a heap's search must confirm
+    long long* counts     # the histogram of the table so far (zeros from width on)
+    long long* spectrum   # choose_mask's transforms
+    long long* present
+    unsigned char* slots  # the ring's flags: VALUE_LIMIT per entry
+    int nslots
+    PairValues ring[MAX_KINDS + 1]  # the general path: pair values by r % nring
     int nring
     bint narrow           # values below 64 and no unequal split: the one-hot path
-    word_t* onehot        # onehot[i] = 1 << G(i)
-    Py_ssize_t* by_value[64]          # the rare positions of each value, ascending
+    word_t* onehot        # onehot[i] = 1 << G(i), written only on the one-hot path
+    Py_ssize_t onehot_room
+    pos_t* by_value[64]               # the rare positions of each value, ascending
     Py_ssize_t by_value_count[64]
     Py_ssize_t by_value_room[64]
     Py_ssize_t batch_r0[2]            # the aligned batch each slot holds (-1: none)
     word_t batch_bits[2 * BATCH]
+
+
+cdef class Scratch:
+    """Working memory for extend_plain and extend_sparse, allocated once and reused.
+
+    A Sequence owns one and passes it to every call, so a call costs no
+    allocation and no clearing; without one, each call makes its own.  It holds
+    no values between calls that a call does not rebuild from its table.
+    """
+
+    cdef Sparse st
+
+    def __cinit__(self):
+        memset(&self.st, 0, sizeof(Sparse))
+        self.st.seen = <stamp_t*> calloc(STAMPS, sizeof(stamp_t))
+        self.st.pending = <nimber_t*> calloc(VALUE_LIMIT, sizeof(nimber_t))
+        self.st.counts = <long long*> calloc(VALUE_LIMIT, sizeof(long long))
+        self.st.spectrum = <long long*> calloc(VALUE_LIMIT, sizeof(long long))
+        self.st.present = <long long*> calloc(VALUE_LIMIT, sizeof(long long))
+        if not (self.st.seen and self.st.pending and self.st.counts and self.st.spectrum
+                and self.st.present):
+            raise MemoryError()
+
+    def __dealloc__(self):
+        free(self.st.seen)
+        free(self.st.pending)
+        free(self.st.counts)
+        free(self.st.spectrum)
+        free(self.st.present)
+        free(self.st.slots)
+        free(self.st.rare)
+        free(self.st.rare_values)
+        free(self.st.onehot)
+        for k in range(64):
+            free(self.st.by_value[k])
+
+
+cdef inline stamp_t next_stamp(Sparse* st) noexcept nogil:
+    """A stamp no entry of seen holds yet (seen is cleared when the stamps wrap)."""
+    st.stamp += 1
+    if st.stamp == 0:
+        memset(st.seen, 0, STAMPS * sizeof(stamp_t))
+        st.stamp = 1
+    return st.stamp
+
+
+cdef int reserve(void** items, Py_ssize_t* room, Py_ssize_t count, size_t size) except -1:
+    """Grow items to room for count entries (untouched room costs address space only)."""
+    if count <= room[0]:
+        return 0
+    count = max(count, 2 * room[0])
+    cdef void* grown = realloc(items[0], count * size)
+    if grown == NULL:
+        raise MemoryError()
+    items[0] = grown
+    room[0] = count
+    return 0
+
+
+cdef Scratch scratch_for(scratch):
+    if scratch is None:
+        return Scratch()
+    if not isinstance(scratch, Scratch):
+        raise TypeError(f"scratch must be a Scratch, not {type(scratch).__name__}")
+    return scratch
 
 
 cdef int load_kinds(kinds, Kind* out) except -1:
@@ -139,13 +261,18 @@ cdef int load_kinds(kinds, Kind* out) except -1:
     return k
 
 
-cdef inline int parity(unsigned int x) noexcept nogil:
-    x ^= x >> 16
-    x ^= x >> 8
-    x ^= x >> 4
-    x ^= x >> 2
-    x ^= x >> 1
-    return x & 1
+cdef extern from *:
+    """
+    #if defined(__GNUC__) || defined(__clang__)
+    #define kayles_parity(x) __builtin_parity(x)
+    #else
+    static int kayles_parity(unsigned int x) {
+        x ^= x >> 16; x ^= x >> 8; x ^= x >> 4; x ^= x >> 2; x ^= x >> 1;
+        return x & 1;
+    }
+    #endif
+    """
+    int parity "kayles_parity"(unsigned int x) noexcept nogil
 
 
 cdef inline int constant(const nimber_t* g, Kind* kind) noexcept nogil:
@@ -204,77 +331,142 @@ cdef inline Py_ssize_t last_part(const Split* split) noexcept nogil:
 cdef int mex_plain(const nimber_t* g, Py_ssize_t n, Kind* kinds, int nkinds,
                    stamp_t* seen, stamp_t stamp) noexcept nogil:
     cdef Split splits[MAX_KINDS]
-    cdef int s, c, m, nsplits = mark_whole_and_ends(g, n, kinds, nkinds, seen, stamp, splits)
-    cdef Py_ssize_t r, a
+    cdef int s, m, nsplits = mark_whole_and_ends(g, n, kinds, nkinds, seen, stamp, splits)
     for s in range(nsplits):
-        r = splits[s].r
-        c = splits[s].c
-        for a in range(1, last_part(&splits[s]) + 1):
-            seen[g[a] ^ g[r - a] ^ c] = stamp
+        mark_pairs(g, splits[s].r, 1, last_part(&splits[s]) + 1, splits[s].c, seen, stamp)
     m = 0
     while seen[m] == stamp:
         m += 1
     return m
 
 
-def extend_plain(nimber_t[::1] table, Py_ssize_t start, Py_ssize_t stop, kinds):
+def extend_plain(nimber_t[::1] table, Py_ssize_t start, Py_ssize_t stop, kinds, scratch=None):
     """Fill table[start:stop] with the mex over every option (the quadratic scan)."""
     cdef Kind ks[MAX_KINDS]
     cdef int nkinds = load_kinds(kinds, ks)
     cdef Py_ssize_t n
     cdef int value
+    cdef Scratch own = scratch_for(scratch)
+    cdef Sparse* st = &own.st
     check_range(table, start, stop)
-    cdef stamp_t* seen = <stamp_t*> PyMem_Malloc(STAMPS * sizeof(stamp_t))
-    if seen == NULL:
-        raise MemoryError()
-    memset(seen, 0, STAMPS * sizeof(stamp_t))
-    try:
-        for n in range(start, stop):
-            with nogil:
-                value = mex_plain(&table[0], n, ks, nkinds, seen, <stamp_t> (n - start + 1))
-            store(table, n, value)
-    finally:
-        PyMem_Free(seen)
+    if start == stop:
+        return
+    with nogil:
+        n = run_plain(&table[0], start, stop, ks, nkinds, st, &value)
+    if n < stop:
+        store(table, n, value)  # raises: the value does not fit
 
 
-cdef int choose_mask(const long long* counts, int* constants, int nconst) noexcept nogil:
-    """The mask with the fewest rare positions keeping every constant even; 0: no split."""
-    cdef int top = 0, v, mask, i, best = 0
-    cdef long long total = 0, rare, best_rare
-    for v in range(VALUE_LIMIT):
-        if counts[v]:
+cdef Py_ssize_t run_plain(nimber_t* g, Py_ssize_t start, Py_ssize_t stop, Kind* ks, int nkinds,
+                          Sparse* st, int* value) noexcept nogil:
+    """Fill g[start:stop] by the plain scan; the first heap whose value does not fit, or stop."""
+    cdef Py_ssize_t n
+    for n in range(start, stop):
+        value[0] = mex_plain(g, n, ks, nkinds, st.seen, next_stamp(st))
+        if value[0] >= VALUE_LIMIT:
+            return n
+        g[n] = value[0]
+    return stop
+
+
+cdef inline int bit_length(long long x) noexcept nogil:
+    cdef int bits = 0
+    while x:
+        bits += 1
+        x >>= 1
+    return bits
+
+
+cdef void transform(long long* h, int width) noexcept nogil:
+    """The Walsh-Hadamard transform of h[0:width] in place (width a power of two)."""
+    cdef int half = 1, i, j
+    cdef long long x, y
+    while half < width:
+        i = 0
+        while i < width:
+            for j in range(i, i + half):
+                x = h[j]
+                y = h[j + half]
+                h[j] = x + y
+                h[j + half] = x - y
+            i += 2 * half
+        half *= 2
+
+
+cdef int pick_mask(Sparse* st, const int* constants, int nconst,
+                     long long* rare_count) noexcept nogil:
+    """The allowed mask of least estimated cost (see the header); 0: the plain scan.
+
+    rare_count receives the rare positions under the mask (under 0: all).
+    """
+    cdef int top = 0, width = 1, v, mask, i, best = 0
+    cdef long long total = 0, distinct = 0, rare, rare_values, cost, best_cost = -1
+    for v in range(st.width):
+        if st.counts[v]:
             top = v
-            total += counts[v]
     for i in range(nconst):
-        if constants[i] > top:
-            top = constants[i]
-    if top >= (1 << MASK_BITS):
-        return 0
-    cdef int width = 1
+        top = max(top, constants[i])
     while width <= top:
         width <<= 1
-    best_rare = total
+    for v in range(width):
+        total += st.counts[v]
+        distinct += st.counts[v] != 0
+        st.spectrum[v] = st.counts[v]
+        st.present[v] = st.counts[v] != 0
+    transform(st.spectrum, width)
+    transform(st.present, width)
+    rare_count[0] = total
     for mask in range(1, width):
         for i in range(nconst):
             if parity(constants[i] & mask):
                 break
         else:
-            rare = 0
-            for v in range(width):
-                if not parity(v & mask):
-                    rare += counts[v]
-            if rare < best_rare:
-                best = mask
-                best_rare = rare
-    return best if best_rare * SAVING < total else 0
+            rare = (total + st.spectrum[mask]) // 2
+            rare_values = (distinct + st.present[mask]) // 2
+            cost = 3 * rare + 2 * rare_values * bit_length(rare_values)
+            if best_cost < 0 or cost < best_cost:
+                best, best_cost = mask, cost
+                rare_count[0] = rare
+    if best and SAVING * best_cost < total:
+        return best
+    rare_count[0] = total
+    return 0
 
 
-cdef inline Py_ssize_t bisect(const Py_ssize_t* items, Py_ssize_t count, Py_ssize_t x) noexcept nogil:
+def choose_mask(counts, constants):
+    """(mask, rare) for a value histogram and option constants: the mask extend_sparse picks.
+
+    counts[v] is how many heaps have value v (v < 2**16); constants are the
+    values of the kept runs of the move kinds.  rare is how many heaps have an
+    even-parity value under the mask; mask 0 means the plain scan (rare: all).
+    """
+    cdef Scratch own = Scratch()
+    cdef int cs[MAX_KINDS]
+    cdef int nconst = len(constants), v
+    cdef long long rare = 0
+    if len(counts) > VALUE_LIMIT:
+        raise ValueError(f"at most {VALUE_LIMIT} counts")
+    if nconst > MAX_KINDS:
+        raise ValueError(f"at most {MAX_KINDS} move kinds")
+    for v in range(len(counts)):
+        if counts[v] < 0:
+            raise ValueError("counts must be >= 0")
+        own.st.counts[v] = counts[v]
+    for v in range(nconst):
+        if not 0 <= constants[v] < VALUE_LIMIT:
+            raise ValueError(f"constants must be in [0, {VALUE_LIMIT})")
+        cs[v] = constants[v]
+    own.st.width = VALUE_LIMIT
+    mask = pick_mask(&own.st, cs, nconst, &rare)
+    return mask, rare
+
+
+cdef inline Py_ssize_t bisect(const pos_t* items, Py_ssize_t count, Py_ssize_t x) noexcept nogil:
     """How many of the sorted items are below x."""
     cdef Py_ssize_t lo = 0, hi = count, mid
     while lo < hi:
         mid = (lo + hi) // 2
-        if items[mid] < x:
+        if <Py_ssize_t> items[mid] < x:
             lo = mid + 1
         else:
             hi = mid
@@ -283,26 +475,21 @@ cdef inline Py_ssize_t bisect(const Py_ssize_t* items, Py_ssize_t count, Py_ssiz
 
 cdef void rare_pairs(const nimber_t* g, Py_ssize_t r, bint unequal, Sparse* st,
                      PairValues* out) noexcept nogil:
-    """Fill out with the distinct G(a) ^ G(r - a) over rare a in [1, r - 1], a != r - a if unequal.
+    """Flag in out every G(a) ^ G(r - a) over rare a in [1, r - 1], a != r - a if unequal.
 
     Every a < r is computed by the time r is needed, so the result stays valid
     until the rare set changes (a new mask).
     """
     cdef Py_ssize_t i, lo = bisect(st.rare, st.nrare, 1), hi = bisect(st.rare, st.nrare, r)
-    cdef int v
-    flag_pairs(g + r, st.rare + lo, st.rare + hi, st.rare_values + lo, st.flags)
+    memset(out.flags, 0, st.width)
+    flag_pairs(g + r, st.rare + lo, st.rare + hi, st.rare_values + lo, out.flags)
     if unequal and r % 2 == 0:
         i = bisect(st.rare, st.nrare, r // 2)
-        if i < hi and st.rare[i] == r // 2 and not has_split(g, st, lo, hi, r, i):
-            st.flags[0] = 0  # G(r/2) ^ G(r/2) came only from the equal split
+        if i < hi and st.rare[i] == <pos_t> (r // 2) and not has_split(g, st, lo, hi, r, i):
+            out.flags[0] = 0  # G(r/2) ^ G(r/2) came only from the equal split
     out.r = r
     out.unequal = unequal
-    out.count = 0
-    for v in range(st.width):
-        if st.flags[v]:
-            st.flags[v] = 0
-            out.values[out.count] = v
-            out.count += 1
+    out.width = st.width
 
 
 cdef inline word_t xor_permute(word_t x, int u) noexcept nogil:
@@ -378,8 +565,8 @@ cdef bint search(const nimber_t* g, Split* splits, int nsplits, Py_ssize_t* next
     per heap and a value that one split lacks costs no more than the first hit
     in another.
     """
-    cdef Py_ssize_t a, i, end, r, last
-    cdef int s, c
+    cdef Py_ssize_t a, last
+    cdef int s
     cdef bint active = True
     while seen[value] != stamp:
         if not active:
@@ -387,24 +574,32 @@ cdef bint search(const nimber_t* g, Split* splits, int nsplits, Py_ssize_t* next
         active = False
         a = next_a[0]
         for s in range(nsplits):
-            r = splits[s].r
             last = last_part(&splits[s])
             if a > last:
                 continue
             active = True
-            end = min(a + 64, last + 1)
-            c = splits[s].c
-            for i in range(a, end):
-                seen[g[i] ^ g[r - i] ^ c] = stamp
+            mark_pairs(g, splits[s].r, a, min(a + 64, last + 1), splits[s].c, seen, stamp)
         next_a[0] = a + 64
     return True
+
+
+cdef inline bint flagged(PairValues** found, const int* consts, int nfound, int v) noexcept nogil:
+    """Whether a rare pass flagged the option value v (v ^ c over its split's flags)."""
+    cdef int k, x
+    for k in range(nfound):
+        x = v ^ consts[k]
+        if x < found[k].width and found[k].flags[x]:
+            return True
+    return False
 
 
 cdef int mex_sparse(const nimber_t* g, Py_ssize_t n, Kind* kinds, int nkinds, Sparse* st,
                     stamp_t* seen, stamp_t stamp) noexcept nogil:
     cdef Split splits[MAX_KINDS]
+    cdef PairValues* found[MAX_KINDS]   # the splits' rare passes, read in place
+    cdef int consts[MAX_KINDS]
     cdef int nsplits = mark_whole_and_ends(g, n, kinds, nkinds, seen, stamp, splits)
-    cdef int s, c, v, value, common, mask = st.mask
+    cdef int s, c, v, value, common, mask = st.mask, nfound = 0
     cdef Py_ssize_t next_a = 1  # where the search resumes
     cdef Py_ssize_t r, j
     cdef word_t bits
@@ -421,32 +616,41 @@ cdef int mex_sparse(const nimber_t* g, Py_ssize_t n, Kind* kinds, int nkinds, Sp
             pairs = &st.ring[r % st.nring]  # kinds with other spans meet this r again soon
             if pairs.r != r or pairs.unequal != splits[s].unequal:
                 rare_pairs(g, r, splits[s].unequal, st, pairs)
-            for j in range(pairs.count):
-                seen[pairs.values[j] ^ c] = stamp
-    # Every common-valued option has a rare part, so it is marked by now.
+            found[nfound] = pairs
+            consts[nfound] = c
+            nfound += 1
+    # Every common-valued option has a rare part, so it is marked by now: the
+    # least unmarked common value is the candidate; the unmarked rare values
+    # below it wait for the search, in ascending order.
+    cdef Py_ssize_t npending = 0
     common = 0
-    while not parity(common & mask) or seen[common] == stamp:
+    while True:
+        if seen[common] != stamp and not flagged(found, consts, nfound, common):
+            if parity(common & mask):
+                break
+            st.pending[npending] = common
+            npending += 1
         common += 1
-    for value in range(common):
-        if parity(value & mask) or seen[value] == stamp:
-            continue
-        if not search(g, splits, nsplits, &next_a, seen, stamp, value):
+    for j in range(npending):
+        value = st.pending[j]
+        if seen[value] != stamp and not search(g, splits, nsplits, &next_a, seen, stamp, value):
             return value
     return common
 
 
 cdef void choose_split(const nimber_t* g, Py_ssize_t n, Kind* kinds, int nkinds,
-                       const long long* counts, Sparse* st) noexcept nogil:
+                       Sparse* st) noexcept nogil:
     """Pick the mask for the table so far; on a new mask, list the rare positions anew."""
     cdef int constants[MAX_KINDS]
     cdef int nconst = 0, k, mask
+    cdef long long rare
     cdef Py_ssize_t a
     for k in range(nkinds):
         if kinds[k].span <= n:
             constants[nconst] = constant(g, &kinds[k])
             nconst += 1
-    mask = choose_mask(counts, constants, nconst)
-    if mask == st.mask and st.nrare:
+    mask = pick_mask(st, constants, nconst, &rare)
+    if mask == st.mask:
         return
     st.mask = mask
     st.nrare = 0
@@ -462,89 +666,110 @@ cdef void choose_split(const nimber_t* g, Py_ssize_t n, Kind* kinds, int nkinds,
 
 
 cdef inline void add_rare(Sparse* st, Py_ssize_t a, int value) noexcept nogil:
-    st.rare[st.nrare] = a
+    """Append a rare position (room for the whole call is reserved up front)."""
+    st.rare[st.nrare] = <pos_t> a
     st.rare_values[st.nrare] = value
     st.nrare += 1
     if not st.narrow:
         return
     cdef Py_ssize_t room = st.by_value_room[value]
-    cdef Py_ssize_t* grown
+    cdef pos_t* grown
     if st.by_value_count[value] == room:
         room = 2 * room + 16
-        grown = <Py_ssize_t*> realloc(st.by_value[value], room * sizeof(Py_ssize_t))
+        grown = <pos_t*> realloc(st.by_value[value], room * sizeof(pos_t))
         if grown == NULL:
             st.narrow = False  # the general path is exact too, only slower
             return
         st.by_value[value] = grown
         st.by_value_room[value] = room
-    st.by_value[value][st.by_value_count[value]] = a
+    st.by_value[value][st.by_value_count[value]] = <pos_t> a
     st.by_value_count[value] += 1
 
 
-def extend_sparse(nimber_t[::1] table, Py_ssize_t start, Py_ssize_t stop, kinds):
-    """Fill table[start:stop] by the sparse-space method; same values as extend_plain."""
-    cdef Kind ks[MAX_KINDS]
-    cdef int nkinds = load_kinds(kinds, ks)
-    cdef int k, value
-    cdef bint unequal = False
+cdef int start_sparse(Sparse* st, const nimber_t* g, Py_ssize_t start, Py_ssize_t stop,
+                      Kind* ks, int nkinds) except -1:
+    """Make the scratch ready for heaps start..stop-1 of the table g."""
+    cdef int k
     cdef Py_ssize_t n
-    check_range(table, start, stop)
-    cdef Sparse st
-    memset(&st, 0, sizeof(Sparse))
+    cdef bint unequal = False
+    cdef void* grown
     st.nring = 1
     for k in range(nkinds):
         st.nring = max(st.nring, ks[k].span + 1)
         unequal = unequal or ks[k].unequal
-    st.width = 1
-    cdef PairValues ring[MAX_KINDS + 1]
-    st.ring = ring
-    cdef stamp_t* seen = <stamp_t*> PyMem_Malloc(STAMPS * sizeof(stamp_t))
-    cdef long long* counts = <long long*> PyMem_Malloc(VALUE_LIMIT * sizeof(long long))
-    cdef nimber_t* slots = <nimber_t*> PyMem_Malloc(st.nring * VALUE_LIMIT * sizeof(nimber_t))
-    st.flags = <stamp_t*> PyMem_Malloc(STAMPS * sizeof(stamp_t))
-    st.rare = <Py_ssize_t*> PyMem_Malloc((stop + 1) * sizeof(Py_ssize_t))
-    st.rare_values = <nimber_t*> PyMem_Malloc((stop + 1) * sizeof(nimber_t))
-    st.onehot = <word_t*> PyMem_Malloc((stop + 1) * sizeof(word_t))
-    try:
-        if not (seen and counts and slots and st.flags and st.rare and st.rare_values
-                and st.onehot):
+    if st.nslots < st.nring:
+        grown = realloc(st.slots, st.nring * VALUE_LIMIT)
+        if grown == NULL:
             raise MemoryError()
-        memset(seen, 0, STAMPS * sizeof(stamp_t))
-        memset(counts, 0, VALUE_LIMIT * sizeof(long long))
-        memset(st.flags, 0, STAMPS * sizeof(stamp_t))
-        for k in range(st.nring):
-            ring[k].r = -1
-            ring[k].values = slots + k * VALUE_LIMIT
+        st.slots = <unsigned char*> grown
+        st.nslots = st.nring
+    for k in range(st.nring):
+        st.ring[k].r = -1
+        st.ring[k].flags = st.slots + k * VALUE_LIMIT
+    reserve(<void**> &st.rare, &st.rare_room, stop, sizeof(pos_t))
+    grown = realloc(st.rare_values, st.rare_room * sizeof(nimber_t))
+    if grown == NULL:
+        raise MemoryError()
+    st.rare_values = <nimber_t*> grown
+    memset(st.counts, 0, st.width * sizeof(long long))
+    st.width = 1
+    for n in range(start):
+        st.counts[g[n]] += 1
+        st.width = max(st.width, next_power(g[n]))
+    st.narrow = st.width <= 64 and not unequal
+    if st.narrow:
+        reserve(<void**> &st.onehot, &st.onehot_room, stop, sizeof(word_t))
         for n in range(start):
-            counts[table[n]] += 1
-            st.width = max(st.width, next_power(table[n]))
-            st.onehot[n] = (<word_t> 1) << (table[n] & 63)
-        st.narrow = st.width <= 64 and not unequal
-        for n in range(start, stop):
-            with nogil:
-                if n == start or (n & (n - 1)) == 0 or is_span(ks, nkinds, n):
-                    choose_split(&table[0], n, ks, nkinds, counts, &st)
-                if st.mask:
-                    value = mex_sparse(&table[0], n, ks, nkinds, &st, seen, <stamp_t> (n - start + 1))
-                else:
-                    value = mex_plain(&table[0], n, ks, nkinds, seen, <stamp_t> (n - start + 1))
-            store(table, n, value)
-            counts[value] += 1
-            st.width = max(st.width, next_power(value))
-            st.narrow = st.narrow and st.width <= 64
-            st.onehot[n] = (<word_t> 1) << (value & 63)
-            if st.mask and not parity(value & st.mask):
-                add_rare(&st, n, value)
-    finally:
-        PyMem_Free(seen)
-        PyMem_Free(counts)
-        PyMem_Free(slots)
-        PyMem_Free(st.flags)
-        PyMem_Free(st.rare)
-        PyMem_Free(st.rare_values)
-        PyMem_Free(st.onehot)
-        for k in range(64):
-            free(st.by_value[k])
+            st.onehot[n] = (<word_t> 1) << g[n]
+    st.mask = -1  # no rare set yet: the first choose_split lists one
+    st.nrare = 0
+    return 0
+
+
+def extend_sparse(nimber_t[::1] table, Py_ssize_t start, Py_ssize_t stop, kinds, scratch=None):
+    """Fill table[start:stop] by the sparse-space method; same values as extend_plain."""
+    cdef Kind ks[MAX_KINDS]
+    cdef int nkinds = load_kinds(kinds, ks)
+    cdef int value
+    cdef Py_ssize_t n
+    cdef Scratch own = scratch_for(scratch)
+    cdef Sparse* st = &own.st
+    check_range(table, start, stop)
+    if stop > POSITION_LIMIT:
+        raise ValueError(f"the sparse method stops below {POSITION_LIMIT} heaps")
+    if start == stop:
+        return
+    start_sparse(st, &table[0], start, stop, ks, nkinds)
+    with nogil:
+        n = run_sparse(&table[0], start, stop, ks, nkinds, st, &value)
+    if n < stop:
+        store(table, n, value)  # raises: the value does not fit
+
+
+cdef Py_ssize_t run_sparse(nimber_t* g, Py_ssize_t start, Py_ssize_t stop, Kind* ks, int nkinds,
+                           Sparse* st, int* value) noexcept nogil:
+    """Fill g[start:stop] by the sparse method; the first heap whose value does not fit, or stop."""
+    cdef Py_ssize_t n
+    cdef int v
+    for n in range(start, stop):
+        if n == start or (n & (n - 1)) == 0 or is_span(ks, nkinds, n):
+            choose_split(g, n, ks, nkinds, st)
+        if st.mask:
+            v = mex_sparse(g, n, ks, nkinds, st, st.seen, next_stamp(st))
+        else:
+            v = mex_plain(g, n, ks, nkinds, st.seen, next_stamp(st))
+        if v >= VALUE_LIMIT:
+            value[0] = v
+            return n
+        g[n] = v
+        st.counts[v] += 1
+        st.width = max(st.width, next_power(v))
+        if st.narrow:
+            st.narrow = st.width <= 64
+            st.onehot[n] = (<word_t> 1) << v
+        if st.mask and not parity(v & st.mask):
+            add_rare(st, n, v)
+    return stop
 
 
 cdef inline int next_power(int value) noexcept nogil:

@@ -13,6 +13,8 @@ from operator import xor
 from ._constants import MAX_KEPT, MAX_KINDS, PIN
 
 __all__ = [
+    "Scratch",
+    "choose_mask",
     "extend_plain",
     "extend_sparse",
     "find_period",
@@ -21,8 +23,8 @@ __all__ = [
 ]
 
 VALUE_LIMIT = 1 << 16  # nimbers are stored as unsigned 16-bit integers
-MASK_BITS = 10  # masks are searched among values below 2**10; larger values: plain scan
-SAVING = 4  # use the sparse split only if rare positions are under 1/SAVING of the table
+POSITION_LIMIT = (1 << 32) - 1  # the compiled core keeps rare positions in 32 bits
+SAVING = 1  # split when its estimated cost is under 1/SAVING of the plain scan's
 
 
 def _check_kinds(kinds) -> None:
@@ -91,9 +93,31 @@ def _store(table, n: int, value: int) -> None:
     table[n] = value
 
 
-def extend_plain(table, start: int, stop: int, kinds) -> None:
+class Scratch:
+    """Working memory for extend_plain and extend_sparse, allocated once and reused.
+
+    The compiled core's twin: here it keeps the value histogram's list between
+    calls.  It holds no values between calls that a call does not rebuild.
+    """
+
+    __slots__ = ("counts",)
+
+    def __init__(self) -> None:
+        self.counts: list[int] = []
+
+
+def _scratch_for(scratch) -> Scratch:
+    if scratch is None:
+        return Scratch()
+    if not isinstance(scratch, Scratch):
+        raise TypeError(f"scratch must be a Scratch, not {type(scratch).__name__}")
+    return scratch
+
+
+def extend_plain(table, start: int, stop: int, kinds, scratch=None) -> None:
     """Fill table[start:stop] with the mex over every option (the quadratic scan)."""
     _check_kinds(kinds)
+    _scratch_for(scratch)
     _check_range(table, start, stop)
     for n in range(start, stop):
         _store(table, n, _mex(_options_plain(table, n, kinds)))
@@ -108,42 +132,82 @@ def _parity(x: int) -> int:
     return bin(x).count("1") & 1
 
 
-def _choose_mask(counts, constants) -> int:
-    """The mask with the fewest rare (even-parity) positions that keeps every constant even.
+def _transform(h: list[int]) -> list[int]:
+    """The Walsh-Hadamard transform: H[M] = sum_v h[v] * (-1) ** popcount(v & M)."""
+    h = list(h)
+    half = 1
+    while half < len(h):
+        for i in range(0, len(h), 2 * half):
+            for j in range(i, i + half):
+                h[j], h[j + half] = h[j] + h[j + half], h[j] - h[j + half]
+        half *= 2
+    return h
 
-    Returns 0 (no split) when no mask saves enough or the values are too wide.
-    """
-    seen = [(v, k) for v, k in enumerate(counts) if k]
-    top = max([0, *constants, *(v for v, _ in seen)])
-    if top >= 1 << MASK_BITS:
-        return 0
-    total = sum(k for _, k in seen)
-    best, best_rare = 0, total
-    for mask in range(1, 1 << top.bit_length()):
+
+def _pick_mask(counts, constants) -> tuple[int, int]:
+    """(mask, rare): the allowed mask of least estimated cost (see ext/_core.pyx); 0: plain."""
+    top = max([0, *constants, *(v for v, k in enumerate(counts) if k)])
+    width = 1 << top.bit_length()
+    counts = counts[:width] + [0] * (width - len(counts))
+    total = sum(counts)
+    distinct = sum(1 for k in counts if k)
+    spectrum = _transform(counts)
+    present = _transform([1 if k else 0 for k in counts])
+    best = best_cost = best_rare = None
+    for mask in range(1, width):
         if any(_parity(c & mask) for c in constants):
             continue
-        rare = sum(k for v, k in seen if not _parity(v & mask))
-        if rare < best_rare:
-            best, best_rare = mask, rare
-    return best if best_rare * SAVING < total else 0
+        rare = (total + spectrum[mask]) // 2
+        rare_values = (distinct + present[mask]) // 2
+        cost = 3 * rare + 2 * rare_values * rare_values.bit_length()
+        if best_cost is None or cost < best_cost:
+            best, best_cost, best_rare = mask, cost, rare
+    if best and SAVING * best_cost < total:
+        return best, best_rare
+    return 0, total
 
 
-def extend_sparse(table, start: int, stop: int, kinds) -> None:
+def choose_mask(counts, constants) -> tuple[int, int]:
+    """(mask, rare) for a value histogram and option constants: the mask extend_sparse picks.
+
+    counts[v] is how many heaps have value v (v < 2**16); constants are the
+    values of the kept runs of the move kinds.  rare is how many heaps have an
+    even-parity value under the mask; mask 0 means the plain scan (rare: all).
+    """
+    if len(counts) > VALUE_LIMIT:
+        raise ValueError(f"at most {VALUE_LIMIT} counts")
+    if len(constants) > MAX_KINDS:
+        raise ValueError(f"at most {MAX_KINDS} move kinds")
+    if any(k < 0 for k in counts):
+        raise ValueError("counts must be >= 0")
+    if not all(0 <= c < VALUE_LIMIT for c in constants):
+        raise ValueError(f"constants must be in [0, {VALUE_LIMIT})")
+    return _pick_mask(list(counts), list(constants))
+
+
+def extend_sparse(table, start: int, stop: int, kinds, scratch=None) -> None:
     """Fill table[start:stop] by the sparse-space method; same values as extend_plain."""
     _check_kinds(kinds)
+    scratch = _scratch_for(scratch)
     _check_range(table, start, stop)
-    counts = [0] * VALUE_LIMIT
+    if stop > POSITION_LIMIT:
+        raise ValueError(f"the sparse method stops below {POSITION_LIMIT} heaps")
+    if start == stop:
+        return
+    counts = scratch.counts
+    counts[:] = [0] * VALUE_LIMIT
     for n in range(start):
         counts[table[n]] += 1
+    top = max(table[:start], default=0)  # the largest value so far
     spans = {span for span, *_ in kinds}
     widest = max(spans, default=0)
-    mask, rare, rare_values = 0, [], []
+    mask, rare, rare_values = -1, [], []
     pairs: dict[tuple[int, bool], set[int]] = {}  # (r, unequal) -> rare pair values
     for n in range(start, stop):
         if n == start or n in spans or (n & (n - 1)) == 0:
             live = [_constant(table, h) for s, h, *_ in kinds if s <= n]
-            new_mask = _choose_mask(counts, live)
-            if new_mask != mask or n == start:
+            new_mask = _pick_mask(counts[: top + 1], live)[0]
+            if new_mask != mask:
                 mask = new_mask
                 pairs.clear()
                 rare = [a for a in range(n) if not _parity(table[a] & mask)] if mask else []
@@ -156,6 +220,7 @@ def extend_sparse(table, start: int, stop: int, kinds) -> None:
             value = _mex(_options_plain(table, n, kinds))
         _store(table, n, value)
         counts[value] += 1
+        top = max(top, value)
         if mask and not _parity(value & mask):
             rare.append(n)
             rare_values.append(value)

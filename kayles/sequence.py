@@ -59,6 +59,7 @@ class Sequence:
         self.kernel = kernel or _impl.kernel
         self.encoded = encode(game.kinds)
         self._extend = self.kernel.extend_sparse if method == "sparse" else self.kernel.extend_plain
+        self._scratch = self.kernel.Scratch()  # the kernel's working memory, reused by every call
         self._table = _new_table(FIRST_CHECK)
         self._length = 0
         self._checkpoint = FIRST_CHECK
@@ -73,7 +74,11 @@ class Sequence:
 
     def _reserve(self, count: int) -> None:
         if count > len(self._table):
-            size = max(count, 2 * len(self._table))
+            # Double, but not past the next checkpoint: a proof's last stretch
+            # (often far from a power of two) would otherwise leave most of the
+            # doubled table unused.
+            cap = self._checkpoint if self.period is None else 2 * len(self._table)
+            size = max(count, min(2 * len(self._table), cap))
             table = _new_table(size)
             table[: self._length] = self._table[: self._length]
             self._table = table
@@ -101,7 +106,7 @@ class Sequence:
                 stop = min(stop, self._length + PROGRESS_STEP)
                 self.progress(self._length, count)
             self._reserve(stop)
-            self._extend(self._table, self._length, stop, self.encoded)
+            self._extend(self._table, self._length, stop, self.encoded, self._scratch)
             self._length = stop
             if stop == self._checkpoint:
                 self._check()

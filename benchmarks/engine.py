@@ -1,0 +1,118 @@
+"""Time the sparse-space engine on long runs: ratios, proofs, peak memory, in one run.
+
+    .venv/bin/python benchmarks/engine.py                  # several minutes (.04 to 2**20)
+    .venv/bin/python benchmarks/engine.py --quick          # Grundy's game and .04 to 2**18 only
+    .venv/bin/python benchmarks/engine.py --against DIR    # also the kayles package in DIR
+
+Each figure comes from its own child process (a fresh interpreter running only
+that computation), which reports its wall time, its CPU time and its peak
+resident memory (getrusage's ru_maxrss), and the Fletcher-32 checksum of the
+values, so two engines can be seen to agree.  With --against DIR (a directory
+holding another build of the `kayles` package, e.g. a checkout of an older
+commit after `make`), every child runs for both engines side by side and the
+ratios compare them in the same run.  The public C++ analyser cannot be fetched
+on this machine: the targets are checked through the in-run ratios.  On a
+shared machine wall time is noisy; CPU time is the steadier figure.  Nothing
+here asserts: it reports.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from run import median_time, table_run  # noqa: E402  (run.py puts ROOT on sys.path)
+
+from kayles import _core, _pure  # noqa: E402
+
+CHILD = r"""
+import json, resource, sys, time
+sys.path.insert(0, sys.argv[1])
+from kayles.checksum import fletcher32
+from kayles.rules import get_game
+from kayles.sequence import Sequence
+what, game, count = sys.argv[2], sys.argv[3], int(sys.argv[4])
+sequence = Sequence(get_game(game))
+wall, cpu = time.perf_counter(), time.process_time()
+if what == "table":
+    values = sequence.table(count)
+    result = {"values": count}
+else:
+    period = sequence.prove(count)
+    values = sequence.table(len(sequence))
+    result = {"preperiod": period and period.preperiod, "period": period and period.period,
+              "values": len(sequence)}
+result["wall"] = time.perf_counter() - wall
+result["cpu"] = time.process_time() - cpu
+result["checksum"] = "%08x" % fletcher32(values)
+result["peak_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+print(json.dumps(result))
+"""
+
+
+def child(root: Path, what: str, game: str, count: int) -> dict:
+    """Run one computation in a fresh interpreter on the package in root."""
+    done = subprocess.run([sys.executable, "-c", CHILD, str(root), what, game, str(count)],
+                          capture_output=True, text=True, check=True)
+    return json.loads(done.stdout)
+
+
+def describe(result: dict) -> str:
+    proof = ""
+    if "period" in result:
+        proof = f"  preperiod {result['preperiod']} period {result['period']}"
+    return (f"wall {result['wall']:7.2f} s  cpu {result['cpu']:7.2f} s"
+            f"  peak {result['peak_mb']:6.1f} MB  checksum {result['checksum']}"
+            f"  values {result['values']}{proof}")
+
+
+def measure(engines: dict[str, Path], label: str, what: str, game: str, count: int) -> dict:
+    print(f"{label}:")
+    results = {}
+    for name, root in engines.items():
+        results[name] = child(root, what, game, count)
+        print(f"  {name:8} {describe(results[name])}")
+    if len(results) == 2:
+        new, old = results.values()
+        same = "identical values" if new["checksum"] == old["checksum"] else "VALUES DIFFER"
+        print(f"  this/other: cpu {new['cpu'] / old['cpu']:.2f}x"
+              f"  wall {new['wall'] / old['wall']:.2f}x"
+              f"  peak {new['peak_mb'] / old['peak_mb']:.2f}x  ({same})")
+    return results
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="short tables, no proofs")
+    parser.add_argument("--against", type=Path, metavar="DIR",
+                        help="a directory holding another build of the kayles package")
+    args = parser.parse_args()
+    engines = {"this": ROOT}
+    if args.against:
+        engines["other"] = args.against.resolve()
+    size = 1 << (18 if args.quick else 20)
+    grundy = measure(engines, f"Grundy's game, G(0..2**{size.bit_length() - 1}-1)",
+                     "table", "grundy", size)
+    octal = measure(engines, f".04, G(0..2**{size.bit_length() - 1}-1)", "table", ".04", size)
+    for name in engines:
+        print(f"  {name}: .04 / Grundy's game = cpu {octal[name]['cpu'] / grundy[name]['cpu']:.1f}x"
+              f"  wall {octal[name]['wall'] / grundy[name]['wall']:.1f}x   (target: at most 8x)")
+    if not args.quick:
+        measure(engines, ".354 proof (target: 4 s, 120 MB)", "proof", ".354", 21_000_000)
+        measure(engines, ".376 proof (target: 2 s)", "proof", ".376", 21_000_000)
+        measure(engines, "Grundy's game, G(0..2**22-1)", "table", "grundy", 1 << 22)
+    print("In process, compiled vs pure, Kayles-xox table to 5000 (extend_sparse, median):")
+    fast = median_time(table_run(_core, "extend_sparse", 5000), 9)
+    slow = median_time(table_run(_pure, "extend_sparse", 5000), 3)
+    print(f"  cython {fast * 1e3:8.2f} ms   python {slow * 1e3:9.2f} ms"
+          f"   ratio {slow / fast:6.1f}x")
+
+
+if __name__ == "__main__":
+    main()
