@@ -44,13 +44,13 @@ if TYPE_CHECKING:
 
 
 def __getattr__(name: str):
+    if name != "xox" and name not in _HOMES:  # before importlib: 'from . import x' asks here
+        raise AttributeError(f"module 'kayles' has no attribute {name!r}")
     from importlib import import_module
 
     if name == "xox":
         return import_module(".xox", __name__)
-    if name in _HOMES:
-        return getattr(import_module("." + _HOMES[name], __name__), name)
-    raise AttributeError(f"module 'kayles' has no attribute {name!r}")
+    return getattr(import_module("." + _HOMES[name], __name__), name)
 
 
 def __dir__() -> list:

@@ -28,6 +28,7 @@ __all__ = [
     "GAMES",
     "Game",
     "MoveKind",
+    "describe_moves",
     "encode",
     "get_game",
     "parse_octal",
@@ -127,6 +128,21 @@ def encode(kinds: Iterable[MoveKind]) -> tuple[EncodedKind, ...]:
         mask = sum(1 << k for k in kind.leave)
         out.append((kind.span, kept, mask, kind.unequal))
     return tuple(out)
+
+
+def describe_moves(game: Game) -> str:
+    """A canonical text of what decides a game's values: its encoded move kinds.
+
+    One ``span,kept,leave,unequal`` per distinct kind, sorted, ``;`` between kinds
+    (kept: the lengths of the pattern's 'o' runs joined by '+', or '-'; leave: the
+    bit mask of allowed non-empty outer parts; unequal: 1 or 0).  '0.77' and
+    'kayles' give the same text; Kayles-xox gives ``1,-,7,0;3,1,7,0``.
+    """
+    kinds = {
+        f"{span},{'+'.join(map(str, kept)) or '-'},{leave},{int(unequal)}"
+        for span, kept, leave, unequal in encode(game.kinds)
+    }
+    return ";".join(sorted(kinds))
 
 
 def parse_octal(code: str) -> Game:

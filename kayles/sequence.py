@@ -14,12 +14,11 @@ No period is ever typed in: it is found and proved from the table.  Games with
 
 from __future__ import annotations
 
-from . import _impl
 from .rules import Game, encode
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Iterator
+    from collections.abc import Callable, Iterator
 
 __all__ = ["DIRECT_LIMIT", "PROOF_LIMIT", "Period", "Sequence"]
 
@@ -65,7 +64,11 @@ class Sequence:
         if method not in ("sparse", "plain"):
             raise ValueError(f"method must be 'sparse' or 'plain', not {method!r}")
         self.game = game
-        self.kernel = kernel or _impl.kernel
+        if kernel is None:
+            from . import _impl  # here, not at the top: a cached proof needs no kernel
+
+            kernel = _impl.kernel
+        self.kernel = kernel
         self.encoded = encode(game.kinds)
         self._extend = self.kernel.extend_sparse if method == "sparse" else self.kernel.extend_plain
         self._table = _new_table(FIRST_CHECK)
@@ -73,6 +76,62 @@ class Sequence:
         self._checkpoint = FIRST_CHECK
         self.period: Period | None = None
         self.progress = None  # called as progress(computed, wanted) while computing
+        self.step: int | None = None  # at most this many values per kernel call, if set
+        self.on_growth: Callable[[Sequence], None] | None = None  # called after each call
+
+    @classmethod
+    def from_values(cls, game: Game, values, method: str = "sparse", kernel=None) -> Sequence:
+        """A sequence that starts from known values G(0..len(values)-1), e.g. a saved table.
+
+        The checkpoints an uninterrupted run would have passed are replayed on the
+        given values, so the sequence is in the state that run would be in (a period
+        proved at the same length, or the same next checkpoint).
+        """
+        sequence = cls(game, method, kernel)
+        count = len(values)
+        sequence._reserve(count)
+        sequence._table[:count] = values
+        while sequence._length < count and sequence.period is None:
+            stop = min(count, sequence._checkpoint)
+            sequence._length = stop
+            if stop == sequence._checkpoint:
+                sequence._check()
+        return sequence
+
+    @classmethod
+    def from_proof(cls, game: Game, values, period: Period) -> Sequence:
+        """A proved sequence from its first ``period.values`` values (e.g. a cache).
+
+        No kernel is loaded: every answer is read or copied from the table.  The
+        proof's certificate is checked again here (O(values), at memcmp speed), so
+        a table that does not prove ``period`` is a ValueError.
+        """
+        length, n0, p, t = period.values, period.preperiod, period.period, game.span
+        if len(values) != length:
+            raise ValueError(f"{game.name}: {len(values)} values, but {period!r}")
+        table = _new_table(max(length, 1))
+        table[:length] = values
+        raw = table[:length].tobytes()
+        if (
+            not game.provable
+            or p < 1
+            or length < max(2 * max(n0, 1) + 2 * p + t - 1, p + t + 1)
+            or raw[2 * (n0 + p) :] != raw[2 * n0 : 2 * (length - p)]
+        ):
+            raise ValueError(f"{game.name}: the table does not prove {period!r}")
+        sequence = cls.__new__(cls)
+        sequence.game = game
+        sequence.kernel = None
+        sequence.encoded = encode(game.kinds)
+        sequence._extend = None
+        sequence._table = table
+        sequence._length = length
+        sequence._checkpoint = length
+        sequence.period = period
+        sequence.progress = None
+        sequence.step = None
+        sequence.on_growth = None
+        return sequence
 
     def __len__(self) -> int:
         """How many values are computed (or copied from the period) so far."""
@@ -109,11 +168,15 @@ class Sequence:
             if self.progress is not None:
                 stop = min(stop, self._length + PROGRESS_STEP)
                 self.progress(self._length, count)
+            if self.step is not None:
+                stop = min(stop, self._length + self.step)
             self._reserve(stop)
             self._extend(self._table, self._length, stop, self.encoded)
             self._length = stop
             if stop == self._checkpoint:
                 self._check()
+            if self.on_growth is not None:
+                self.on_growth(self)
 
     def _check(self) -> None:
         length = self._length

@@ -7,14 +7,17 @@
 
 from __future__ import annotations
 
-from . import row as _row
+from . import proof_cache
 from .rules import GAMES
-from .sequence import Period, Sequence
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from .sequence import Period
 
 __all__ = ["GAME", "SEQUENCE", "nim_sum", "nimber", "nimbers", "period", "winning_move"]
 
 GAME = GAMES["kayles-xox"]
-SEQUENCE = Sequence(GAME)
+SEQUENCE = proof_cache.sequence(GAME)  # the proof comes from the user's cache when it can
 
 
 def nimber(n: int) -> int:
@@ -37,9 +40,13 @@ def period() -> Period:
 
 def nim_sum(position: str) -> int:
     """The Grundy number of a position: the XOR over its runs of pins."""
-    return _row.nim_sum(position, SEQUENCE)
+    from . import row
+
+    return row.nim_sum(position, SEQUENCE)
 
 
 def winning_move(position: str) -> str | None:
     """The position after the seed's winning move, or None if there is none (LOSS)."""
-    return _row.winning_move(position, SEQUENCE)
+    from . import row
+
+    return row.winning_move(position, SEQUENCE)
