@@ -183,7 +183,7 @@ def store(sequence: Sequence) -> bool:
     """Write a proved sequence to the cache; False (silently) when it cannot."""
     found = sequence.period
     keyed = cache_key(sequence.game)
-    if found is None or keyed is None or sequence.kernel is None:
+    if found is None or keyed is None:
         return False
     kernel = kernel_file()
     if kernel is None or getattr(sequence.kernel, "__file__", "") != kernel[1]:

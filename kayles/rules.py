@@ -146,13 +146,22 @@ def describe_moves(game: Game) -> str:
 
 
 def parse_octal(code: str) -> Game:
-    """The game of an octal code such as ``0.77``, ``.07``, ``4.07`` or ``0.137``."""
+    """The game of an octal code such as ``0.77``, ``.07``, ``4.07`` or ``0.137``.
+
+    The digit before the point is d0 (0 or 4: 4 splits a heap in two without
+    removing anything); as in the published tables it may stand alone: ``4``
+    and ``4.`` are 4.0, ``0`` and ``0.`` are 0.0 (no move at all).
+    """
     text = code.strip()
     head, dot, digits = text.partition(".")
-    if not dot or "." in digits:
+    if not dot and head in ("0", "4"):
+        digits = "0"  # a bare d0
+    elif not dot or "." in digits:
         raise ValueError(f"octal code {code!r} needs exactly one '.' (as in 0.77)")
     if head not in ("", "0", "4"):
         raise ValueError(f"octal code {code!r} must start with '0.', '4.' or '.'")
+    if not digits and head:
+        digits = "0"  # '4.' is 4.0
     if not digits or not all(ch in "01234567" for ch in digits):
         raise ValueError(f"octal code {code!r} needs octal digits 0-7 after the '.'")
     kinds = [MoveKind("", {2})] if head == "4" else []
@@ -201,7 +210,7 @@ def get_game(spec: str) -> Game:
     key = spec.strip().lower()
     if key in GAMES:
         return GAMES[key]
-    if "." in key:
+    if "." in key or key in ("0", "4"):
         return parse_octal(key)
     names = ", ".join(GAMES)
     raise ValueError(f"unknown game {spec!r}: use one of {names} or an octal code like 0.77")

@@ -53,6 +53,15 @@ def _new_table(size: int) -> memoryview:
     return memoryview(bytearray(2 * size)).cast("H")
 
 
+class _KernelOnDemand:
+    """The chosen kernel module, imported at the first use of one of its functions."""
+
+    def __getattr__(self, name: str):
+        from . import _impl
+
+        return getattr(_impl.kernel, name)
+
+
 class Sequence:
     """The nimbers G(0), G(1), ... of one heap game.
 
@@ -102,7 +111,8 @@ class Sequence:
     def from_proof(cls, game: Game, values, period: Period) -> Sequence:
         """A proved sequence from its first ``period.values`` values (e.g. a cache).
 
-        No kernel is loaded: every answer is read or copied from the table.  The
+        The kernel is loaded only if something asks for it (moves on a row do):
+        every nimber is read or copied from the table.  The
         proof's certificate is checked again here (O(values), at memcmp speed), so
         a table that does not prove ``period`` is a ValueError.
         """
@@ -121,7 +131,7 @@ class Sequence:
             raise ValueError(f"{game.name}: the table does not prove {period!r}")
         sequence = cls.__new__(cls)
         sequence.game = game
-        sequence.kernel = None
+        sequence.kernel = _KernelOnDemand()
         sequence.encoded = encode(game.kinds)
         sequence._extend = None
         sequence._table = table

@@ -12,7 +12,8 @@ The format (version 1; every integer little-endian)::
       4 bytes   b"VALS"
       u64       index of the chunk's first value (the count of values before it)
       u32       count C of values in the chunk (at least 1)
-      u32       CRC-32 of the 16 bytes above and the C values
+      u32       CRC-32 of the 16 bytes above
+      u32       CRC-32 of the C values
       C values  G(index), ..., G(index + C - 1), each ``width`` bytes
 
 CRC-32 is zlib's (the one of PNG and gzip).  The game description is the game's
@@ -29,6 +30,8 @@ last chunk is a write cut short: that chunk is dropped (and truncated away when
 the run resumes).  Any other damage -- a bad magic, version, width or checksum,
 a file that ends inside its header, a chunk that does not start where the
 previous one ended -- makes the file unusable: ``TableFileError`` (a ValueError).
+A chunk's header has its own checksum, so a damaged count cannot pass for a
+chunk cut short: any one damaged byte of a file is refused.
 """
 
 from __future__ import annotations
@@ -63,7 +66,8 @@ CHUNK = 1 << 16  # values per chunk unless told otherwise
 CHUNK_MAGIC = b"VALS"
 _HEAD = struct.Struct("<8sHHI")  # magic, version, width, description length
 _CRC = struct.Struct("<I")
-_CHUNK = struct.Struct("<4sQI")  # chunk magic, first index, count (its CRC follows)
+_CHUNK = struct.Struct("<4sQI")  # chunk magic, first index, count
+_CRCS = struct.Struct("<II")  # a chunk's CRC-32s: of the three fields above, of its values
 
 
 class TableFileError(ValueError):
@@ -86,7 +90,7 @@ def _to_little_endian(values) -> bytes:
 def _chunk(start: int, values) -> bytes:
     payload = _to_little_endian(values)
     head = _CHUNK.pack(CHUNK_MAGIC, start, len(payload) // WIDTH)
-    return head + _CRC.pack(zlib.crc32(payload, zlib.crc32(head))) + payload
+    return head + _CRCS.pack(zlib.crc32(head), zlib.crc32(payload)) + payload
 
 
 class SavedTable:
@@ -131,21 +135,23 @@ def read_table(path: str) -> SavedTable:
     values = array("H")
     at = body + _CRC.size
     while at < len(data):
-        if len(data) - at < _CHUNK.size + _CRC.size:
+        values_at = at + _CHUNK.size + _CRCS.size
+        if values_at > len(data):
             break  # a chunk header cut short: the last write did not finish
+        head_crc, values_crc = _CRCS.unpack_from(data, at + _CHUNK.size)
+        if zlib.crc32(data[at : at + _CHUNK.size]) != head_crc:
+            raise bad(f"the checksum of the chunk header at byte {at} does not match")
         tag, start, count = _CHUNK.unpack_from(data, at)
         if tag != CHUNK_MAGIC or count == 0:
             raise bad(f"no chunk at byte {at}")
         if start != len(values):
             raise bad(f"the chunk at byte {at} starts at value {start}, not {len(values)}")
-        stop = at + _CHUNK.size + _CRC.size + WIDTH * count
+        stop = values_at + WIDTH * count
         if stop > len(data):
             break  # the last chunk cut short
-        crc = zlib.crc32(data[at + _CHUNK.size + _CRC.size : stop],
-                         zlib.crc32(data[at : at + _CHUNK.size]))
-        if _CRC.unpack_from(data, at + _CHUNK.size)[0] != crc:
-            raise bad(f"the checksum of the chunk at byte {at} does not match")
-        chunk = array("H", data[at + _CHUNK.size + _CRC.size : stop])
+        if zlib.crc32(data[values_at:stop]) != values_crc:
+            raise bad(f"the checksum of the values of the chunk at byte {at} does not match")
+        chunk = array("H", data[values_at:stop])
         if sys.byteorder == "big":
             chunk.byteswap()
         values.extend(chunk)

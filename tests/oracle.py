@@ -160,3 +160,19 @@ def grundys_game_nimbers(n: int) -> list[int]:
     for heap in range(n + 1):
         g.append(mex(g[a] ^ g[heap - a] for a in range(1, (heap + 1) // 2) if 2 * a != heap))
     return g
+
+
+def split_game_nimbers(n: int) -> list[int]:
+    """G(0..n) of 4.0 (split one heap into two non-empty heaps, nothing removed), as the
+    mex over the literal options of whole positions (sorted tuples of heap sizes)."""
+
+    @cache
+    def value(position: tuple[int, ...]) -> int:
+        options = set()
+        for i, heap in enumerate(position):
+            rest = position[:i] + position[i + 1 :]
+            for a in range(1, heap):
+                options.add(value(tuple(sorted(rest + (a, heap - a)))))
+        return mex(options)
+
+    return [value((k,) if k else ()) for k in range(n + 1)]
