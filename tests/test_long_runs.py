@@ -27,8 +27,8 @@ RESUMED, ENDLESS, CHUNK = (4000, 10**6, 200) if PURE else (60000, 10**7, 2000)
 
 
 def kayles(*args) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "kayles", *args], stdout=subprocess.PIPE,
-                          stderr=subprocess.PIPE, cwd=ROOT, timeout=TIMEOUT)
+    return subprocess.run([sys.executable, "-m", "kayles", *args], capture_output=True,
+                          cwd=ROOT, timeout=TIMEOUT)
 
 
 def ok(result: subprocess.CompletedProcess) -> str:

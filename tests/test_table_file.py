@@ -10,11 +10,12 @@ from __future__ import annotations
 
 import pytest
 
-import oracle
 from kayles import table_file
 from kayles.rules import GAMES, describe_moves, get_game
 from kayles.sequence import Sequence
 from kayles.table_file import TableFileError, TableWriter, check_game, read_table
+
+import oracle
 
 
 def saved_file(tmp_path, kernel, game_name="grundy", count=40, chunk=7):
