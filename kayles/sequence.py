@@ -54,12 +54,22 @@ def _new_table(size: int) -> memoryview:
 
 
 class _KernelOnDemand:
-    """The chosen kernel module, imported at the first use of one of its functions."""
+    """Stands for the chosen kernel module, imported when one of its functions is called."""
 
     def __getattr__(self, name: str):
-        from . import _impl
+        if name.startswith("__"):
+            return getattr(_chosen_kernel(), name)
 
-        return getattr(_impl.kernel, name)
+        def call(*args):
+            return getattr(_chosen_kernel(), name)(*args)
+
+        return call
+
+
+def _chosen_kernel():
+    from . import _impl
+
+    return _impl.kernel
 
 
 class Sequence:
@@ -73,11 +83,7 @@ class Sequence:
         if method not in ("sparse", "plain"):
             raise ValueError(f"method must be 'sparse' or 'plain', not {method!r}")
         self.game = game
-        if kernel is None:
-            from . import _impl  # here, not at the top: a cached proof needs no kernel
-
-            kernel = _impl.kernel
-        self.kernel = kernel
+        self.kernel = kernel or _chosen_kernel()  # imported here: a cached proof needs none
         self.encoded = encode(game.kinds)
         self._extend = self.kernel.extend_sparse if method == "sparse" else self.kernel.extend_plain
         self._table = _new_table(FIRST_CHECK)
@@ -111,8 +117,8 @@ class Sequence:
     def from_proof(cls, game: Game, values, period: Period) -> Sequence:
         """A proved sequence from its first ``period.values`` values (e.g. a cache).
 
-        The kernel is loaded only if something asks for it (moves on a row do):
-        every nimber is read or copied from the table.  The
+        The kernel is imported only when one of its functions is called (moves on
+        a row call one): every nimber is read or copied from the table.  The
         proof's certificate is checked again here (O(values), at memcmp speed), so
         a table that does not prove ``period`` is a ValueError.
         """
@@ -129,18 +135,10 @@ class Sequence:
             or raw[2 * (n0 + p) :] != raw[2 * n0 : 2 * (length - p)]
         ):
             raise ValueError(f"{game.name}: the table does not prove {period!r}")
-        sequence = cls.__new__(cls)
-        sequence.game = game
-        sequence.kernel = _KernelOnDemand()
-        sequence.encoded = encode(game.kinds)
-        sequence._extend = None
+        sequence = cls(game, kernel=_KernelOnDemand())
         sequence._table = table
-        sequence._length = length
-        sequence._checkpoint = length
+        sequence._length = sequence._checkpoint = length
         sequence.period = period
-        sequence.progress = None
-        sequence.step = None
-        sequence.on_growth = None
         return sequence
 
     def __len__(self) -> int:
