@@ -210,7 +210,8 @@ def store(sequence: Sequence) -> bool:
         data += values.tobytes()
     data += crc32(data).to_bytes(4, "little")
     folder = os.path.dirname(path)
-    temporary = os.path.join(folder, f".{os.path.basename(path)}.{os.getpid()}.tmp")
+    unique = f"{os.getpid()}.{os.urandom(4).hex()}"
+    temporary = os.path.join(folder, f".{os.path.basename(path)}.{unique}.tmp")
     try:
         os.makedirs(folder, exist_ok=True)
         with open(temporary, "wb") as handle:
