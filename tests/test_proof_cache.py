@@ -168,6 +168,13 @@ def test_cold_then_warm_kayles_xox(tmp_path, expected_1000):
     assert ok(xox("xxxxxxx.xxxxxxxx..xxxxxxxx.", home=tmp_path, pure=False)) == (
         b"xxx.xxx.xxxxxxxx..xxxxxxxx.\n")  # the seed's example, kernel loaded on demand
     assert path.read_bytes() == written and sorted(os.listdir(path.parent)) == [path.name]
+    damaged = bytearray(written)
+    damaged[len(written) // 3] ^= 0x40
+    foreign = craft(key.replace(b"kayles ", b"kayles 0.0.0-other ", 1), n0, p, values)
+    for bad in (bytes(damaged), written[: len(written) // 2], foreign):
+        path.write_bytes(bad)
+        assert ok(xox("grundy", "1000", home=tmp_path, pure=False)) == expected_1000
+        assert path.read_bytes() == written  # ignored, proved again, rewritten
 
 
 def test_compiled_and_pure_never_read_each_others_files(tmp_path, monkeypatch, expected_1000):

@@ -9,6 +9,8 @@ state of an uninterrupted one.  Expected values come from tests/oracle.py.
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from kayles import table_file
 from kayles.rules import GAMES, describe_moves, get_game
@@ -157,3 +159,18 @@ def test_a_resumed_unprovable_sequence_continues(kernel):
     resumed = Sequence.from_values(GAMES["grundy"], Sequence(GAMES["grundy"], kernel=kernel)
                                    .table(123), kernel=kernel)
     assert resumed.nimbers(300) == values
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.binary(max_size=120), st.integers(0, 3))
+def test_any_bytes_are_read_or_refused_cleanly(tmp_path_factory, data, prefix):
+    """Whatever a file holds, reading it gives a table or a TableFileError, nothing else."""
+    head = [b"", table_file.MAGIC, table_file.MAGIC + b"\x01\x00\x02\x00",
+            bytes.fromhex("4b41594c45535442010002000700000030")][prefix]
+    path = tmp_path_factory.mktemp("any") / "t.bin"
+    path.write_bytes(head + data)
+    try:
+        saved = read_table(path)
+    except TableFileError:
+        return
+    assert saved.end + saved.dropped == len(head + data)
