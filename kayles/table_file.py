@@ -23,7 +23,9 @@ per kind, ``;`` between kinds, e.g. ``1,-,7,0;3,1,7,0`` for Kayles-xox (kept:
 the lengths of the pattern's 'o' runs joined by '+', or '-'; leave: the bit mask
 of allowed non-empty outer parts; unequal: 1 or 0).
 
-Chunks are only ever appended, each one written whole and flushed to the disk
+A run holds an exclusive advisory lock (flock) on the file while it writes;
+another run asked to write the same file refuses.  Chunks are only ever
+appended, each one written whole and flushed to the disk
 (fsync) before the next value is computed, so a crash (kill -9, power loss)
 can cost at most the chunk being written.  Reading: a file that ends inside its
 last chunk is a write cut short: that chunk is dropped (and truncated away when
@@ -187,9 +189,14 @@ class TableWriter:
     @classmethod
     def create(cls, path: str, game: Game) -> TableWriter:
         header = _header(describe_moves(game))
+        _refuse_if_in_use(path)
         temporary = f"{os.fsdecode(path)}.{os.getpid()}.tmp"
-        fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
         try:
+            fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+        except OSError as exc:
+            raise OSError(exc.errno, exc.strerror, os.fsdecode(path)) from None
+        try:
+            _lock(fd, path)
             _write_all(fd, header)
             os.fsync(fd)
             os.replace(temporary, path)
@@ -203,6 +210,7 @@ class TableWriter:
     def reopen(cls, path: str, saved: SavedTable) -> TableWriter:
         fd = os.open(path, os.O_WRONLY)
         try:
+            _lock(fd, path)
             if saved.dropped:
                 os.ftruncate(fd, saved.end)
                 os.fsync(fd)
@@ -237,6 +245,29 @@ class TableWriter:
             self.save(sequence)
         finally:
             os.close(self._fd)
+
+
+def _lock(fd: int, path: str) -> None:
+    """Hold an exclusive lock on the open file, or refuse: another run is writing it."""
+    try:
+        import fcntl
+    except ImportError:  # pragma: no cover - no advisory locks here (Windows)
+        return
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        raise TableFileError(f"{os.fsdecode(path)}: another run is writing this table") from None
+
+
+def _refuse_if_in_use(path: str) -> None:
+    try:
+        fd = os.open(path, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        _lock(fd, path)  # released by the close below: only a probe
+    finally:
+        os.close(fd)
 
 
 def _write_all(fd: int, data: bytes) -> None:

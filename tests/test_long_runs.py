@@ -48,8 +48,9 @@ def checksum_line(values, game: str) -> str:
     return f"{textbook_fletcher32(values):08x}  fletcher32 of G(0..{len(values) - 1}), {game}\n"
 
 
-def start_then_stop(path, how: signal.Signals) -> subprocess.CompletedProcess:
-    """Start an endless saved run of Grundy's game; once two chunks are on disk, signal it."""
+def start_then_stop(path, how: signal.Signals, meanwhile=None) -> subprocess.CompletedProcess:
+    """Start an endless saved run of Grundy's game; once two chunks are on disk, call
+    ``meanwhile()`` (if given), then signal the run."""
     command = [sys.executable, "-m", "kayles", "grundy", str(ENDLESS), "--game", "grundy",
                "--save", str(path), "--chunk", str(CHUNK)]
     with subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
@@ -59,6 +60,8 @@ def start_then_stop(path, how: signal.Signals) -> subprocess.CompletedProcess:
             while not (path.exists() and path.stat().st_size > 2 * (24 + 2 * CHUNK)):
                 assert proc.poll() is None and time.monotonic() < deadline
                 time.sleep(0.01)
+            if meanwhile is not None:
+                meanwhile()
             proc.send_signal(how)
             out, err = proc.communicate(timeout=TIMEOUT)
         finally:
@@ -97,6 +100,19 @@ def test_an_interrupted_run_resumes(tmp_path, uninterrupted, how):
     resumed = ["grundy", str(RESUMED), "--game", "grundy", "--resume", str(path)]
     assert ok(kayles(*resumed, "--checksum")) == uninterrupted[1]
     assert ok(kayles(*resumed)) == uninterrupted[0]
+
+
+def test_a_table_being_written_is_not_written_by_another_run(tmp_path):
+    path = tmp_path / "grundy.table"
+
+    def try_others() -> None:
+        for option in ("--resume", "--save"):
+            result = kayles("grundy", "100", "--game", "grundy", option, str(path))
+            assert_usage_error(result)
+            assert b"another run is writing this table" in result.stderr
+
+    assert start_then_stop(path, signal.SIGINT, try_others).returncode == 130
+    ok(kayles("grundy", "100", "--game", "grundy", "--resume", str(path)))
 
 
 def test_period_saves_and_resumes(tmp_path):
