@@ -125,6 +125,8 @@ def test_period_saves_and_resumes(tmp_path):
                        "game": "kayles"}
     values = oracle.octal_nimbers("0.77", resumed["values"] - 1)
     assert resumed["fletcher32"] == f"{textbook_fletcher32(values):08x}"
+    bounded = ["period", "--game", "0.77", "--max", "100", "--json"]  # less than the file holds
+    assert ok(kayles(*bounded, "--resume", str(path))) == ok(kayles(*bounded))
 
 
 def test_another_games_file_is_refused(tmp_path):

@@ -65,15 +65,19 @@ def _add_save_options(parser) -> None:
                         help=f"with --save/--resume: values per saved chunk (default {CHUNK})")
 
 
-def _long_run(args):
-    """The sequence of ``args.game`` and its TableWriter (None without --save/--resume)."""
+def _long_run(args, limit: int | None = None):
+    """The sequence of ``args.game`` and its TableWriter (None without --save/--resume).
+
+    A resumed sequence starts from at most ``limit`` saved values, so it ends where
+    an uninterrupted run with that limit would (the file keeps all of them).
+    """
     if args.chunk < 1:
         raise ValueError("--chunk must be at least 1")
     sequence = open_sequence(args.game)
     if args.resume is not None:
         saved = read_table(args.resume)
         check_game(saved, sequence.game, args.resume)
-        resumed = Sequence.from_values(sequence.game, saved.values)
+        resumed = Sequence.from_values(sequence.game, saved.values[:limit])
         resumed.progress, sequence = sequence.progress, resumed
         writer = TableWriter.reopen(args.resume, saved)
     elif args.save is not None:
@@ -111,7 +115,7 @@ def run_grundy(args, out) -> None:
 
 
 def run_period(args, out) -> int:
-    sequence, writer = _long_run(args)
+    sequence, writer = _long_run(args, args.max)
     game = sequence.game
     try:
         found = sequence.prove(args.max)
