@@ -47,7 +47,16 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from .sequence import Sequence
 
-__all__ = ["MAGIC", "cache_dir", "cache_key", "cache_path", "load", "sequence", "store"]
+__all__ = [
+    "MAGIC",
+    "cache_dir",
+    "cache_key",
+    "cache_path",
+    "kernel_file",
+    "load",
+    "sequence",
+    "store",
+]
 
 MAGIC = b"KAYLESPC"
 FORMAT = 1
