@@ -11,9 +11,10 @@ alone costs more than Kayles-xox's whole budget):
 * ``grundy 1000`` and ``grundy 1000000`` with a warm proof cache (the usual
   case), a cold one (a fresh empty cache directory each run: the run proves the
   period and writes the cache) and none at all (an unusable cache directory);
-* ``kayles grundy N --game grundy`` with and without ``--save`` (a chunk of
-  65,536 values appended and fsync'ed per step), and ``--resume`` of the whole
-  saved table (read, every checksum checked, the proof's checkpoints replayed).
+* ``kayles grundy N --game G`` (default: Grundy's game to 2**19) with and
+  without ``--save`` (chunks appended and fsync'ed, from 65,536 values up to
+  about 5 s of computing each), and ``--resume`` of the whole saved table
+  (read, every checksum checked, the proof's checkpoints replayed).
 
 Nothing here asserts: it reports.
 """
@@ -78,10 +79,10 @@ def startup(rounds: int, work: Path) -> None:
     print("  targets (issue 8): grundy 1000 <= 1.5x, grundy 1000000 <= 3x (warm cache)")
 
 
-def save_overhead(rounds: int, n: int, work: Path) -> None:
+def save_overhead(rounds: int, n: int, game: str, work: Path) -> None:
     env = dict(os.environ)
-    table = work / "grundy.table"
-    command = [*KAYLES, "grundy", str(n), "--game", "grundy", "--checksum"]
+    table = work / "saved.table"
+    command = [*KAYLES, "grundy", str(n), "--game", game, "--checksum"]
     cases = {
         "without --save": (command, env, None),
         "with --save": ([*command, "--save", str(table)], env, None),
@@ -89,7 +90,7 @@ def save_overhead(rounds: int, n: int, work: Path) -> None:
     }
     found = medians(cases, rounds)
     plain = found["without --save"]
-    print(f"\nkayles grundy {n} --game grundy --checksum, median of {rounds} interleaved runs "
+    print(f"\nkayles grundy {n} --game {game} --checksum, median of {rounds} interleaved runs "
           f"({table.stat().st_size / 1e6:.1f} MB table):")
     for name, seconds in found.items():
         print(f"  {name:28} {seconds:8.3f} s   {seconds / plain:6.3f}x")
@@ -100,11 +101,13 @@ def main() -> None:
     parser.add_argument("--quick", action="store_true", help="fewer repeats")
     parser.add_argument("--save-n", type=int, default=1 << 19,
                         help="heap sizes of the --save comparison (default 2**19)")
+    parser.add_argument("--save-game", default="grundy",
+                        help="the game of the --save comparison (default grundy)")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="kayles-bench-") as folder:
         work = Path(folder)
         startup(11 if args.quick else 41, work)
-        save_overhead(1 if args.quick else 3, args.save_n, work)
+        save_overhead(1 if args.quick else 3, args.save_n, args.save_game, work)
 
 
 if __name__ == "__main__":

@@ -27,7 +27,8 @@ A run holds an exclusive advisory lock (flock) on the file while it writes;
 another run asked to write the same file refuses.  Chunks are only ever
 appended, each one written whole and flushed to the disk
 (fsync) before the next value is computed, so a crash (kill -9, power loss)
-can cost at most the chunk being written.  Reading: a file that ends inside its
+can cost at most the chunk being computed or written (``kayles`` lets chunks
+grow to about ``SECONDS`` of computing each).  Reading: a file that ends inside its
 last chunk is a write cut short: that chunk is dropped (and truncated away when
 the run resumes).  Any other damage -- a bad magic, version, width or checksum,
 a file that ends inside its header, a chunk that does not start where the
@@ -41,6 +42,7 @@ from __future__ import annotations
 import os
 import struct
 import sys
+import time
 import zlib
 from array import array
 
@@ -54,6 +56,7 @@ __all__ = [
     "CHUNK",
     "FORMAT_VERSION",
     "MAGIC",
+    "SECONDS",
     "SavedTable",
     "TableFileError",
     "TableWriter",
@@ -64,7 +67,8 @@ __all__ = [
 MAGIC = b"KAYLESTB"
 FORMAT_VERSION = 1
 WIDTH = 2  # bytes per value: nimbers are 16-bit in the kernels
-CHUNK = 1 << 16  # values per chunk unless told otherwise
+CHUNK = 1 << 16  # values per chunk unless told otherwise (the first and the smallest)
+SECONDS = 5.0  # the computing time a chunk aims at, when chunks adapt (see attach)
 CHUNK_MAGIC = b"VALS"
 _HEAD = struct.Struct("<8sHHI")  # magic, version, width, description length
 _CRC = struct.Struct("<I")
@@ -185,6 +189,9 @@ class TableWriter:
         self._fd = fd
         self._end = end  # the file's length after the last whole chunk
         self.saved = saved  # how many values the file holds
+        self._smallest = CHUNK
+        self._seconds: float | None = None
+        self._since = 0.0
 
     @classmethod
     def create(cls, path: str, game: Game) -> TableWriter:
@@ -220,9 +227,18 @@ class TableWriter:
             raise
         return cls(path, fd, saved.end, len(saved.values))
 
-    def attach(self, sequence: Sequence, chunk: int = CHUNK) -> None:
-        """Save the sequence as it grows: a chunk after every ``chunk`` values at most."""
-        sequence.step = chunk
+    def attach(self, sequence: Sequence, chunk: int = CHUNK, seconds: float | None = None) -> None:
+        """Save the sequence as it grows: a chunk after every kernel call of ``chunk`` values.
+
+        With ``seconds``, chunks adapt to take about that long to compute: a chunk
+        computed in less than half of it doubles the next one, a slower one halves
+        it (never below ``chunk``).  Each kernel call costs a little set-up, so
+        small chunks on a long table would slow the run; a crash loses at most
+        about ``seconds`` of work.
+        """
+        sequence.step = self._smallest = chunk
+        self._seconds = seconds
+        self._since = time.monotonic()
         sequence.on_growth = self.save
 
     def save(self, sequence: Sequence) -> None:
@@ -236,6 +252,13 @@ class TableWriter:
         os.fsync(self._fd)
         self._end += len(data)
         self.saved = have
+        if self._seconds is not None and sequence.step is not None:
+            now = time.monotonic()
+            took, self._since = now - self._since, now
+            if took < self._seconds / 2:
+                sequence.step *= 2
+            elif took > self._seconds:
+                sequence.step = max(self._smallest, sequence.step // 2)
 
     def finish(self, sequence: Sequence) -> None:
         """Save what is left, cut away anything half-written, close the file."""

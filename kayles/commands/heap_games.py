@@ -6,7 +6,7 @@ from .._output import write_nimbers
 from ..checksum import fletcher32_of_pieces
 from ..rules import GAMES
 from ..sequence import PROOF_LIMIT, Sequence
-from ..table_file import CHUNK, TableWriter, check_game, read_table
+from ..table_file import CHUNK, SECONDS, TableWriter, check_game, read_table
 from ._shared import (
     add_game_option,
     dump_json,
@@ -62,7 +62,9 @@ def _add_save_options(parser) -> None:
     group.add_argument("--resume", metavar="FILE", help="continue the table saved in FILE "
                        "(after Ctrl-C or a crash) and keep saving to it")
     parser.add_argument("--chunk", type=natural("--chunk"), default=CHUNK, metavar="N",
-                        help=f"with --save/--resume: values per saved chunk (default {CHUNK})")
+                        help=f"with --save/--resume: values in the first and smallest saved "
+                        f"chunk (default {CHUNK}); chunks grow to about {SECONDS:g} s of "
+                        "computing each")
 
 
 def _long_run(args, limit: int | None = None):
@@ -84,7 +86,7 @@ def _long_run(args, limit: int | None = None):
         writer = TableWriter.create(args.save, sequence.game)
     else:
         return sequence, None
-    writer.attach(sequence, args.chunk)
+    writer.attach(sequence, args.chunk, SECONDS)
     return sequence, writer
 
 
