@@ -68,7 +68,7 @@ def _add_save_options(parser) -> None:
 
 
 def _long_run(args, limit: int | None = None):
-    """The sequence of ``args.game`` and its TableWriter (None without --save/--resume).
+    """The sequence of ``args.game`` and its _Saving (None without --save/--resume).
 
     A resumed sequence starts from at most ``limit`` saved values, so it ends where
     an uninterrupted run with that limit would (the file keeps all of them).
@@ -87,15 +87,50 @@ def _long_run(args, limit: int | None = None):
     else:
         return sequence, None
     writer.attach(sequence, args.chunk, SECONDS)
-    return sequence, writer
+    return sequence, _Saving(sequence, writer)
 
 
-def _close(sequence, writer) -> None:
+class _Saving:
+    """A saved run: Ctrl-C finishes and saves the kernel call in progress, then stops
+    the run (status 130); a second Ctrl-C stops at once."""
+
+    def __init__(self, sequence, writer: TableWriter) -> None:
+        import signal
+
+        self.writer = writer
+        self.asked = False
+        sequence.on_growth = self._save_then_stop
+        self._previous = signal.signal(signal.SIGINT, self._on_sigint)
+
+    def _on_sigint(self, signum, frame) -> None:
+        import signal
+
+        self.asked = True
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+
+    def _save_then_stop(self, sequence) -> None:
+        self.writer.save(sequence)
+        if self.asked:
+            raise KeyboardInterrupt
+
+    def close(self, sequence) -> None:
+        """Save what is left and close the file; then stop if Ctrl-C was pressed."""
+        import signal
+
+        try:
+            self.writer.finish(sequence)
+        finally:
+            signal.signal(signal.SIGINT, self._previous)
+        if self.asked:
+            raise KeyboardInterrupt
+
+
+def _close(sequence, saving: _Saving | None) -> None:
     try:
         end_progress(sequence)
     finally:
-        if writer is not None:
-            writer.finish(sequence)  # Ctrl-C included: what is computed is saved
+        if saving is not None:
+            saving.close(sequence)  # Ctrl-C included: what is computed is saved
 
 
 def checksum_hex(sequence, count: int) -> str:
@@ -104,11 +139,11 @@ def checksum_hex(sequence, count: int) -> str:
 
 
 def run_grundy(args, out) -> None:
-    sequence, writer = _long_run(args)
+    sequence, saving = _long_run(args)
     try:
         sequence.segments(args.n + 1)
     finally:
-        _close(sequence, writer)
+        _close(sequence, saving)
     if args.checksum:
         out.write(f"{checksum_hex(sequence, args.n + 1)}  fletcher32 of G(0..{args.n}), "
                   f"{sequence.game.name}\n")
@@ -117,12 +152,12 @@ def run_grundy(args, out) -> None:
 
 
 def run_period(args, out) -> int:
-    sequence, writer = _long_run(args, args.max)
+    sequence, saving = _long_run(args, args.max)
     game = sequence.game
     try:
         found = sequence.prove(args.max)
     finally:
-        _close(sequence, writer)
+        _close(sequence, saving)
     report = {
         "game": game.name,
         "proved": found is not None,
