@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import subprocess
+import sys
 import zlib
 from concurrent.futures import ThreadPoolExecutor
 
@@ -221,3 +222,19 @@ def test_an_unwritable_cache_changes_nothing(tmp_path, expected_1000):
     for pure in (False, True):
         assert ok(xox("grundy", "1000", home=blocker / "cache", pure=pure)) == expected_1000
     assert blocker.read_text() == ""
+
+
+def test_a_warm_run_imports_neither_a_kernel_nor_os(tmp_path, expected_1000):
+    """What start-up leaves out (python -X importtime lists every module imported)."""
+    ok(xox("grundy", "10", home=tmp_path, pure=False))  # fills the cache
+    env = {k: v for k, v in os.environ.items() if k != "KAYLES_PURE"}
+    env["XDG_CACHE_HOME"] = str(tmp_path)
+    result = subprocess.run([sys.executable, "-I", "-S", "-X", "importtime", str(XOX), "grundy",
+                             "1000"], capture_output=True, env=env, timeout=TIMEOUT)
+    assert result.returncode == 0 and result.stdout == expected_1000
+    imported = {line.rsplit("|", 1)[-1].strip() for line in result.stderr.decode().splitlines()
+                if line.startswith("import time:")}
+    assert "kayles.xox" in imported and "kayles.proof_cache" in imported
+    for heavy in ("kayles._core", "kayles._pure", "kayles._impl", "os", "importlib",
+                  "collections", "argparse", "kayles.row", "struct", "array"):
+        assert heavy not in imported, heavy
