@@ -96,11 +96,14 @@ class _Saving:
 
     def __init__(self, sequence, writer: TableWriter) -> None:
         import signal
+        import threading
 
         self.writer = writer
         self.asked = False
-        sequence.on_growth = self._save_then_stop
-        self._previous = signal.signal(signal.SIGINT, self._on_sigint)
+        self._previous = None
+        if threading.current_thread() is threading.main_thread():  # where signals go
+            sequence.on_growth = self._save_then_stop
+            self._previous = signal.signal(signal.SIGINT, self._on_sigint)
 
     def _on_sigint(self, signum, frame) -> None:
         import signal
@@ -120,7 +123,8 @@ class _Saving:
         try:
             self.writer.finish(sequence)
         finally:
-            signal.signal(signal.SIGINT, self._previous)
+            if self._previous is not None:
+                signal.signal(signal.SIGINT, self._previous)
         if self.asked:
             raise KeyboardInterrupt
 
