@@ -48,10 +48,10 @@ if TYPE_CHECKING:
 
 def __getattr__(name: str):
     """Load a public name on first use (PEP 562)."""
+    if name not in _HOMES:  # before importlib: 'from . import x' asks here first
+        raise AttributeError(f"module 'kayles' has no attribute {name!r}")
     from importlib import import_module
 
-    if name not in _HOMES:
-        raise AttributeError(f"module 'kayles' has no attribute {name!r}")
     home = import_module("." + _HOMES[name], __name__)
     return home if name == _HOMES[name] else getattr(home, name)
 

@@ -14,15 +14,11 @@ No period is ever typed in: it is found and proved from the table.  Games with
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from functools import cache
-
-from . import _impl
 from .rules import GAMES, Game, encode
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Iterator
+    from collections.abc import Callable, Iterator
 
 __all__ = ["DIRECT_LIMIT", "PROOF_LIMIT", "Period", "Sequence", "shared"]
 
@@ -32,17 +28,48 @@ FIRST_CHECK = 64  # the first checkpoint; checkpoints double from there
 PROGRESS_STEP = 1 << 16  # values per kernel call while someone watches the progress
 
 
-@dataclass(frozen=True)
-class Period:
-    """A proved period: G(n + period) == G(n) for every n >= preperiod."""
+class Period(tuple):
+    """A proved period: G(n + period) == G(n) for every n >= preperiod.
 
-    preperiod: int
-    period: int
-    values: int  # how many values of the table the proof used
+    The tuple ``(preperiod, period, values)``; ``values`` is how many values of
+    the table the proof used.  (A tuple subclass, not a dataclass: importing
+    dataclasses costs 9 ms, more than Kayles-xox's whole start-up budget.)
+    """
+
+    __slots__ = ()
+
+    def __new__(cls, preperiod: int, period: int, values: int) -> Period:
+        return tuple.__new__(cls, (preperiod, period, values))
+
+    preperiod = property(lambda self: self[0], doc="The first n from which G repeats.")
+    period = property(lambda self: self[1], doc="The length of the repeating block.")
+    values = property(lambda self: self[2], doc="How many values the proof used.")
+
+    def __repr__(self) -> str:
+        return f"Period(preperiod={self[0]}, period={self[1]}, values={self[2]})"
 
 
 def _new_table(size: int) -> memoryview:
     return memoryview(bytearray(2 * size)).cast("H")
+
+
+class _KernelOnDemand:
+    """Stands for the chosen kernel module, imported when one of its functions is called."""
+
+    def __getattr__(self, name: str):
+        if name.startswith("__"):
+            return getattr(_chosen_kernel(), name)
+
+        def call(*args):
+            return getattr(_chosen_kernel(), name)(*args)
+
+        return call
+
+
+def _chosen_kernel():
+    from . import _impl
+
+    return _impl.kernel
 
 
 class Sequence:
@@ -56,15 +83,64 @@ class Sequence:
         if method not in ("sparse", "plain"):
             raise ValueError(f"method must be 'sparse' or 'plain', not {method!r}")
         self.game = game
-        self.kernel = kernel or _impl.kernel
+        self.kernel = kernel or _chosen_kernel()  # imported here: a cached proof needs none
         self.encoded = encode(game.kinds)
         self._extend = self.kernel.extend_sparse if method == "sparse" else self.kernel.extend_plain
-        self._scratch = self.kernel.Scratch()  # the kernel's working memory, reused by every call
+        self._scratch = None  # the kernel's working memory, made by the first call, then reused
         self._table = _new_table(FIRST_CHECK)
         self._length = 0
         self._checkpoint = FIRST_CHECK
         self.period: Period | None = None
         self.progress = None  # called as progress(computed, wanted) while computing
+        self.step: int | None = None  # at most this many values per kernel call, if set
+        self.on_growth: Callable[[Sequence], None] | None = None  # called after each call
+
+    @classmethod
+    def from_values(cls, game: Game, values, method: str = "sparse", kernel=None) -> Sequence:
+        """A sequence that starts from known values G(0..len(values)-1), e.g. a saved table.
+
+        The checkpoints an uninterrupted run would have passed are replayed on the
+        given values, so the sequence is in the state that run would be in (a period
+        proved at the same length, or the same next checkpoint).
+        """
+        sequence = cls(game, method, kernel)
+        count = len(values)
+        sequence._reserve(count)
+        sequence._table[:count] = values
+        while sequence._length < count and sequence.period is None:
+            stop = min(count, sequence._checkpoint)
+            sequence._length = stop
+            if stop == sequence._checkpoint:
+                sequence._check()
+        return sequence
+
+    @classmethod
+    def from_proof(cls, game: Game, values, period: Period) -> Sequence:
+        """A proved sequence from its first ``period.values`` values (e.g. a cache).
+
+        The kernel is imported only when one of its functions is called (moves on
+        a row call one): every nimber is read or copied from the table.  The
+        proof's certificate is checked again here (O(values), at memcmp speed), so
+        a table that does not prove ``period`` is a ValueError.
+        """
+        length, n0, p, t = period.values, period.preperiod, period.period, game.span
+        if len(values) != length:
+            raise ValueError(f"{game.name}: {len(values)} values, but {period!r}")
+        table = _new_table(max(length, 1))
+        table[:length] = values
+        raw = table[:length].tobytes()
+        if (
+            not game.provable
+            or p < 1
+            or length < max(2 * max(n0, 1) + 2 * p + t - 1, p + t + 1)
+            or raw[2 * (n0 + p) :] != raw[2 * n0 : 2 * (length - p)]
+        ):
+            raise ValueError(f"{game.name}: the table does not prove {period!r}")
+        sequence = cls(game, kernel=_KernelOnDemand())
+        sequence._table = table
+        sequence._length = sequence._checkpoint = length
+        sequence.period = period
+        return sequence
 
     def __len__(self) -> int:
         """How many values are computed (or copied from the period) so far."""
@@ -105,11 +181,17 @@ class Sequence:
             if self.progress is not None:
                 stop = min(stop, self._length + PROGRESS_STEP)
                 self.progress(self._length, count)
+            if self.step is not None:
+                stop = min(stop, self._length + self.step)
             self._reserve(stop)
+            if self._scratch is None:
+                self._scratch = self.kernel.Scratch()
             self._extend(self._table, self._length, stop, self.encoded, self._scratch)
             self._length = stop
             if stop == self._checkpoint:
                 self._check()
+            if self.on_growth is not None:
+                self.on_growth(self)
 
     def _check(self) -> None:
         length = self._length
@@ -208,11 +290,18 @@ class Sequence:
         return iter([(head, 1), (block, repeats), (block[:tail], 1)])
 
 
-@cache
+_SHARED: dict[str, Sequence] = {}
+
+
 def shared(name: str) -> Sequence:
     """The process's one Sequence of a named game (``rules.GAMES``), made on first use.
 
     Modules that serve one game (``xox``, ``games.grundys_game``, ...) take their
-    sequence from here, so values computed by one are there for the others.
+    sequence from here, so values computed by one are there for the others.  A
+    proof a run has stored in the user's cache is loaded (``kayles.proof_cache``).
     """
-    return Sequence(GAMES[name])
+    if name not in _SHARED:
+        from . import proof_cache
+
+        _SHARED[name] = proof_cache.sequence(GAMES[name])
+    return _SHARED[name]

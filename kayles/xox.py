@@ -7,7 +7,6 @@
 
 from __future__ import annotations
 
-from . import row as _row
 from .rules import GAMES
 from .sequence import Period, Sequence, shared
 
@@ -17,7 +16,7 @@ GAME = GAMES["kayles-xox"]
 
 
 def sequence() -> Sequence:
-    """The nim-sequence of Kayles-xox, shared by the process."""
+    """The nim-sequence of Kayles-xox, shared by the process; its proof from the cache."""
     return shared(GAME.name)
 
 
@@ -41,9 +40,13 @@ def period() -> Period:
 
 def nim_sum(position: str) -> int:
     """The Grundy number of a position: the XOR over its runs of pins."""
-    return _row.nim_sum(position, sequence())
+    from . import row  # only positions need it; a grundy run does not
+
+    return row.nim_sum(position, sequence())
 
 
 def winning_move(position: str) -> str | None:
     """The position after the seed's winning move, or None if there is none (LOSS)."""
-    return _row.winning_move(position, sequence())
+    from . import row
+
+    return row.winning_move(position, sequence())

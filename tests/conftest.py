@@ -8,10 +8,13 @@ compiled core is missing its case is skipped, unless KAYLES_REQUIRE_NATIVE is se
 
 from __future__ import annotations
 
+import atexit
 import importlib
 import os
+import shutil
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -20,6 +23,11 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # tests/oracle.py
 
 REQUIRE_NATIVE = os.environ.get("KAYLES_REQUIRE_NATIVE", "") not in ("", "0")
+
+# The proof cache (kayles.proof_cache) of every test and subprocess: a fresh
+# directory, never the user's ~/.cache.  Set before any test module imports kayles.
+os.environ["XDG_CACHE_HOME"] = tempfile.mkdtemp(prefix="kayles-test-cache-")
+atexit.register(shutil.rmtree, os.environ["XDG_CACHE_HOME"], True)
 
 
 def load_kernel(name: str):

@@ -206,3 +206,19 @@ def heap_game_nimbers(windows: list[tuple[str, set[int], bool]], n: int) -> list
             options.add(value)
         g.append(mex(options))
     return g
+
+
+def split_game_nimbers(n: int) -> list[int]:
+    """G(0..n) of 4.0 (split one heap into two non-empty heaps, nothing removed), as the
+    mex over the literal options of whole positions (sorted tuples of heap sizes)."""
+
+    @cache
+    def value(position: tuple[int, ...]) -> int:
+        options = set()
+        for i, heap in enumerate(position):
+            rest = position[:i] + position[i + 1 :]
+            for a in range(1, heap):
+                options.add(value(tuple(sorted(rest + (a, heap - a)))))
+        return mex(options)
+
+    return [value((k,) if k else ()) for k in range(n + 1)]

@@ -377,7 +377,6 @@ BAD_INPUTS = {
     "octal-two-dots": ["grundy", "5", "--game", "0..7"],
     "octal-head-1": ["grundy", "5", "--game", "1.07"],
     "octal-lone-dot": ["grundy", "5", "--game", "."],
-    "octal-no-digits": ["grundy", "5", "--game", "0."],
     "game-empty": ["grundy", "5", "--game", ""],
     "game-missing-value": ["grundy", "5", "--game"],
     "period-unknown-game": ["period", "--game", "nope"],

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 import random
 
 import pytest
@@ -116,9 +115,15 @@ def test_records_are_frozen_values_with_their_reprs():
     assert move == HeapMove(1, 5, (2, 3)) and move != HeapMove(1, 5, (3, 2))
     period = Period(preperiod=71, period=12, values=167)
     assert repr(period) == "Period(preperiod=71, period=12, values=167)"
-    assert period == Period(71, 12, 167) and period != (71, 12, 167)
-    with pytest.raises(dataclasses.FrozenInstanceError):
+    assert period == Period(71, 12, 167) == (71, 12, 167) and period != Period(71, 6, 167)
+    n0, p, values = period
+    assert (n0, p, values) == (period.preperiod, period.period, period.values)
+    with pytest.raises(AttributeError):
         period.period = 6  # type: ignore[misc]
+    option = Option(a=2, kind=1, kept=(1,), b=3)
+    assert repr(option) == "Option(a=2, kind=1, kept=(1,), b=3)" and option.parts == (2, 1, 3)
+    with pytest.raises(AttributeError):
+        option.a = 0  # type: ignore[misc]
 
 
 def test_named_games_share_one_sequence_per_process():

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 from .._output import write_nimbers
+from ..checksum import fletcher32_of_pieces
 from ..rules import GAMES
-from ..sequence import PROOF_LIMIT
+from ..sequence import PROOF_LIMIT, Sequence
+from ..table_file import CHUNK, SECONDS, TableWriter, check_game, read_table
 from ._shared import (
     add_game_option,
     dump_json,
@@ -21,6 +23,9 @@ def register(sub) -> None:
                        "nim-sequence [G(0), G(1), ..., G(N)] of a heap game on one line.")
     p.add_argument("n", metavar="N", type=natural(), help="the last heap size")
     add_game_option(p)
+    p.add_argument("--checksum", action="store_true",
+                   help="print the Fletcher-32 checksum of G(0..N) instead of the values")
+    _add_save_options(p)
     p.set_defaults(run=run_grundy)
 
     p = sub.add_parser("period", help="prove the period of a nim-sequence",
@@ -29,7 +34,9 @@ def register(sub) -> None:
     add_game_option(p)
     p.add_argument("--max", type=natural(), default=PROOF_LIMIT, metavar="N",
                    help=f"compute at most N values (default {PROOF_LIMIT})")
-    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument("--json", action="store_true", help="print one JSON object "
+                   "(with the Fletcher-32 checksum of the values computed)")
+    _add_save_options(p)
     p.set_defaults(run=run_period)
 
     p = sub.add_parser("move", help="the winning move of a position",
@@ -48,22 +55,113 @@ def register(sub) -> None:
     p.set_defaults(run=run_games)
 
 
-def run_grundy(args, out) -> None:
+def _add_save_options(parser) -> None:
+    group = parser.add_mutually_exclusive_group()
+    group.add_argument("--save", metavar="FILE", help="write the table to FILE as it grows "
+                       "(a new file), so an interrupted run can be resumed")
+    group.add_argument("--resume", metavar="FILE", help="continue the table saved in FILE "
+                       "(after Ctrl-C or a crash) and keep saving to it")
+    parser.add_argument("--chunk", type=natural("--chunk"), default=CHUNK, metavar="N",
+                        help=f"with --save/--resume: values in the first and smallest saved "
+                        f"chunk (default {CHUNK}); chunks grow to about {SECONDS:g} s of "
+                        "computing each")
+
+
+def _long_run(args, limit: int | None = None):
+    """The sequence of ``args.game`` and its _Saving (None without --save/--resume).
+
+    A resumed sequence starts from at most ``limit`` saved values, so it ends where
+    an uninterrupted run with that limit would (the file keeps all of them).
+    """
+    if args.chunk < 1:
+        raise ValueError("--chunk must be at least 1")
     sequence = open_sequence(args.game)
+    if args.resume is not None:
+        saved = read_table(args.resume)
+        check_game(saved, sequence.game, args.resume)
+        resumed = Sequence.from_values(sequence.game, saved.values[:limit])
+        resumed.progress, sequence = sequence.progress, resumed
+        writer = TableWriter.reopen(args.resume, saved)
+    elif args.save is not None:
+        writer = TableWriter.create(args.save, sequence.game)
+    else:
+        return sequence, None
+    writer.attach(sequence, args.chunk, SECONDS)
+    return sequence, _Saving(sequence, writer)
+
+
+class _Saving:
+    """A saved run: Ctrl-C finishes and saves the kernel call in progress, then stops
+    the run (status 130); a second Ctrl-C stops at once."""
+
+    def __init__(self, sequence, writer: TableWriter) -> None:
+        import signal
+        import threading
+
+        self.writer = writer
+        self.asked = False
+        self._previous = None
+        if threading.current_thread() is threading.main_thread():  # where signals go
+            sequence.on_growth = self._save_then_stop
+            self._previous = signal.signal(signal.SIGINT, self._on_sigint)
+
+    def _on_sigint(self, signum, frame) -> None:
+        import signal
+
+        self.asked = True
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+
+    def _save_then_stop(self, sequence) -> None:
+        self.writer.save(sequence)
+        if self.asked:
+            raise KeyboardInterrupt
+
+    def close(self, sequence) -> None:
+        """Save what is left and close the file; then stop if Ctrl-C was pressed."""
+        import signal
+
+        try:
+            self.writer.finish(sequence)
+        finally:
+            if self._previous is not None:
+                signal.signal(signal.SIGINT, self._previous)
+        if self.asked:
+            raise KeyboardInterrupt
+
+
+def _close(sequence, saving: _Saving | None) -> None:
+    try:
+        end_progress(sequence)
+    finally:
+        if saving is not None:
+            saving.close(sequence)  # Ctrl-C included: what is computed is saved
+
+
+def checksum_hex(sequence, count: int) -> str:
+    """The Fletcher-32 checksum of G(0..count-1) as 8 hex digits (O(period) once proved)."""
+    return f"{fletcher32_of_pieces(sequence.segments(count)):08x}"
+
+
+def run_grundy(args, out) -> None:
+    sequence, saving = _long_run(args)
     try:
         sequence.segments(args.n + 1)
     finally:
-        end_progress(sequence)
-    write_nimbers(sequence, args.n, out)
+        _close(sequence, saving)
+    if args.checksum:
+        out.write(f"{checksum_hex(sequence, args.n + 1)}  fletcher32 of G(0..{args.n}), "
+                  f"{sequence.game.name}\n")
+    else:
+        write_nimbers(sequence, args.n, out)
 
 
 def run_period(args, out) -> int:
-    sequence = open_sequence(args.game)
+    sequence, saving = _long_run(args, args.max)
     game = sequence.game
     try:
         found = sequence.prove(args.max)
     finally:
-        end_progress(sequence)
+        _close(sequence, saving)
     report = {
         "game": game.name,
         "proved": found is not None,
@@ -73,6 +171,7 @@ def run_period(args, out) -> int:
     }
     if not game.provable:
         report["reason"] = "the octal periodicity theorem does not cover unequal splits"
+    report["fletcher32"] = checksum_hex(sequence, report["values"])
     if args.json:
         dump_json(report, out)
     elif found:

@@ -1,0 +1,240 @@
+"""The proof cache (kayles.proof_cache): written cold, read warm, never stale, never in the way.
+
+Every test points XDG_CACHE_HOME at its own temporary directory.  Files are read
+and crafted here from the documented format (module header of proof_cache), not
+through the package, so "the warm run reads the cache" is seen from outside: a
+value planted in a valid file shows up in the output of that core only.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import zlib
+from concurrent.futures import ThreadPoolExecutor
+
+import pytest
+
+from kayles import proof_cache
+from kayles.rules import GAMES, get_game
+from kayles.sequence import Sequence
+
+import oracle
+from conftest import ROOT, listing, load_kernel
+
+XOX = ROOT / "Kayles-xox"
+PURE = os.environ.get("KAYLES_PURE", "") not in ("", "0")
+TIMEOUT = 120
+
+
+@pytest.fixture
+def cache_home(tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    return tmp_path / "cache" / "kayles"
+
+
+def parse(data: bytes):
+    """(key, preperiod, period, values) of a cache file, checked as the format says."""
+    size = int.from_bytes(data[8:12], "little")
+    start = 12 + size + 24
+    assert data[:8] == b"KAYLESPC"
+    assert int.from_bytes(data[-4:], "little") == zlib.crc32(data[:-4])
+    n0, p, count = (int.from_bytes(data[i : i + 8], "little") for i in range(12 + size, start, 8))
+    assert len(data) == start + 2 * count + 4
+    values = [int.from_bytes(data[i : i + 2], "little") for i in range(start, start + 2 * count, 2)]
+    return data[12 : 12 + size], n0, p, values
+
+
+def craft(key: bytes, n0: int, p: int, values) -> bytes:
+    data = b"KAYLESPC" + len(key).to_bytes(4, "little") + key
+    data += b"".join(x.to_bytes(8, "little") for x in (n0, p, len(values)))
+    data += b"".join(v.to_bytes(2, "little") for v in values)
+    return data + zlib.crc32(data).to_bytes(4, "little")
+
+
+def prove_through_cache(game):
+    """What a run does: take the cached sequence; prove it (a no-op when it came proved)."""
+    sequence = proof_cache.sequence(game)
+    sequence.prove()
+    return sequence
+
+
+# -- in process, on the core this session runs --------------------------------------------------
+
+
+def test_a_cold_run_writes_the_cache_and_a_warm_run_reads_it(cache_home):
+    game = get_game("0.77")
+    assert proof_cache.load(game) is None
+    cold = prove_through_cache(game)
+    files = list(cache_home.iterdir())
+    assert [f.name for f in files] == [f"0.77.{'python' if PURE else 'cython'}.proof"]
+    key, n0, p, values = parse(files[0].read_bytes())
+    assert (n0, p, len(values)) == (71, 12, 167)  # Kayles: period 12 from 71 (published)
+    assert values == oracle.octal_nimbers("0.77", 166)
+    warm = proof_cache.load(game)
+    assert warm is not None and warm.period == cold.period
+    assert warm.nimbers(2000) == oracle.octal_nimbers("0.77", 2000)
+    assert warm.nimber(10**30) == warm.nimber(71 + (10**30 - 71) % 12)
+
+
+def test_damaged_or_foreign_files_are_ignored_and_rewritten(cache_home):
+    game = get_game("0.77")
+    prove_through_cache(game)
+    path = next(cache_home.iterdir())
+    good = path.read_bytes()
+    key, n0, p, values = parse(good)
+    flipped = bytearray(good)
+    flipped[len(good) // 2] ^= 1
+    other_key = key.replace(b"moves ", b"moves 9,-,7,0;")
+    not_proved = values[:100]
+    for bad in (bytes(flipped), good[:-1], good + b"\0", b"", craft(other_key, n0, p, values),
+                craft(key, n0, p, not_proved), craft(key, n0, p + 1, values)):
+        path.write_bytes(bad)
+        assert proof_cache.load(game) is None
+        assert prove_through_cache(game).nimbers(300) == oracle.octal_nimbers("0.77", 300)
+        assert path.read_bytes() == good  # rewritten by the run that proved it again
+
+
+def test_only_the_kernel_the_key_names_may_store(cache_home, both_kernels):
+    game = get_game("0.07")
+    stored = []
+    for kernel in both_kernels:
+        sequence = Sequence(game, kernel=kernel)
+        sequence.prove()
+        stored.append(proof_cache.store(sequence))
+    chosen = proof_cache.kernel_file()[1]
+    assert stored == [kernel.__file__ == chosen for kernel in both_kernels]
+    assert stored.count(True) == 1
+
+
+def test_the_key_changes_with_the_kernel_file(cache_home, tmp_path, monkeypatch):
+    kernel = tmp_path / "_core.fake.so"
+    kernel.write_bytes(b"one")
+    monkeypatch.setattr(proof_cache, "kernel_file", lambda: ("cython", str(kernel)))
+    game = GAMES["kayles-xox"]
+    first = proof_cache.cache_key(game)
+    os.utime(kernel, ns=(1, 10**18))
+    second = proof_cache.cache_key(game)
+    kernel.write_bytes(b"three")
+    os.utime(kernel, ns=(1, 10**18))
+    third = proof_cache.cache_key(game)
+    assert len({first, second, third}) == 3
+    assert proof_cache.cache_key(get_game("0.77")) != third
+
+
+def test_an_unusable_cache_is_silent(tmp_path, monkeypatch):
+    blocker = tmp_path / "a-file"
+    blocker.write_text("not a directory")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(blocker / "cache"))
+    game = get_game("0.77")
+    sequence = prove_through_cache(game)
+    assert sequence.nimbers(200) == oracle.octal_nimbers("0.77", 200)
+    assert proof_cache.store(sequence) is False
+    monkeypatch.setenv("XDG_CACHE_HOME", "relative/path")
+    monkeypatch.delenv("HOME", raising=False)
+    assert proof_cache.cache_dir() is None and proof_cache.load(game) is None
+
+
+# -- the Kayles-xox executable, compiled and pure side by side --------------------------------
+
+
+def xox(*args, home, pure: bool) -> subprocess.CompletedProcess:
+    env = {k: v for k, v in os.environ.items() if k not in ("KAYLES_PURE", "XDG_CACHE_HOME")}
+    env["XDG_CACHE_HOME"] = str(home)
+    if pure:
+        env["KAYLES_PURE"] = "1"
+        env.pop("KAYLES_REQUIRE_NATIVE", None)
+    return subprocess.run([str(XOX), *args], capture_output=True, env=env, timeout=TIMEOUT)
+
+
+def ok(result: subprocess.CompletedProcess) -> bytes:
+    assert (result.returncode, result.stderr) == (0, b""), result.stderr
+    return result.stdout
+
+
+@pytest.fixture(scope="module")
+def expected_1000():
+    load_kernel("cython")  # the compiled core must be built (or, without it, skip)
+    return listing(oracle.xox_nimbers_by_sum(1000))
+
+
+def test_cold_then_warm_kayles_xox(tmp_path, expected_1000):
+    path = tmp_path / "kayles" / "kayles-xox.cython.proof"
+    assert ok(xox("grundy", "1000", home=tmp_path, pure=False)) == expected_1000
+    written = path.read_bytes()
+    key, n0, p, values = parse(written)
+    assert (n0, p, len(values)) == (26152, 18, 52342)
+    assert ok(xox("grundy", "1000", home=tmp_path, pure=False)) == expected_1000
+    assert ok(xox("xxxxxxx.xxxxxxxx..xxxxxxxx.", home=tmp_path, pure=False)) == (
+        b"xxx.xxx.xxxxxxxx..xxxxxxxx.\n")  # the seed's example, kernel loaded on demand
+    assert path.read_bytes() == written and sorted(os.listdir(path.parent)) == [path.name]
+    damaged = bytearray(written)
+    damaged[len(written) // 3] ^= 0x40
+    foreign = craft(key.replace(b"kayles ", b"kayles 0.0.0-other ", 1), n0, p, values)
+    for bad in (bytes(damaged), written[: len(written) // 2], foreign):
+        path.write_bytes(bad)
+        assert ok(xox("grundy", "1000", home=tmp_path, pure=False)) == expected_1000
+        assert path.read_bytes() == written  # ignored, proved again, rewritten
+
+
+def test_compiled_and_pure_never_read_each_others_files(tmp_path, monkeypatch, expected_1000):
+    ok(xox("grundy", "10", home=tmp_path, pure=False))
+    folder = tmp_path / "kayles"
+    key, n0, p, values = parse((folder / "kayles-xox.cython.proof").read_bytes())
+    planted = [*values[:5], 99, *values[6:]]  # G(5) = 99: a value only a file can give
+    (folder / "kayles-xox.cython.proof").write_bytes(craft(key, n0, p, planted))
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    monkeypatch.setenv("KAYLES_PURE", "1")
+    monkeypatch.delenv("KAYLES_REQUIRE_NATIVE", raising=False)
+    pure_key = proof_cache.cache_key(GAMES["kayles-xox"])[1].encode()
+    assert pure_key != key
+    (folder / "kayles-xox.python.proof").write_bytes(craft(pure_key, n0, p, [*values[:7], 77,
+                                                                           *values[8:]]))
+    compiled = ok(xox("grundy", "1000", home=tmp_path, pure=False))
+    pure = ok(xox("grundy", "1000", home=tmp_path, pure=True))
+    assert compiled == expected_1000.replace(b"[0, 1, 0, 2, 3, 2,", b"[0, 1, 0, 2, 3, 99,", 1)
+    assert pure == expected_1000.replace(b"[0, 1, 0, 2, 3, 2, 1, 4,", b"[0, 1, 0, 2, 3, 2, 1, 77,",
+                                         1)
+    for name in ("kayles-xox.cython.proof", "kayles-xox.python.proof"):
+        (folder / name).unlink()
+    assert ok(xox("grundy", "1000", home=tmp_path, pure=True)) == expected_1000
+    assert ok(xox("grundy", "1000", home=tmp_path, pure=False)) == expected_1000
+
+
+def test_concurrent_cold_runs_leave_one_whole_file(tmp_path, expected_1000):
+    runs = 6
+    with ThreadPoolExecutor(runs) as pool:
+        outputs = list(pool.map(lambda _: ok(xox("grundy", "100000", home=tmp_path, pure=False)),
+                                range(runs)))
+    blocker = tmp_path / "a-file"
+    blocker.write_text("")
+    uncached = ok(xox("grundy", "100000", home=blocker, pure=False))
+    assert outputs == [uncached] * runs and uncached.startswith(expected_1000[:-2])
+    assert os.listdir(tmp_path / "kayles") == ["kayles-xox.cython.proof"]  # no temporary left
+    parse((tmp_path / "kayles" / "kayles-xox.cython.proof").read_bytes())
+    assert ok(xox("grundy", "100000", home=tmp_path, pure=False)) == uncached
+
+
+def test_an_unwritable_cache_changes_nothing(tmp_path, expected_1000):
+    blocker = tmp_path / "a-file"
+    blocker.write_text("")
+    for pure in (False, True):
+        assert ok(xox("grundy", "1000", home=blocker / "cache", pure=pure)) == expected_1000
+    assert blocker.read_text() == ""
+
+
+def test_a_warm_run_imports_neither_a_kernel_nor_os(tmp_path, expected_1000):
+    """What start-up leaves out (python -X importtime lists every module imported)."""
+    ok(xox("grundy", "10", home=tmp_path, pure=False))  # fills the cache
+    env = {k: v for k, v in os.environ.items() if k != "KAYLES_PURE"}
+    env["XDG_CACHE_HOME"] = str(tmp_path)
+    result = subprocess.run([sys.executable, "-I", "-S", "-X", "importtime", str(XOX), "grundy",
+                             "1000"], capture_output=True, env=env, timeout=TIMEOUT)
+    assert result.returncode == 0 and result.stdout == expected_1000
+    imported = {line.rsplit("|", 1)[-1].strip() for line in result.stderr.decode().splitlines()
+                if line.startswith("import time:")}
+    assert "kayles.xox" in imported and "kayles.proof_cache" in imported
+    for heavy in ("kayles._core", "kayles._pure", "kayles._impl", "os", "importlib",
+                  "collections", "argparse", "kayles.row", "struct", "array"):
+        assert heavy not in imported, heavy
