@@ -11,7 +11,9 @@ survey is computing.  No scheduling of its own beyond a bounded window.
 
 from __future__ import annotations
 
+import os
 import signal
+import threading
 import time
 from collections import deque
 from concurrent.futures import FIRST_COMPLETED, Executor, Future, ProcessPoolExecutor, wait
@@ -29,7 +31,7 @@ if TYPE_CHECKING:
 __all__ = ["open_executor", "survey"]
 
 POLL = 0.5  # seconds between looks at rows another survey is computing
-DASK_TIMEOUT = "10s"  # how long to try reaching a Dask scheduler
+DASK_TIMEOUT = "5s"  # how long to try reaching a Dask scheduler
 
 
 class _Here(Executor):
@@ -44,9 +46,18 @@ class _Here(Executor):
         return future
 
 
-def _quiet_worker() -> None:
-    """Pool workers leave Ctrl-C to the survey, which stops them itself."""
+def _start_worker() -> None:
+    """Pool workers leave Ctrl-C to the survey, which stops them itself, and end when
+    their parent does (a survey killed with SIGKILL leaves no worker computing on)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    parent = os.getppid()
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(POLL)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="kayles-parent-watch", daemon=True).start()
 
 
 def _stop_workers(pool: ProcessPoolExecutor) -> None:
@@ -80,7 +91,7 @@ def open_executor(jobs: int = 1, dask: str | None = None) -> Iterator[tuple[Exec
     elif jobs == 1:
         yield _Here(), 1
     else:
-        pool = ProcessPoolExecutor(jobs, initializer=_quiet_worker)
+        pool = ProcessPoolExecutor(jobs, initializer=_start_worker)
         try:
             yield pool, 2 * jobs
         except BaseException:

@@ -150,12 +150,12 @@ def rare_mask(histogram: Mapping[int, int], constants: Iterable[int] = ()) -> tu
         counts[value] += times
     total = sum(counts)
     transform = walsh_hadamard(counts)
-    best, best_rare = 0, total
+    best, best_rare = 0, total + 1
     for mask in range(1, size):
         rare = (total + transform[mask]) // 2
         if rare < best_rare and all(bin(c & mask).count("1") % 2 == 0 for c in constants):
             best, best_rare = mask, rare
-    return best, best_rare
+    return (best, best_rare) if best else (0, total)
 
 
 def summarise(code: str, limit: int) -> Summary:

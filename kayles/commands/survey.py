@@ -151,7 +151,7 @@ def _write_table(rows: list[dict], args, out, columns=None) -> None:
         writer = csv.writer(out, lineterminator="\n")
         writer.writerow(columns)
         for row in rows:
-            writer.writerow(["" if row[c] is None else _cell(row[c]) for c in columns])
+            writer.writerow([_csv_cell(row[c]) for c in columns])
         return
     header = [_HEADINGS.get(c, c) for c in columns]
     cells = [[_cell(row[c]) for c in columns] for row in rows]
@@ -172,6 +172,15 @@ def _cell(value) -> str:
         return "-"
     if value is True or value is False:
         return "yes" if value else "no"
+    return str(value)
+
+
+def _csv_cell(value) -> str:
+    """As JSON writes it: empty for null, true or false for a boolean."""
+    if value is None:
+        return ""
+    if value is True or value is False:
+        return "true" if value else "false"
     return str(value)
 
 
