@@ -10,13 +10,17 @@ interruption are tested with real processes, Dask with a real local cluster.
 from __future__ import annotations
 
 import csv
+import fcntl
 import io
 import json
 import os
+import pty
 import signal
 import sqlite3
+import struct
 import subprocess
 import sys
+import termios
 import time
 
 import pytest
@@ -384,3 +388,29 @@ def test_default_database_lives_in_the_cache_directory(tmp_path):
                             capture_output=True, cwd=ROOT, env=env, timeout=TIMEOUT)
     assert (result.returncode, result.stderr) == (0, b"")
     assert set(rows(tmp_path / "cache" / "kayles" / "survey.sqlite")) == {"0.77"}
+
+
+def test_progress_on_a_terminal_stays_off_stdout(tmp_path):
+    pytest.importorskip("tqdm")
+    expected = survey("0.77", "0.07", "--max", "500", db=tmp_path / "a.sqlite").stdout
+    leader, follower = pty.openpty()
+    fcntl.ioctl(follower, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
+    try:
+        result = subprocess.run([sys.executable, "-m", "kayles", "survey", "0.77", "0.07",
+                                 "--max", "500", "--db", str(tmp_path / "b.sqlite")],
+                                stdout=subprocess.PIPE, stderr=follower, cwd=ROOT,
+                                timeout=TIMEOUT)
+        os.close(follower)
+        terminal = b""
+        while True:
+            try:
+                chunk = os.read(leader, 4096)
+            except OSError:  # EIO: every writer has closed the terminal
+                break
+            if not chunk:
+                break
+            terminal += chunk
+    finally:
+        os.close(leader)
+    assert result.returncode == 0 and result.stdout == expected
+    assert b"Traceback" not in terminal and b"survey" in terminal  # tqdm's bar was there

@@ -136,9 +136,10 @@ def run_survey(args, out) -> int:
 # -- output ------------------------------------------------------------------------------------
 
 _HEADINGS = {"largest_heap": "first heap", "last_rare": "last rare", "values": "values used"}
+_CLASS_HEADINGS = {"values": "first values"}
 
 
-def _write_table(rows: list[dict], args, out, columns=None) -> None:
+def _write_table(rows: list[dict], args, out, columns=None, headings=_HEADINGS) -> None:
     from ..survey import FIELDS
 
     columns = columns or list(FIELDS)
@@ -153,7 +154,7 @@ def _write_table(rows: list[dict], args, out, columns=None) -> None:
         for row in rows:
             writer.writerow([_csv_cell(row[c]) for c in columns])
         return
-    header = [_HEADINGS.get(c, c) for c in columns]
+    header = [headings.get(c, c) for c in columns]
     cells = [[_cell(row[c]) for c in columns] for row in rows]
     if args.markdown:
         out.write("| " + " | ".join(header) + " |\n")
@@ -162,9 +163,11 @@ def _write_table(rows: list[dict], args, out, columns=None) -> None:
             out.write("| " + " | ".join(line) + " |\n")
         return
     widths = [max(len(text) for text in column) for column in zip(header, *cells)]
+    numeric = [all(text.isdigit() or text == "-" for text in column)
+               for column in zip(*cells)] if cells else [False] * len(columns)
     for line in [header, *cells]:
-        out.write("  ".join(text.ljust(w) if i == 0 or i == len(columns) - 1 else text.rjust(w)
-                            for i, (text, w) in enumerate(zip(line, widths))).rstrip() + "\n")
+        out.write("  ".join(text.rjust(w) if right else text.ljust(w)
+                            for text, w, right in zip(line, widths, numeric)).rstrip() + "\n")
 
 
 def _cell(value) -> str:
@@ -198,5 +201,5 @@ def _write_classes(summaries, args, out) -> None:
     for row in rows:
         row["codes"] = " ".join(row["codes"])
         row["values"] = " ".join(map(str, row["values"]))
-    _write_table(rows, args, out, columns=["class", "size", "codes", "values"])
+    _write_table(rows, args, out, ["class", "size", "codes", "values"], _CLASS_HEADINGS)
 
