@@ -122,7 +122,8 @@ def test_codes_with_digits_lists_every_code_ending_in_a_non_zero_digit(digits, f
 
 # -- one game's summary against the oracle ---------------------------------------------------
 
-SMALL_CODES = [*codes_with_digits(2), "0.137", "0.161", "4.07", "0.4", "0.007"]
+SMALL_CODES = [*codes_with_digits(2), *codes_with_digits(1, "4"), "0.137", "0.161", "4.07",
+               "0.007"]
 
 
 @pytest.mark.parametrize("code", SMALL_CODES)
@@ -312,7 +313,7 @@ def wait_for_done_rows(db, count: int, proc: subprocess.Popen) -> None:
         if db.exists():
             try:
                 done = [s for s, _, _ in rows(db).values() if s == "done"]
-            except sqlite3.OperationalError:  # the table is not created yet
+            except sqlite3.DatabaseError:  # the file or its table is not created yet
                 done = []
             if len(done) >= count:
                 return
