@@ -28,7 +28,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from kayles._impl import IMPLEMENTATION
-from kayles.survey import codes_with_digits, equivalence_classes, rare_mask, summarise
+from kayles.survey import (
+    codes_with_digits,
+    equivalence_classes,
+    rare_mask,
+    summarise,
+    walsh_hadamard,
+)
 
 import oracle
 from conftest import ROOT, assert_usage_error
@@ -101,6 +107,14 @@ def test_rare_mask_is_the_brute_force_minimum(values, constants):
     for v in values:
         histogram[v] = histogram.get(v, 0) + 1
     assert rare_mask(histogram, constants) == brute_rare_mask(values, constants)
+
+
+@given(st.integers(0, 6).flatmap(
+    lambda bits: st.lists(st.integers(-50, 50), min_size=1 << bits, max_size=1 << bits)))
+def test_walsh_hadamard_is_its_definition(counts):
+    assert walsh_hadamard(counts) == [
+        sum(c * (-1) ** bin(v & m).count("1") for v, c in enumerate(counts))
+        for m in range(len(counts))]
 
 
 def test_rare_mask_of_the_kayles_xox_constant_keeps_bit_zero_clear():
