@@ -162,6 +162,28 @@ def test_summary_matches_the_oracle(code):
     assert summary.row()["checksum"] == fletcher32_by_definition(used)
 
 
+def provable_within(values: list[int], t: int) -> bool:
+    """The octal periodicity theorem on the first len(values) values: is there a period
+    p and preperiod n0 with values[n + p] == values[n] for n0 <= n < L - p and
+    L >= max(2 * max(n0, 1) + 2p + t - 1, p + t + 1)?  (For each p the least n0 is best.)"""
+    size = len(values)
+    for p in range(1, size):
+        n0 = size - p
+        while n0 > 0 and values[n0 - 1] == values[n0 - 1 + p]:
+            n0 -= 1
+        if size >= max(2 * max(n0, 1) + 2 * p + t - 1, p + t + 1):
+            return True
+    return False
+
+
+@pytest.mark.parametrize("limit", [20, 40, 63, 100])
+def test_a_period_is_proved_exactly_when_the_limit_allows(limit):
+    # Limits below and between the sequence's checkpoints (64, 128, ...) included.
+    for code in codes_with_digits(2):
+        values = oracle.octal_nimbers(code, limit - 1)
+        assert summarise(code, limit).proved == provable_within(values, len(code) - 2), code
+
+
 def test_summary_of_kayles_xox_respects_its_pattern_constant():
     summary = summarise("kayles-xox", 200)
     values = oracle.xox_nimbers_by_sum(199)
