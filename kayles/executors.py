@@ -85,7 +85,7 @@ def open_executor(jobs: int = 1, dask: str | None = None) -> Iterator[tuple[Exec
                 from None
         try:
             threads = sum(client.nthreads().values()) or 1
-            yield client.get_executor(pure=False), 2 * threads
+            yield client.get_executor(pure=False), 4 * threads
         finally:
             client.close()
     elif jobs == 1:
@@ -93,7 +93,7 @@ def open_executor(jobs: int = 1, dask: str | None = None) -> Iterator[tuple[Exec
     else:
         pool = ProcessPoolExecutor(jobs, initializer=_start_worker)
         try:
-            yield pool, 2 * jobs
+            yield pool, 4 * jobs
         except BaseException:
             _stop_workers(pool)
             raise

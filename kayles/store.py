@@ -158,7 +158,7 @@ class Store:
                 f"UPDATE games SET status = 'done', owner = ?, updated = ?, seconds = ?, "
                 f"head = ?, error = NULL, {', '.join(f'{c} = ?' for c in _RESULT)} "
                 f"WHERE code = ? AND max = ? AND status != 'done'",
-                (self.owner, time.time(), summary.seconds, summary.packed_head(), *values,
+                (self.owner, time.time(), summary.seconds, summary.packed, *values,
                  summary.code, summary.max))
 
     def fail(self, code: str, limit: int, error: str) -> None:
@@ -200,8 +200,7 @@ class Store:
             fields = dict(zip(_RESULT, values))
             fields["values"] = fields.pop("values_used")
             fields["proved"] = bool(fields["proved"])
-            found[code] = Summary(code=code, max=limit, seconds=seconds,
-                                  head=Summary.unpack_head(head), **fields)
+            found[code] = Summary(code=code, max=limit, seconds=seconds, packed=head, **fields)
         return found
 
 

@@ -67,11 +67,28 @@ class Summary:
     G(0..preperiod+period-1) when proved, else G(0..values-1).
     """
 
-    __slots__ = (*FIELDS, "head", "seconds")
+    __slots__ = (*FIELDS, "seconds", "packed", "_head")
 
-    def __init__(self, **fields) -> None:
-        for name in self.__slots__:
+    def __init__(self, *, head: list[int] | None = None, packed: bytes | None = None,
+                 **fields) -> None:
+        for name in (*FIELDS, "seconds"):
             setattr(self, name, fields[name])
+        if packed is None:
+            packed = zlib.compress(array("H", head or ()).tobytes())
+        self.packed = packed  # the head as stored and sent between processes
+        self._head = head
+
+    def __reduce__(self):
+        fields = {name: getattr(self, name) for name in (*FIELDS, "seconds")}
+        return _rebuild, (fields, self.packed)
+
+    @property
+    def head(self) -> list[int]:
+        if self._head is None:
+            values = array("H")
+            values.frombytes(zlib.decompress(self.packed))
+            self._head = values.tolist()
+        return self._head
 
     def row(self) -> dict:
         """The report's fields as a dict (``checksum`` as 8 hex digits)."""
@@ -83,21 +100,17 @@ class Summary:
         """G(0..count-1); ValueError when an unproved game has fewer values."""
         head = self.head
         if count <= len(head):
-            return list(head[:count])
+            return head[:count]
         if not self.proved:
             raise ValueError(f"{self.code}: only {len(head)} values are known "
                              f"(no period proved within --max {self.max}), {count} needed")
         n0, p = self.preperiod, self.period
-        return list(head) + [head[n0 + (n - n0) % p] for n in range(len(head), count)]
+        return head + [head[n0 + (n - n0) % p] for n in range(len(head), count)]
 
-    def packed_head(self) -> bytes:
-        return zlib.compress(array("H", self.head).tobytes())
 
-    @staticmethod
-    def unpack_head(blob: bytes) -> list[int]:
-        values = array("H")
-        values.frombytes(zlib.decompress(blob))
-        return values.tolist()
+def _rebuild(fields: dict, packed: bytes) -> Summary:
+    """Unpickle a Summary without unpacking its head (workers send it packed)."""
+    return Summary(packed=packed, **fields)
 
 
 def canonical_code(code: str) -> str:
