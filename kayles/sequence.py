@@ -90,6 +90,7 @@ class Sequence:
         self._table = _new_table(FIRST_CHECK)
         self._length = 0
         self._checkpoint = FIRST_CHECK
+        self._checked = 0  # the table length at the last period search
         self.period: Period | None = None
         self.progress = None  # called as progress(computed, wanted) while computing
         self.step: int | None = None  # at most this many values per kernel call, if set
@@ -194,7 +195,7 @@ class Sequence:
                 self.on_growth(self)
 
     def _check(self) -> None:
-        length = self._length
+        length = self._checked = self._length
         found = None
         if self.game.provable:
             found = self.kernel.find_period(self._table, length, self.game.span)
@@ -245,6 +246,8 @@ class Sequence:
         """Search for a proved period, computing up to ``limit`` values."""
         if self.period is None and self.game.provable:
             self._grow(limit)
+            if self.period is None and self._checked < self._length:
+                self._check()  # the limit fell between checkpoints: search what is there
         return self.period
 
     def table(self, count: int) -> memoryview:

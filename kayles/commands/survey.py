@@ -1,0 +1,205 @@
+"""The ``kayles survey`` subcommand: a family of games, computed in parallel, into SQLite.
+
+Exit status: 0 when every code was surveyed; 1 when some code was bad or failed
+(each said on its own stderr line, the others still surveyed and printed);
+2 for a usage error (bad option, bad --db, unreachable Dask scheduler);
+130 on Ctrl-C and 143 on SIGTERM, with every finished row kept in the database.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import sys
+
+from ..sequence import PROOF_LIMIT
+from ._shared import dump_json, natural
+
+__all__ = ["register"]
+
+PREVIEW = 16  # values shown for each equivalence class
+
+
+def register(sub) -> None:
+    p = sub.add_parser(
+        "survey", help="survey a family of octal games into a database",
+        description="For each code: prove its period (or compute --max values), and report "
+        "code, proved, preperiod, period, values used, the largest value and its first heap, "
+        "the rare mask with its number of rare heaps and last rare heap, and the Fletcher-32 "
+        "checksum of the values used. Results go to an SQLite database, one row per (code, "
+        "max): a rerun skips finished rows and resumes the rest. Exit status 1 if any code "
+        "was bad or failed (each on its own stderr line; the rest still runs).")
+    p.add_argument("codes", metavar="CODE", nargs="*",
+                   help="octal codes such as 0.77 .137 4.07 (or named games)")
+    p.add_argument("--digits", type=natural("--digits"), metavar="K",
+                   help="every code 0.d1..dK with dK != 0 (8**(K-1) * 7 codes)")
+    p.add_argument("--first", choices=("0", "4"), help="with --digits: codes 0.d1..dK "
+                   "(the default) or 4.d1..dK")
+    p.add_argument("--max", type=natural("--max"), default=PROOF_LIMIT, metavar="N",
+                   help=f"compute at most N values per game (default {PROOF_LIMIT})")
+    where = p.add_mutually_exclusive_group()
+    where.add_argument("--jobs", "-j", type=natural("--jobs"), metavar="J",
+                       help="worker processes (default: every core, here "
+                       f"{os.cpu_count() or 1})")
+    where.add_argument("--dask", metavar="ADDRESS", help="send the games to this running Dask "
+                       "scheduler (needs kayles[dask])")
+    p.add_argument("--db", metavar="FILE", help="the SQLite database "
+                   "(default $XDG_CACHE_HOME/kayles/survey.sqlite, ~/.cache without it)")
+    p.add_argument("--equivalent", type=natural("--equivalent"), nargs="?", const=1000,
+                   metavar="N", help="print classes of codes whose first N values agree "
+                   "(N: 1000 without a number) instead of the table")
+    p.add_argument("--drop-zeros", action="store_true", help="with --equivalent: compare the "
+                   "N values after each sequence's leading zeros")
+    form = p.add_mutually_exclusive_group()
+    form.add_argument("--json", action="store_true", help="print one JSON array")
+    form.add_argument("--csv", action="store_true", help="print CSV with a header line")
+    form.add_argument("--markdown", action="store_true", help="print a Markdown table")
+    p.set_defaults(run=run_survey)
+
+
+def _codes(args) -> tuple[list[str], list[str]]:
+    """(canonical codes, without repeats, in order; one message per bad code)."""
+    from ..survey import canonical_code, codes_with_digits
+
+    if args.digits is not None and args.codes:
+        raise ValueError("give CODEs or --digits, not both")
+    if args.digits is None and not args.codes:
+        raise ValueError("give CODEs or --digits K")
+    if args.first is not None and args.digits is None:
+        raise ValueError("--first goes with --digits")
+    if args.digits is not None:
+        if args.digits > 8:
+            raise ValueError(f"--digits {args.digits} is too many codes (at most 8)")
+        return codes_with_digits(args.digits, args.first or "0"), []
+    codes, bad = [], []
+    for text in args.codes:
+        try:
+            code = canonical_code(text)
+        except ValueError as exc:
+            bad.append(str(exc))
+            continue
+        if code not in codes:
+            codes.append(code)
+    return codes, bad
+
+
+def _check_options(args) -> None:
+    if args.jobs == 0:
+        raise ValueError("--jobs must be at least 1")
+    if args.max == 0:
+        raise ValueError("--max must be at least 1")
+    if args.equivalent is not None and not 1 <= args.equivalent <= args.max:
+        raise ValueError(f"--equivalent N must be between 1 and --max ({args.max})")
+    if args.drop_zeros and args.equivalent is None:
+        raise ValueError("--drop-zeros goes with --equivalent")
+
+
+def _terminated(signum, frame) -> None:
+    raise SystemExit(128 + signal.SIGTERM)
+
+
+def run_survey(args, out) -> int:
+    from ..executors import open_executor, survey
+    from ..progress import bar
+    from ..store import Store, default_path
+
+    _check_options(args)
+    codes, bad = _codes(args)
+    for message in bad:
+        sys.stderr.write(f"kayles survey: {message}\n")
+    path = args.db if args.db is not None else default_path()
+    previous = signal.signal(signal.SIGTERM, _terminated)
+    try:
+        with Store(path, make_parents=args.db is None) as store:
+            with open_executor(args.jobs or os.cpu_count() or 1, args.dask) as (pool, window):
+                with bar(len(codes), "survey", "games") as shown:
+                    count = [0]
+
+                    def done(code: str) -> None:
+                        count[0] += 1
+                        shown.update(count[0])
+
+                    failures = survey(codes, args.max, store, pool, window, done)
+            found = store.summaries(codes, args.max)
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+    for code, error in failures.items():
+        sys.stderr.write(f"kayles survey: {code}: {error}\n")
+    summaries = [found[code] for code in codes if code in found]
+    if args.equivalent is not None:
+        _write_classes(summaries, args, out)
+    else:
+        _write_table([s.row() for s in summaries], args, out)
+    return 1 if bad or failures else 0
+
+
+# -- output ------------------------------------------------------------------------------------
+
+_HEADINGS = {"largest_heap": "first heap", "last_rare": "last rare", "values": "values used"}
+_CLASS_HEADINGS = {"values": "first values"}
+
+
+def _write_table(rows: list[dict], args, out, columns=None, headings=_HEADINGS) -> None:
+    from ..survey import FIELDS
+
+    columns = columns or list(FIELDS)
+    if args.json:
+        dump_json(rows, out)
+        return
+    if args.csv:
+        import csv
+
+        writer = csv.writer(out, lineterminator="\n")
+        writer.writerow(columns)
+        for row in rows:
+            writer.writerow([_csv_cell(row[c]) for c in columns])
+        return
+    header = [headings.get(c, c) for c in columns]
+    cells = [[_cell(row[c]) for c in columns] for row in rows]
+    if args.markdown:
+        out.write("| " + " | ".join(header) + " |\n")
+        out.write("|" + "|".join("---" for _ in columns) + "|\n")
+        for line in cells:
+            out.write("| " + " | ".join(line) + " |\n")
+        return
+    widths = [max(len(text) for text in column) for column in zip(header, *cells)]
+    numeric = [all(text.isdigit() or text == "-" for text in column)
+               for column in zip(*cells)] if cells else [False] * len(columns)
+    for line in [header, *cells]:
+        out.write("  ".join(text.rjust(w) if right else text.ljust(w)
+                            for text, w, right in zip(line, widths, numeric)).rstrip() + "\n")
+
+
+def _cell(value) -> str:
+    if value is None:
+        return "-"
+    if value is True or value is False:
+        return "yes" if value else "no"
+    return str(value)
+
+
+def _csv_cell(value) -> str:
+    """As JSON writes it: empty for null, true or false for a boolean."""
+    if value is None:
+        return ""
+    if value is True or value is False:
+        return "true" if value else "false"
+    return str(value)
+
+
+def _write_classes(summaries, args, out) -> None:
+    from ..survey import compared_values, equivalence_classes
+
+    classes = equivalence_classes(summaries, args.equivalent, args.drop_zeros)
+    preview = min(PREVIEW, args.equivalent)
+    rows = [{"class": number, "size": len(members), "codes": [s.code for s in members],
+             "values": compared_values(members[0], preview, args.drop_zeros)}
+            for number, members in enumerate(classes, 1)]
+    if args.json:
+        dump_json(rows, out)
+        return
+    for row in rows:
+        row["codes"] = " ".join(row["codes"])
+        row["values"] = " ".join(map(str, row["values"]))
+    _write_table(rows, args, out, ["class", "size", "codes", "values"], _CLASS_HEADINGS)
+

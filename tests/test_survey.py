@@ -1,0 +1,453 @@
+"""``kayles survey`` (issue 9): summaries, the rare mask, the SQLite store, executors.
+
+Expected values come from tests/oracle.py (brute force from the rules), from
+brute-force definitions written here (every mask tried, Fletcher-32 from its
+definition), or from the published literature; never from the package.  Every
+database is a real SQLite file in a temporary directory; concurrency and
+interruption are tested with real processes, Dask with a real local cluster.
+"""
+
+from __future__ import annotations
+
+import csv
+import fcntl
+import io
+import json
+import os
+import pty
+import signal
+import sqlite3
+import struct
+import subprocess
+import sys
+import termios
+import time
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from kayles._impl import IMPLEMENTATION
+from kayles.survey import (
+    codes_with_digits,
+    equivalence_classes,
+    rare_mask,
+    summarise,
+    walsh_hadamard,
+)
+
+import oracle
+from conftest import ROOT, assert_usage_error
+
+TIMEOUT = 120
+
+
+def survey(*args, db, check=True) -> subprocess.CompletedProcess:
+    result = subprocess.run([sys.executable, "-m", "kayles", "survey", *args, "--db", str(db)],
+                            capture_output=True, cwd=ROOT,
+                            timeout=TIMEOUT)
+    if check:
+        err = result.stderr.decode()
+        assert (result.returncode, err) == (0, ""), err
+    return result
+
+
+def survey_json(*args, db) -> list[dict]:
+    return json.loads(survey(*args, "--json", db=db).stdout)
+
+
+def rows(db) -> dict[str, tuple]:
+    with sqlite3.connect(db) as connection:
+        found = connection.execute("SELECT code, status, owner, updated FROM games").fetchall()
+    return {code: (status, owner, updated) for code, status, owner, updated in found}
+
+
+# -- brute-force references ------------------------------------------------------------------
+
+
+def parity_even(value: int, mask: int) -> bool:
+    return bin(value & mask).count("1") % 2 == 0
+
+
+def brute_rare_mask(values: list[int], constants=()) -> tuple[int, int]:
+    """Try every mask below the power of two above all values: fewest rare, smallest mask."""
+    top = max([*values, *constants, 1])
+    best = None
+    for mask in range(1, 1 << top.bit_length()):
+        if any(not parity_even(c, mask) for c in constants):
+            continue
+        rare = sum(parity_even(v, mask) for v in values)
+        if best is None or rare < best[1]:
+            best = (mask, rare)
+    return best or (0, len(values))
+
+
+def fletcher32_by_definition(values: list[int]) -> str:
+    s1 = s2 = 0
+    for v in values:
+        s1 = (s1 + v) % 65535
+        s2 = (s2 + s1) % 65535
+    return f"{s2 << 16 | s1:08x}"
+
+
+def smallest_period(values: list[int], start: int) -> int:
+    """The least p with values[n + p] == values[n] for every n >= start in the list."""
+    return next(p for p in range(1, len(values))
+                if all(values[n] == values[n + p] for n in range(start, len(values) - p)))
+
+
+# -- the rare mask ---------------------------------------------------------------------------
+
+
+@given(st.lists(st.integers(0, 70), min_size=1, max_size=200),
+       st.lists(st.integers(0, 70), max_size=3))
+@settings(max_examples=300, deadline=None)
+def test_rare_mask_is_the_brute_force_minimum(values, constants):
+    histogram: dict[int, int] = {}
+    for v in values:
+        histogram[v] = histogram.get(v, 0) + 1
+    assert rare_mask(histogram, constants) == brute_rare_mask(values, constants)
+
+
+@given(st.integers(0, 6).flatmap(
+    lambda bits: st.lists(st.integers(-50, 50), min_size=1 << bits, max_size=1 << bits)))
+def test_walsh_hadamard_is_its_definition(counts):
+    assert walsh_hadamard(counts) == [
+        sum(c * (-1) ** bin(v & m).count("1") for v, c in enumerate(counts))
+        for m in range(len(counts))]
+
+
+def test_rare_mask_of_the_kayles_xox_constant_keeps_bit_zero_clear():
+    # Kayles-xox's pattern 'xox' keeps one pin: constant G(1) = 1, so the mask must be even.
+    mask, _ = rare_mask({0: 5, 1: 5, 2: 1, 3: 1}, {1})
+    assert mask % 2 == 0 and (mask, _) == brute_rare_mask([0] * 5 + [1] * 5 + [2, 3], [1])
+
+
+# -- which codes -----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("digits", "first"), [(1, "0"), (2, "0"), (3, "0"), (2, "4")])
+def test_codes_with_digits_lists_every_code_ending_in_a_non_zero_digit(digits, first):
+    codes = codes_with_digits(digits, first)
+    assert len(codes) == len(set(codes)) == 8 ** (digits - 1) * 7
+    assert all(c.startswith(first + ".") and len(c) == digits + 2 and c[-1] != "0"
+               and set(c[2:]) <= set("01234567") for c in codes)
+
+
+# -- one game's summary against the oracle ---------------------------------------------------
+
+SMALL_CODES = [*codes_with_digits(2), *codes_with_digits(1, "4"), "0.137", "0.161", "4.07",
+               "0.007"]
+
+
+@pytest.mark.parametrize("code", SMALL_CODES)
+def test_summary_matches_the_oracle(code):
+    limit = 120
+    summary = summarise(code, limit)
+    reference = oracle.octal_nimbers(code, max(summary.values, limit) + 60)
+    used = reference[: summary.values]
+    known = len(reference) if summary.proved else summary.values
+    assert summary.first(known) == reference[:known]  # a proved head continues the sequence
+    if summary.proved:
+        n0, p = summary.preperiod, summary.period
+        assert p == smallest_period(reference, n0)
+        assert n0 == 0 or reference[n0 - 1] != reference[n0 - 1 + p]
+        assert summary.values <= limit
+    else:
+        assert summary.values == limit
+    assert summary.largest == max(used) and summary.largest_heap == used.index(max(used))
+    assert (summary.mask, summary.rare) == brute_rare_mask(used)
+    rare_heaps = [n for n, v in enumerate(used) if parity_even(v, summary.mask)]
+    assert summary.last_rare == rare_heaps[-1] and summary.rare == len(rare_heaps)
+    assert summary.row()["checksum"] == fletcher32_by_definition(used)
+
+
+def provable_within(values: list[int], t: int) -> bool:
+    """The octal periodicity theorem on the first len(values) values: is there a period
+    p and preperiod n0 with values[n + p] == values[n] for n0 <= n < L - p and
+    L >= max(2 * max(n0, 1) + 2p + t - 1, p + t + 1)?  (For each p the least n0 is best.)"""
+    size = len(values)
+    for p in range(1, size):
+        n0 = size - p
+        while n0 > 0 and values[n0 - 1] == values[n0 - 1 + p]:
+            n0 -= 1
+        if size >= max(2 * max(n0, 1) + 2 * p + t - 1, p + t + 1):
+            return True
+    return False
+
+
+@pytest.mark.parametrize("limit", [20, 40, 63, 100])
+def test_a_period_is_proved_exactly_when_the_limit_allows(limit):
+    # Limits below and between the sequence's checkpoints (64, 128, ...) included.
+    for code in codes_with_digits(2):
+        values = oracle.octal_nimbers(code, limit - 1)
+        assert summarise(code, limit).proved == provable_within(values, len(code) - 2), code
+
+
+def test_summary_of_kayles_xox_respects_its_pattern_constant():
+    summary = summarise("kayles-xox", 200)
+    values = oracle.xox_nimbers_by_sum(199)
+    assert summary.first(200) == values
+    assert (summary.mask, summary.rare) == brute_rare_mask(values, [values[1]])
+
+
+# (code, period, preperiod): published (Winning Ways; Berlekamp, Conway and Guy).
+PUBLISHED = [("0.77", 12, 71), ("0.07", 34, 53), ("0.137", 34, 52)]
+
+
+def test_survey_proves_the_published_periods(tmp_path):
+    db = tmp_path / "s.sqlite"
+    found = survey_json(*[code for code, _, _ in PUBLISHED], "--max", "5000", db=db)
+    assert [(r["code"], r["proved"], r["period"], r["preperiod"]) for r in found] == [
+        (code, True, period, preperiod) for code, period, preperiod in PUBLISHED]
+
+
+# -- equivalence classes and the published table facts ---------------------------------------
+
+
+def test_161_and_36_first_differ_at_heap_519(tmp_path):
+    # Published: older tables merged .161 and .36; they first differ at heap 519.
+    a, b = oracle.octal_nimbers("0.161", 520), oracle.octal_nimbers("0.36", 520)
+    assert a[:519] == b[:519] and a[519] != b[519]
+    db = tmp_path / "s.sqlite"
+    assert [c["codes"] for c in survey_json(".161", ".36", "--max", "600", "--equivalent",
+                                            "519", db=db)] == [["0.161", "0.36"]]
+    assert [c["codes"] for c in survey_json(".161", ".36", "--max", "600", "--equivalent",
+                                            "520", db=db)] == [["0.161"], ["0.36"]]
+
+
+def test_27_equals_26_not_06(tmp_path):
+    # Published correction: .27 has the nim-sequence of .26, not of .06.  The oracle agrees.
+    s27, s26, s06 = (oracle.octal_nimbers(c, 400) for c in ("0.27", "0.26", "0.06"))
+    assert s27 == s26 and s27 != s06
+    db = tmp_path / "s.sqlite"
+    zeros = next(n for n, v in enumerate(s27) if v)
+    for extra, skip in (([], 0), (["--drop-zeros"], zeros)):
+        classes = survey_json(".27", ".06", ".26", "--max", "2000", "--equivalent", "1000",
+                              *extra, db=db)
+        assert [c["codes"] for c in classes] == [["0.27", "0.26"], ["0.06"]]
+        assert classes[0]["values"] == s27[skip: skip + 16]
+
+
+def test_drop_zeros_matches_dawsons_kayles_with_dawsons_chess():
+    # G_0.07(n + 1) == G_0.137(n): the oracle says so, dropping the leading zeros finds it.
+    s07, s137 = oracle.octal_nimbers("0.07", 301), oracle.octal_nimbers("0.137", 300)
+    assert s07[1:] == s137 and s07[:2] == [0, 0] and s137[:2] == [0, 1]
+    summaries = [summarise(c, 400) for c in ("0.07", "0.137", "0.77")]
+    assert [[s.code for s in group] for group in equivalence_classes(summaries, 300)] == [
+        ["0.07"], ["0.137"], ["0.77"]]
+    assert [[s.code for s in group] for group in equivalence_classes(summaries, 300, True)] == [
+        ["0.07", "0.137"], ["0.77"]]
+
+
+# -- the command: formats, bad codes, usage errors -------------------------------------------
+
+
+def test_formats_agree(tmp_path):
+    db = tmp_path / "s.sqlite"
+    codes = ["0.77", ".07", "0.6"]
+    as_json = survey_json(*codes, "--max", "3000", db=db)
+    assert [r["code"] for r in as_json] == ["0.77", "0.07", "0.6"]
+    table = survey(*codes, "--max", "3000", db=db).stdout.decode().splitlines()
+    assert table[0].split()[:3] == ["code", "max", "proved"]
+    assert [line.split()[0] for line in table[1:]] == ["0.77", "0.07", "0.6"]
+    assert len({len(line) for line in table}) <= 2  # aligned (only trailing blanks stripped)
+    parsed = list(csv.DictReader(io.StringIO(survey(*codes, "--max", "3000", "--csv",
+                                                    db=db).stdout.decode())))
+    assert [(r["code"], r["proved"], r["period"], r["checksum"]) for r in parsed] == [
+        (r["code"], json.dumps(r["proved"]), "" if r["period"] is None else str(r["period"]),
+         r["checksum"]) for r in as_json]
+    assert as_json[2]["proved"] is False and as_json[0]["proved"] is True
+    markdown = survey(*codes, "--max", "3000", "--markdown", db=db).stdout.decode().splitlines()
+    assert markdown[0].startswith("| code |") and markdown[1].startswith("|---|")
+    assert len(markdown) == 2 + len(codes)
+
+
+def test_bad_codes_are_reported_one_per_line_and_the_rest_runs(tmp_path):
+    db = tmp_path / "s.sqlite"
+    result = survey("0.77", "0.8", "x.1", "0.07", "--max", "500", "--json", db=db, check=False)
+    assert result.returncode == 1
+    err = result.stderr.decode().splitlines()
+    assert len(err) == 2 and "'0.8'" in err[0] and "'x.1'" in err[1]
+    assert all(line.startswith("kayles survey: ") for line in err)
+    assert [r["code"] for r in json.loads(result.stdout)] == ["0.77", "0.07"]
+
+
+USAGE_ERRORS = {
+    "nothing": [],
+    "codes-and-digits": ["0.77", "--digits", "2"],
+    "first-without-digits": ["0.77", "--first", "4"],
+    "first-bad": ["--digits", "1", "--first", "2"],
+    "digits-zero": ["--digits", "0"],
+    "jobs-zero": ["0.77", "--jobs", "0"],
+    "jobs-and-dask": ["0.77", "--jobs", "2", "--dask", "tcp://127.0.0.1:1"],
+    "max-zero": ["0.77", "--max", "0"],
+    "equivalent-past-max": ["0.77", "--max", "10", "--equivalent", "11"],
+    "drop-zeros-alone": ["0.77", "--drop-zeros"],
+    "two-formats": ["0.77", "--json", "--csv"],
+}
+
+
+@pytest.mark.parametrize("args", list(USAGE_ERRORS.values()), ids=list(USAGE_ERRORS))
+def test_usage_errors(args, tmp_path):
+    assert_usage_error(survey(*args, db=tmp_path / "s.sqlite", check=False))
+
+
+def test_a_file_that_is_not_a_database_is_a_usage_error(tmp_path):
+    junk = tmp_path / "junk.sqlite"
+    junk.write_bytes(b"not a database at all, " * 100)
+    assert_usage_error(survey("0.77", db=junk, check=False))
+    assert_usage_error(survey("0.77", db=tmp_path / "no" / "such" / "dir.sqlite", check=False))
+
+
+def test_unreachable_dask_scheduler_is_one_line(tmp_path):
+    result = survey("0.77", "--dask", "tcp://127.0.0.1:9", db=tmp_path / "s.sqlite",
+                    check=False)
+    assert_usage_error(result)
+    assert b"Dask scheduler" in result.stderr
+
+
+def test_dask_missing_names_the_extra(tmp_path):
+    code = ("import sys; sys.modules['distributed'] = None; from kayles.__main__ import main; "
+            f"sys.exit(main(['survey', '0.77', '--dask', 'tcp://x:1', '--db', "
+            f"{str(tmp_path / 's.sqlite')!r}]))")
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, cwd=ROOT,
+                            timeout=TIMEOUT)
+    assert_usage_error(result)
+    assert b"kayles[dask]" in result.stderr
+
+
+# -- the store: resume, interruption, two surveys at once ------------------------------------
+
+
+def test_rerun_skips_finished_rows(tmp_path):
+    db = tmp_path / "s.sqlite"
+    first = survey("--digits", "1", "--max", "300", db=db).stdout
+    before = rows(db)
+    assert set(before) == set(codes_with_digits(1))
+    assert {status for status, _, _ in before.values()} == {"done"}
+    again = survey("--digits", "1", "--max", "300", db=db).stdout
+    assert again == first and rows(db) == before  # not one row was written again
+    survey("0.77", "--max", "301", db=db)  # another max is another row
+    assert len(rows(db)) == len(before) + 1
+
+
+# Codes that take a second or so each (no period is proved within SLOW_MAX values, about
+# as slow on either core), so a survey of them can be caught half way.
+SLOW = ["0.06", "0.76", "0.64", "0.14"]
+SLOW_MAX = "5000" if IMPLEMENTATION == "python" else "50000"
+
+
+def start_survey(db, *args) -> subprocess.Popen:
+    return subprocess.Popen([sys.executable, "-m", "kayles", "survey", *args, "--db", str(db)],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT)
+
+
+def wait_for_done_rows(db, count: int, proc: subprocess.Popen) -> None:
+    deadline = time.monotonic() + TIMEOUT
+    while time.monotonic() < deadline and proc.poll() is None:
+        if db.exists():
+            try:
+                done = [s for s, _, _ in rows(db).values() if s == "done"]
+            except sqlite3.DatabaseError:  # the file or its table is not created yet
+                done = []
+            if len(done) >= count:
+                return
+        time.sleep(0.05)
+    raise AssertionError("the survey finished or stalled before it could be interrupted")
+
+
+@pytest.mark.parametrize("how", [signal.SIGINT, signal.SIGTERM, signal.SIGKILL],
+                         ids=["ctrl-c", "term", "kill"])
+def test_an_interrupted_survey_loses_nothing_finished(tmp_path, how):
+    db = tmp_path / "s.sqlite"
+    proc = start_survey(db, "0.77", "0.07", *SLOW, "--max", SLOW_MAX, "--jobs", "2")
+    try:
+        wait_for_done_rows(db, 2, proc)
+        proc.send_signal(how)
+        out, err = proc.communicate(timeout=TIMEOUT)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == {signal.SIGINT: 130, signal.SIGTERM: 143,
+                               signal.SIGKILL: -signal.SIGKILL}[how], err
+    assert b"Traceback" not in err
+    stopped = rows(db)
+    finished = {c: r for c, r in stopped.items() if r[0] == "done"}
+    assert {"0.77", "0.07"} <= set(finished) and len(finished) < 2 + len(SLOW)
+    unfinished = {r[0] for c, r in stopped.items() if c not in finished}
+    assert unfinished <= ({"running"} if how == signal.SIGKILL else {"stopped"})
+    # The rerun keeps every finished row as it was and completes the rest.
+    result = survey("0.77", "0.07", *SLOW, "--max", SLOW_MAX, "--json", "--jobs", "2", db=db)
+    after = rows(db)
+    assert all(after[c] == r for c, r in finished.items())
+    assert {s for s, _, _ in after.values()} == {"done"}
+    assert [r["code"] for r in json.loads(result.stdout)] == ["0.77", "0.07", *SLOW]
+
+
+def test_two_surveys_at_once_share_one_database(tmp_path):
+    db = tmp_path / "s.sqlite"
+    args = ["--digits", "2", "--max", "1000", "--jobs", "1", "--csv"]
+    procs = [start_survey(db, *args) for _ in range(2)]
+    outputs = [proc.communicate(timeout=TIMEOUT) for proc in procs]
+    for proc, (_, err) in zip(procs, outputs):
+        assert (proc.returncode, err) == (0, b"")
+    assert outputs[0][0] == outputs[1][0]
+    with sqlite3.connect(db) as connection:
+        assert connection.execute("PRAGMA integrity_check").fetchone() == ("ok",)
+        assert connection.execute("PRAGMA journal_mode").fetchone() == ("wal",)
+    found = rows(db)
+    assert set(found) == set(codes_with_digits(2))
+    assert {status for status, _, _ in found.values()} == {"done"}
+    # A third run on the same database reads the same table without computing anything.
+    assert survey(*args, db=db).stdout == outputs[0][0] and rows(db) == found
+
+
+# -- Dask --------------------------------------------------------------------------------------
+
+
+def test_dask_local_cluster_gives_the_same_table(tmp_path):
+    distributed = pytest.importorskip("distributed")
+    codes = ["0.77", "0.07", "0.137", "0.6", "0.16", "4.07"]
+    expected = survey(*codes, "--max", "3000", "--jobs", "1", "--csv",
+                      db=tmp_path / "local.sqlite").stdout
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                  dashboard_address=None) as cluster:
+        result = survey(*codes, "--max", "3000", "--csv", "--dask", cluster.scheduler_address,
+                        db=tmp_path / "dask.sqlite")
+    assert result.stdout == expected
+    assert {status for status, _, _ in rows(tmp_path / "dask.sqlite").values()} == {"done"}
+
+
+def test_default_database_lives_in_the_cache_directory(tmp_path):
+    env = dict(os.environ, XDG_CACHE_HOME=str(tmp_path / "cache"))
+    result = subprocess.run([sys.executable, "-m", "kayles", "survey", "0.77", "--max", "200"],
+                            capture_output=True, cwd=ROOT, env=env, timeout=TIMEOUT)
+    assert (result.returncode, result.stderr) == (0, b"")
+    assert set(rows(tmp_path / "cache" / "kayles" / "survey.sqlite")) == {"0.77"}
+
+
+def test_progress_on_a_terminal_stays_off_stdout(tmp_path):
+    pytest.importorskip("tqdm")
+    expected = survey("0.77", "0.07", "--max", "500", db=tmp_path / "a.sqlite").stdout
+    leader, follower = pty.openpty()
+    fcntl.ioctl(follower, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
+    try:
+        result = subprocess.run([sys.executable, "-m", "kayles", "survey", "0.77", "0.07",
+                                 "--max", "500", "--db", str(tmp_path / "b.sqlite")],
+                                stdout=subprocess.PIPE, stderr=follower, cwd=ROOT,
+                                timeout=TIMEOUT)
+        os.close(follower)
+        terminal = b""
+        while True:
+            try:
+                chunk = os.read(leader, 4096)
+            except OSError:  # EIO: every writer has closed the terminal
+                break
+            if not chunk:
+                break
+            terminal += chunk
+    finally:
+        os.close(leader)
+    assert result.returncode == 0 and result.stdout == expected
+    assert b"Traceback" not in terminal and b"survey" in terminal  # tqdm's bar was there
