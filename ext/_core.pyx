@@ -664,3 +664,238 @@ def row_move(const unsigned char[::1] row, const nimber_t[::1] table, kinds):
     if found < 0:
         raise RuntimeError(f"no option of G({size}) has value {target}: the table is wrong")
     return found, found_kind
+
+
+# -- misère search ----------------------------------------------------------------------------
+#
+# Misère Grundy values v of positions: a multiset of game heaps, plus ``twos`` nim heaps *2
+# and ``ones`` (0 or 1) nim heap *1; v(terminal) = 1, otherwise the mex over the options.
+# Same reductions, order of search, budget and errors as kayles/_pure.py (see its header:
+# heaps with no move vanish, heaps that are the game *1 become *1, *1 + *1 cancels).
+# A position is stored as the bytes of 32-bit words (twos, ones, live heaps ascending).
+
+from cpython.bytes cimport PyBytes_FromStringAndSize, PyBytes_AS_STRING, PyBytes_GET_SIZE
+from libc.stdint cimport uint32_t
+
+cdef enum:
+    SHAPE_LIVE = 0
+    SHAPE_DEAD = 1
+    SHAPE_STAR1 = 2
+
+
+cdef class MisereMemo:
+    """The misère values found so far for one game (kinds as in rules.encode)."""
+
+    cdef Kind kinds[MAX_KINDS]
+    cdef int nkinds
+    cdef readonly Py_ssize_t budget
+    cdef readonly dict values
+    cdef unsigned char* shapes
+    cdef Py_ssize_t nshapes
+    cdef uint32_t* scratch        # room for one option's words
+    cdef Py_ssize_t scratch_room
+
+    def __cinit__(self, kinds, Py_ssize_t budget):
+        self.nkinds = load_kinds(kinds, self.kinds)
+        self.budget = budget
+        self.values = {}
+
+    def __dealloc__(self):
+        free(self.shapes)
+        free(self.scratch)
+
+    def __len__(self):
+        return len(self.values)
+
+    cdef int grow_shapes(self, Py_ssize_t h) except -1:
+        cdef Py_ssize_t n, a, b, rest, j
+        cdef int k, shape, p
+        cdef Kind* kind
+        cdef unsigned char* more
+        if h < self.nshapes:
+            return 0
+        more = <unsigned char*> realloc(self.shapes, h + 1)
+        if more == NULL:
+            raise MemoryError()
+        self.shapes = more
+        for n in range(self.nshapes, h + 1):
+            shape = SHAPE_DEAD
+            for k in range(self.nkinds):
+                kind = &self.kinds[k]
+                rest = n - kind.span  # may be < 0: no move of this kind
+                for a in range(rest // 2 + 1 if rest >= 0 else 0):
+                    b = rest - a
+                    if not (kind.leave >> ((a > 0) + (b > 0))) & 1 or (kind.unequal and a == b > 0):
+                        continue
+                    shape = SHAPE_STAR1
+                    if self.shapes[a] != SHAPE_DEAD or self.shapes[b] != SHAPE_DEAD:
+                        shape = SHAPE_LIVE
+                    for j in range(kind.nheaps):
+                        if self.shapes[kind.heaps[j]] != SHAPE_DEAD:
+                            shape = SHAPE_LIVE
+                    if shape == SHAPE_LIVE:
+                        break
+                if shape == SHAPE_LIVE:
+                    break
+            self.shapes[n] = shape
+        self.nshapes = h + 1
+        return 0
+
+    cdef uint32_t* room(self, Py_ssize_t words) except NULL:
+        cdef uint32_t* more
+        if words > self.scratch_room:
+            more = <uint32_t*> realloc(self.scratch, words * sizeof(uint32_t))
+            if more == NULL:
+                raise MemoryError()
+            self.scratch, self.scratch_room = more, words
+        return self.scratch
+
+
+cdef inline void insert_heap(uint32_t* words, Py_ssize_t* count, uint32_t h) noexcept:
+    """Insert h into the ascending heaps words[2:count] (insertion step)."""
+    cdef Py_ssize_t i = count[0]
+    while i > 2 and words[i - 1] > h:
+        words[i] = words[i - 1]
+        i -= 1
+    words[i] = h
+    count[0] += 1
+
+
+cdef inline void add_part(MisereMemo memo, uint32_t* words, Py_ssize_t* count,
+                          Py_ssize_t h) noexcept:
+    cdef unsigned char shape = memo.shapes[h]
+    if shape == SHAPE_STAR1:
+        words[1] ^= 1
+    elif shape == SHAPE_LIVE:
+        insert_heap(words, count, <uint32_t> h)
+
+
+cdef bytes make_key(MisereMemo memo, heaps, Py_ssize_t twos):
+    cdef Py_ssize_t count = 2, h, top = 0
+    for h in heaps:
+        if h > top:
+            top = h
+    memo.grow_shapes(top)
+    cdef uint32_t* words = memo.room(len(heaps) + 2)
+    words[0] = <uint32_t> twos
+    words[1] = 0
+    for h in heaps:
+        add_part(memo, words, &count, h)
+    return PyBytes_FromStringAndSize(<char*> words, count * sizeof(uint32_t))
+
+
+cdef list key_options(MisereMemo memo, bytes key):
+    cdef const uint32_t* old = <const uint32_t*> PyBytes_AS_STRING(key)
+    cdef Py_ssize_t nwords = PyBytes_GET_SIZE(key) // sizeof(uint32_t)
+    cdef Py_ssize_t i, j, a, b, rest, count
+    cdef int k, t
+    cdef uint32_t h
+    cdef Kind* kind
+    cdef uint32_t* words
+    cdef list out = []
+    if nwords > 2:
+        memo.grow_shapes(old[nwords - 1])
+    words = memo.room(nwords + 2 + 8)  # a move adds at most two parts and eight kept runs
+    for i in range(2, nwords):
+        h = old[i]
+        if i > 2 and old[i - 1] == h:
+            continue  # equal heaps have the same options
+        for k in range(memo.nkinds):
+            kind = &memo.kinds[k]
+            rest = <Py_ssize_t> h - kind.span
+            for a in range(rest // 2 + 1 if rest >= 0 else 0):
+                b = rest - a
+                if not (kind.leave >> ((a > 0) + (b > 0))) & 1 or (kind.unequal and a == b > 0):
+                    continue
+                words[0] = old[0]
+                words[1] = old[1]
+                count = 2
+                for j in range(2, nwords):
+                    if j != i:
+                        words[count] = old[j]  # already ascending
+                        count += 1
+                add_part(memo, words, &count, a)
+                add_part(memo, words, &count, b)
+                for t in range(kind.nheaps):
+                    add_part(memo, words, &count, kind.heaps[t])
+                out.append(PyBytes_FromStringAndSize(<char*> words, count * sizeof(uint32_t)))
+    if old[0]:
+        for t in range(2):  # *2 -> *1, then *2 -> 0
+            words[0] = old[0] - 1
+            words[1] = old[1] ^ (1 - t)
+            for j in range(2, nwords):
+                words[j] = old[j]
+            out.append(PyBytes_FromStringAndSize(<char*> words, nwords * sizeof(uint32_t)))
+    if old[1]:
+        words[0] = old[0]
+        words[1] = 0
+        for j in range(2, nwords):
+            words[j] = old[j]
+        out.append(PyBytes_FromStringAndSize(<char*> words, nwords * sizeof(uint32_t)))
+    return out
+
+
+def misere_value(MisereMemo memo, heaps, Py_ssize_t twos):
+    """The misère Grundy value of the heaps plus ``twos`` nim heaps *2 (0: a loss to move)."""
+    cdef dict values = memo.values
+    cdef bytes root = make_key(memo, heaps, twos), key
+    cdef list options, frame, stack
+    cdef Py_ssize_t position, n, v, m
+    cdef bytearray seen
+    if root in values:
+        return values[root]
+    stack = [[root, key_options(memo, root), 0, bytearray()]]  # key, options, next, seen
+    while stack:
+        frame = stack[len(stack) - 1]
+        key = frame[0]
+        options = frame[1]
+        position = frame[2]
+        seen = frame[3]
+        n = len(options)
+        while position < n:
+            found = values.get(options[position])
+            if found is None:
+                break
+            v = found
+            if v >= len(seen):
+                seen.extend(bytes(v + 1 - len(seen)))
+            seen[v] = 1
+            position += 1
+        frame[2] = position
+        if position < n:
+            child = options[position]
+            stack.append([child, key_options(memo, child), 0, bytearray()])
+            continue
+        if len(values) >= memo.budget:
+            raise ValueError(
+                f"the misère search needs more than {memo.budget} positions (its budget)"
+            )
+        if n:
+            m = 0
+            while m < len(seen) and seen[m]:
+                m += 1
+        else:
+            m = 1
+        values[key] = m
+        stack.pop()
+    return values[root]
+
+
+def misere_layers_agree(MisereMemo memo, Py_ssize_t low, Py_ssize_t high):
+    """Whether every position stored with ``high`` nim heaps *2 has the value it has with ``low``.
+
+    See kayles/_pure.py for why that proves the values alternate from ``low`` on.
+    """
+    cdef dict values = memo.values
+    cdef bytes key
+    cdef bytearray other
+    cdef uint32_t* words
+    for key, value in values.items():
+        if (<const uint32_t*> PyBytes_AS_STRING(key))[0] != <uint32_t> high:
+            continue
+        other = bytearray(key)
+        words = <uint32_t*> <char*> other
+        words[0] = <uint32_t> low
+        if values.get(bytes(other)) != value:
+            return False
+    return True
