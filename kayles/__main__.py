@@ -16,7 +16,7 @@ from ._frontend import run, version_line
 
 __all__ = ["COMMAND_FAMILIES", "build_parser", "main"]
 
-COMMAND_FAMILIES = ("heap_games", "classic_games")
+COMMAND_FAMILIES = ("heap_games", "classic_games", "misere_games")
 
 
 class _Parser(argparse.ArgumentParser):

@@ -22,7 +22,7 @@ only when it is proved; its text form writes γ0 ... up to where the alternation
 
 from __future__ import annotations
 
-from ._impl import kernel
+from . import _impl
 from .heaps import HeapMove
 from .row import parse_row
 from .rules import Game, encode
@@ -31,6 +31,7 @@ from .sequence import Sequence
 __all__ = [
     "DEFAULT_BUDGET",
     "Genus",
+    "Solver",
     "genera",
     "genus",
     "heaps_winning_move",
@@ -45,12 +46,6 @@ MAX_BUDGET = 2**31 - 1  # heaps never exceed the budget, so they fit 32 bits in 
 MAX_TWOS = 64  # genus: give up (ValueError) if the superscripts do not alternate by then
 
 
-def _memo(game: Game, budget: int):
-    if not 1 <= budget <= MAX_BUDGET:
-        raise ValueError(f"the search budget must be 1 to {MAX_BUDGET} positions, not {budget}")
-    return kernel.MisereMemo(encode(game.kinds), budget)
-
-
 def _check_heaps(heaps: list[int], budget: int) -> None:
     for size in heaps:
         if not isinstance(size, int) or size < 0:
@@ -58,17 +53,6 @@ def _check_heaps(heaps: list[int], budget: int) -> None:
         if size > budget:  # a larger heap has more options than that (splits), or is refused
             raise ValueError(f"a heap of {size} is beyond the misère search budget of {budget} "
                              "positions")
-
-
-def value(heaps: list[int], game: Game, budget: int = DEFAULT_BUDGET) -> int:
-    """The misère Grundy value of a list of heaps (0: the player to move loses)."""
-    _check_heaps(heaps, budget)
-    return kernel.misere_value(_memo(game, budget), heaps, 0)
-
-
-def outcome(heaps: list[int], game: Game, budget: int = DEFAULT_BUDGET) -> str:
-    """'P' when the player to move loses under misère play, else 'N'."""
-    return "N" if value(heaps, game, budget) else "P"
 
 
 def _runs(data: bytes) -> list[tuple[int, int]]:
@@ -81,67 +65,134 @@ def _runs(data: bytes) -> list[tuple[int, int]]:
     return runs
 
 
-def _moves(size: int, game: Game):
-    """(left part a, kind index, heaps left) of every move on a heap, in tie-break order."""
-    for a in range(size + 1):
-        for k, kind in enumerate(game.kinds):
-            b = size - kind.span - a
-            if b < 0 or ((a > 0) + (b > 0)) not in kind.leave or (kind.unequal and a == b > 0):
-                continue
-            kept = [len(run) for run in kind.pattern.split("x") if run]
-            yield a, k, [p for p in (a, *kept, b) if p]
+class Solver:
+    """Misère answers for one game, sharing one memo of positions (at most ``budget``)."""
+
+    def __init__(self, game: Game, budget: int = DEFAULT_BUDGET, kernel=None) -> None:
+        if not 1 <= budget <= MAX_BUDGET:
+            raise ValueError(f"the search budget must be 1 to {MAX_BUDGET} positions, not {budget}")
+        self.game = game
+        self.budget = budget
+        self.kernel = kernel or _impl.kernel
+        self.memo = self.kernel.MisereMemo(encode(game.kinds), budget)
+
+    def value(self, heaps: list[int], twos: int = 0) -> int:
+        """The misère Grundy value of the heaps plus ``twos`` nim heaps *2 (0: a loss to move)."""
+        _check_heaps([*heaps, twos], self.budget)
+        return self.kernel.misere_value(self.memo, heaps, twos)
+
+    def outcome(self, heaps: list[int]) -> str:
+        """'P' when the player to move loses under misère play, else 'N'."""
+        return "N" if self.value(heaps) else "P"
+
+    def _moves(self, size: int):
+        """(left part a, kind index, heaps left) of every move on a heap, in tie-break order."""
+        for a in range(size + 1):
+            for k, kind in enumerate(self.game.kinds):
+                b = size - kind.span - a
+                parts = (a > 0) + (b > 0)
+                if b < 0 or parts not in kind.leave or (kind.unequal and a == b > 0):
+                    continue
+                kept = [len(run) for run in kind.pattern.split("x") if run]
+                yield a, k, [p for p in (a, *kept, b) if p]
+
+    def _first_win(self, heaps: list[int]):
+        """(heap index, a, kind index, parts) of the tie-break's winning move, or None."""
+        if not self.value(heaps):
+            return None
+        for i, size in enumerate(heaps):
+            rest = heaps[:i] + heaps[i + 1 :]
+            for a, k, parts in self._moves(size):
+                if not self.kernel.misere_value(self.memo, rest + parts, 0):
+                    return i, a, k, parts
+        return None  # no move at all: the opponent moved last
+
+    def heaps_winning_move(self, heaps: list[int]) -> HeapMove | None:
+        """The misère winning move (tie-break in the module header), or None when none wins."""
+        found = self._first_win(heaps)
+        if found is None:
+            return None
+        i, _, _, parts = found
+        return HeapMove(i, heaps[i], tuple(parts))
+
+    def _row(self, row: str) -> tuple[bytes, list[tuple[int, int]]]:
+        if not self.game.on_rows:
+            raise ValueError(f"{self.game.name} is not played on rows of pins; give heap sizes")
+        data = parse_row(row)
+        return data, _runs(data)
+
+    def row_outcome(self, row: str) -> str:
+        """'P' or 'N' for a row of pins ('x' standing, '.' removed) under misère play."""
+        _, runs = self._row(row)
+        return self.outcome([length for _, length in runs])
+
+    def row_winning_move(self, row: str) -> str | None:
+        """The row after the misère winning move (removed pins turned to '.'), or None."""
+        data, runs = self._row(row)
+        found = self._first_win([length for _, length in runs])
+        if found is None:
+            return None
+        i, a, k, _ = found
+        out = bytearray(data)
+        for offset, token in enumerate(self.game.kinds[k].pattern):
+            if token == "x":
+                out[runs[i][0] + a + offset] = 46  # '.'
+        return out.decode("ascii")
+
+    def genera(self, n: int) -> list[Genus]:
+        """The genus of every single heap 0..n, each proved (see the module header)."""
+        if n < 0:
+            raise ValueError("the largest heap must be >= 0")
+        _check_heaps([n], self.budget)
+        sequence = Sequence(self.game, kernel=self.kernel)
+        gammas: list[list[int]] = [[] for _ in range(n + 1)]
+        for twos in range(MAX_TWOS + 1):
+            for heap in range(n + 1):
+                gammas[heap].append(self.kernel.misere_value(self.memo, [heap], twos))
+            # Layers 0..twos-1 hold every follower of every heap (each was reached from twos).
+            if twos >= 3 and self.kernel.misere_layers_agree(self.memo, twos - 3, twos - 1):
+                return [
+                    Genus(sequence.nimber(heap), _written(gammas[heap], twos - 3))
+                    for heap in range(n + 1)
+                ]
+        raise ValueError(f"the genus superscripts did not alternate within {MAX_TWOS} copies of *2")
 
 
-def _first_win(heaps: list[int], game: Game, budget: int):
-    """(heap index, a, kind index, parts) of the tie-break's winning move, or None."""
-    _check_heaps(heaps, budget)
-    memo = _memo(game, budget)
-    if not kernel.misere_value(memo, heaps, 0):
-        return None
-    for i, size in enumerate(heaps):
-        rest = heaps[:i] + heaps[i + 1 :]
-        for a, k, parts in _moves(size, game):
-            if not kernel.misere_value(memo, rest + parts, 0):
-                return i, a, k, parts
-    return None  # no move at all: the opponent moved last
+def value(heaps: list[int], game: Game, budget: int = DEFAULT_BUDGET) -> int:
+    """The misère Grundy value of a list of heaps (0: the player to move loses)."""
+    return Solver(game, budget).value(heaps)
+
+
+def outcome(heaps: list[int], game: Game, budget: int = DEFAULT_BUDGET) -> str:
+    """'P' when the player to move loses under misère play, else 'N'."""
+    return Solver(game, budget).outcome(heaps)
 
 
 def heaps_winning_move(
     heaps: list[int], game: Game, budget: int = DEFAULT_BUDGET
 ) -> HeapMove | None:
     """The misère winning move (tie-break in the module header), or None when none wins."""
-    found = _first_win(heaps, game, budget)
-    if found is None:
-        return None
-    i, _, _, parts = found
-    return HeapMove(i, heaps[i], tuple(parts))
-
-
-def _row_heaps(row: str, game: Game) -> tuple[bytes, list[tuple[int, int]]]:
-    if not game.on_rows:
-        raise ValueError(f"{game.name} is not played on rows of pins; give heap sizes")
-    data = parse_row(row)
-    return data, _runs(data)
+    return Solver(game, budget).heaps_winning_move(heaps)
 
 
 def row_outcome(row: str, game: Game, budget: int = DEFAULT_BUDGET) -> str:
-    """'P' or 'N' for a row of pins ('x' standing, '.' removed) under misère play."""
-    _, runs = _row_heaps(row, game)
-    return outcome([length for _, length in runs], game, budget)
+    """'P' or 'N' for a row of pins under misère play."""
+    return Solver(game, budget).row_outcome(row)
 
 
 def row_winning_move(row: str, game: Game, budget: int = DEFAULT_BUDGET) -> str | None:
     """The row after the misère winning move (removed pins turned to '.'), or None."""
-    data, runs = _row_heaps(row, game)
-    found = _first_win([length for _, length in runs], game, budget)
-    if found is None:
-        return None
-    i, a, k, _ = found
-    out = bytearray(data)
-    for offset, token in enumerate(game.kinds[k].pattern):
-        if token == "x":
-            out[runs[i][0] + a + offset] = 46  # '.'
-    return out.decode("ascii")
+    return Solver(game, budget).row_winning_move(row)
+
+
+def genera(n: int, game: Game, budget: int = DEFAULT_BUDGET) -> list[Genus]:
+    """The genus of every single heap 0..n."""
+    return Solver(game, budget).genera(n)
+
+
+def genus(n: int, game: Game, budget: int = DEFAULT_BUDGET) -> Genus:
+    """The genus of the single heap n."""
+    return genera(n, game, budget)[n]
 
 
 class Genus:
@@ -181,28 +232,3 @@ def _written(gammas: list[int], start: int) -> tuple[int, ...]:
     while s > 0 and gammas[s + 1] == gammas[s - 1]:
         s -= 1
     return tuple(gammas[: s + 2])
-
-
-def genera(n: int, game: Game, budget: int = DEFAULT_BUDGET) -> list[Genus]:
-    """The genus of every single heap 0..n, each proved (see the module header)."""
-    if n < 0:
-        raise ValueError("the largest heap must be >= 0")
-    memo = _memo(game, budget)
-    sequence = Sequence(game)
-    gammas: list[list[int]] = [[] for _ in range(n + 1)]
-    for twos in range(MAX_TWOS + 1):
-        for heap in range(n + 1):
-            gammas[heap].append(kernel.misere_value(memo, [heap], twos))
-        # Layers 0..twos-1 hold every follower of every heap (each was reached from twos).
-        if twos >= 3 and kernel.misere_layers_agree(memo, twos - 3, twos - 1):
-            start = twos - 3
-            return [
-                Genus(sequence.nimber(heap), _written(gammas[heap], start))
-                for heap in range(n + 1)
-            ]
-    raise ValueError(f"the genus superscripts did not alternate within {MAX_TWOS} copies of *2")
-
-
-def genus(n: int, game: Game, budget: int = DEFAULT_BUDGET) -> Genus:
-    """The genus of the single heap n."""
-    return genera(n, game, budget)[n]
