@@ -34,6 +34,7 @@ __all__ = [
     "Solver",
     "genera",
     "genus",
+    "heap_options",
     "heaps_winning_move",
     "outcome",
     "row_outcome",
@@ -65,6 +66,24 @@ def _runs(data: bytes) -> list[tuple[int, int]]:
     return runs
 
 
+def _moves(size: int, game: Game):
+    """(left part a, kind index, heaps left) of every move on a heap, in tie-break order."""
+    for a in range(size + 1):
+        for k, kind in enumerate(game.kinds):
+            b = size - kind.span - a
+            parts = (a > 0) + (b > 0)
+            if b < 0 or parts not in kind.leave or (kind.unequal and a == b > 0):
+                continue
+            kept = [len(run) for run in kind.pattern.split("x") if run]
+            yield a, k, [p for p in (a, *kept, b) if p]
+
+
+def heap_options(size: int, game: Game):
+    """The heaps each move on one heap leaves, in tie-break order (smallest left part first)."""
+    for _, _, parts in _moves(size, game):
+        yield parts
+
+
 class Solver:
     """Misère answers for one game, sharing one memo of positions (at most ``budget``)."""
 
@@ -85,24 +104,13 @@ class Solver:
         """'P' when the player to move loses under misère play, else 'N'."""
         return "N" if self.value(heaps) else "P"
 
-    def _moves(self, size: int):
-        """(left part a, kind index, heaps left) of every move on a heap, in tie-break order."""
-        for a in range(size + 1):
-            for k, kind in enumerate(self.game.kinds):
-                b = size - kind.span - a
-                parts = (a > 0) + (b > 0)
-                if b < 0 or parts not in kind.leave or (kind.unequal and a == b > 0):
-                    continue
-                kept = [len(run) for run in kind.pattern.split("x") if run]
-                yield a, k, [p for p in (a, *kept, b) if p]
-
     def _first_win(self, heaps: list[int]):
         """(heap index, a, kind index, parts) of the tie-break's winning move, or None."""
         if not self.value(heaps):
             return None
         for i, size in enumerate(heaps):
             rest = heaps[:i] + heaps[i + 1 :]
-            for a, k, parts in self._moves(size):
+            for a, k, parts in _moves(size, self.game):
                 if not self.kernel.misere_value(self.memo, rest + parts, 0):
                     return i, a, k, parts
         return None  # no move at all: the opponent moved last

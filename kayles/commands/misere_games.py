@@ -1,10 +1,10 @@
-"""Misère subcommands: ``genus`` and the ``--misere`` side of ``move``."""
+"""Misère subcommands: ``genus``, ``quotient`` and the ``--misere`` side of ``move``."""
 
 from __future__ import annotations
 
 from ._shared import add_game_option, dump_json, heap_move_json, heap_move_text, natural
 
-__all__ = ["register", "run_genus", "run_misere_move"]
+__all__ = ["register", "run_genus", "run_misere_move", "run_quotient"]
 
 
 def _add_budget_option(parser) -> None:
@@ -27,6 +27,19 @@ def register(sub) -> None:
     p.add_argument("--json", action="store_true", help="print one JSON array")
     p.set_defaults(run=run_genus)
 
+    p = sub.add_parser("quotient", help="the misère quotient of heaps 1..N (Plambeck-Siegel)",
+                       description="Print the misère quotient of the game restricted to heaps "
+                       "up to N: its order, a presentation (generators a, b, ... for heaps "
+                       "in size order, relations as a complete rewriting system), its "
+                       "P-portion and the class of each heap 0..N. The quotient is proved, "
+                       "not sampled; a range too large for the search is an error.")
+    add_game_option(p)
+    p.add_argument("--max-heap", type=natural("N"), required=True, metavar="N",
+                   help="the largest heap in the positions")
+    _add_budget_option(p)
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.set_defaults(run=run_quotient)
+
 
 def run_genus(args, out) -> None:
     from ..misere import genera
@@ -40,6 +53,25 @@ def run_genus(args, out) -> None:
         return
     for n, g in enumerate(found):
         out.write(f"{n} {g}\n")
+
+
+def run_quotient(args, out) -> None:
+    from ..quotient import quotient
+    from ..rules import get_game
+
+    q = quotient(get_game(args.game), args.max_heap, args.budget)
+    if args.json:
+        dump_json({"game": q.game.name, "max_heap": q.max_heap, "order": q.order,
+                   "presentation": q.presentation(),
+                   "generators": {letter: heap for letter, heap in q.letters},
+                   "relations": [list(r) for r in q.relations], "elements": q.words,
+                   "p_portion": q.p_words(), "heaps": [q.words[c] for c in q.heaps]}, out)
+        return
+    out.write(f"{q.game.name}, heaps up to {q.max_heap}: misère quotient of order {q.order}\n")
+    out.write(f"presentation: {q.presentation()}\n")
+    out.write(f"generators: {', '.join(f'{x} = heap {h}' for x, h in q.letters) or 'none'}\n")
+    out.write(f"P-portion: {{{', '.join(q.p_words())}}}\n")
+    out.write(f"heaps 0..{q.max_heap}: {' '.join(q.words[c] for c in q.heaps)}\n")
 
 
 def run_misere_move(args, out) -> None:
