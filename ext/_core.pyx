@@ -772,9 +772,14 @@ cdef inline void add_part(MisereMemo memo, uint32_t* words, Py_ssize_t* count,
 
 cdef bytes make_key(MisereMemo memo, heaps, Py_ssize_t twos):
     cdef Py_ssize_t count = 2, h, top = 0
+    heaps = tuple(heaps)
     for h in heaps:
         if h > top:
             top = h
+        if h < 0:
+            raise ValueError("heap sizes must be >= 0")
+    if twos < 0:
+        raise ValueError("the number of *2 heaps must be >= 0")
     memo.grow_shapes(top)
     cdef uint32_t* words = memo.room(len(heaps) + 2)
     words[0] = <uint32_t> twos

@@ -386,6 +386,11 @@ def _options(memo: MisereMemo, key: tuple[int, ...]) -> list[tuple[int, ...]]:
 
 def misere_value(memo: MisereMemo, heaps, twos: int) -> int:
     """The misère Grundy value of the heaps plus ``twos`` nim heaps *2 (0: a loss to move)."""
+    heaps = tuple(heaps)
+    if any(h < 0 for h in heaps):
+        raise ValueError("heap sizes must be >= 0")
+    if twos < 0:
+        raise ValueError("the number of *2 heaps must be >= 0")
     values = memo.values
     root = _key(memo, heaps, twos, 0)
     if root in values:

@@ -135,8 +135,8 @@ GAME_NAMES = ["kayles", "dawsons-kayles", "kayles-xox", "0.137", "grundy", "4.07
 
 
 @settings(max_examples=60, deadline=None)
-@given(name=st.sampled_from(GAME_NAMES), heaps=st.lists(st.integers(0, 14), max_size=4),
-       twos=st.integers(0, 3), budget=st.integers(1, 3000))
+@given(name=st.sampled_from(GAME_NAMES), heaps=st.lists(st.integers(-1, 14), max_size=4),
+       twos=st.integers(-1, 3), budget=st.integers(1, 3000))
 def test_twins_agree(both_kernels, name, heaps, twos, budget):
     results = []
     for kernel in both_kernels:
