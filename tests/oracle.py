@@ -217,3 +217,43 @@ def grundys_game_moves(heaps: tuple[int, ...]):
 def grundys_game_misere_wins(heaps: tuple[int, ...]) -> bool:
     moves = [after for _, _, after in grundys_game_moves(heaps)]
     return not moves or any(not grundys_game_misere_wins(tuple(sorted(m))) for m in moves)
+
+
+def octal_splits(code: str, heap: int) -> list[tuple[int, ...]]:
+    """The heaps a move on one heap leaves in an octal game ('4.' may split without taking),
+    smallest left part first, then the smaller number taken."""
+    head, digits = code.split(".")
+    places = {k: int(d) for k, d in enumerate(digits, 1)}
+    if head == "4":
+        places[0] = 4
+    out = []
+    for left in range(heap + 1):
+        for take, d in sorted(places.items()):
+            right = heap - take - left
+            if right >= 0 and d >> ((left > 0) + (right > 0)) & 1:
+                out.append(tuple(p for p in (left, right) if p))
+    return out
+
+
+def grundys_game_splits(heap: int) -> list[tuple[int, ...]]:
+    return [(a, heap - a) for a in range(1, (heap + 1) // 2) if 2 * a != heap]
+
+
+def heap_misere_value(splits, heaps: tuple[int, ...], nims: tuple[int, ...] = ()) -> int:
+    """Misère Grundy value of heaps of a heap game (``splits(h)`` lists what a move on a heap
+    of h leaves) plus nim heaps: 1 with no move at all, else the mex of the options."""
+    return _heap_misere_value(splits, tuple(sorted(heaps)), tuple(sorted(nims)))
+
+
+@cache
+def _heap_misere_value(splits, heaps: tuple[int, ...], nims: tuple[int, ...]) -> int:
+    options = []
+    for i, heap in enumerate(heaps):
+        for parts in splits(heap):
+            options.append((tuple(sorted(heaps[:i] + parts + heaps[i + 1 :])), nims))
+    for i, heap in enumerate(nims):
+        for smaller in range(heap):
+            options.append((heaps, tuple(sorted(nims[:i] + (smaller,) + nims[i + 1 :]))))
+    if not options:
+        return 1
+    return mex(_heap_misere_value(splits, h, n) for h, n in options)

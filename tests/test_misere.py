@@ -192,3 +192,35 @@ def test_cli_genus():
 ])
 def test_cli_errors(args):
     assert_usage_error(kayles(*args))
+
+
+SPLIT_GAMES = {
+    "4.07": lambda h: oracle.octal_splits("4.07", h),
+    "0.007": lambda h: oracle.octal_splits("0.007", h),
+    "grundy": oracle.grundys_game_splits,
+}
+
+
+@pytest.mark.parametrize("name", SPLIT_GAMES)
+def test_heap_lists_of_splitting_games(kernel, name):
+    splits = SPLIT_GAMES[name]
+    solver = misere.Solver(get_game(name), kernel=kernel)
+    for heaps in itertools.chain.from_iterable(
+        itertools.product(range(10), repeat=k) for k in range(3)
+    ):
+        lost = oracle.heap_misere_value(splits, heaps) == 0
+        assert solver.outcome(list(heaps)) == ("P" if lost else "N"), heaps
+        expected = next(
+            (HeapMove(i, h, parts) for i, h in enumerate(heaps) for parts in splits(h)
+             if oracle.heap_misere_value(splits, heaps[:i] + parts + heaps[i + 1 :]) == 0),
+            None,
+        )
+        assert solver.heaps_winning_move(list(heaps)) == expected, heaps
+
+
+@pytest.mark.parametrize("name", SPLIT_GAMES)
+def test_genus_of_splitting_games_against_the_oracle(kernel, name):
+    splits = SPLIT_GAMES[name]
+    for n, genus in enumerate(misere.Solver(get_game(name), kernel=kernel).genera(12)):
+        for k in range(6):
+            assert genus.gamma(k) == oracle.heap_misere_value(splits, (n,), (2,) * k), (n, k)
