@@ -42,8 +42,8 @@ __all__ = [
     "value",
 ]
 
-DEFAULT_BUDGET = 1_000_000  # stored positions: about 135 MB compiled, 175 MB pure
-MAX_BUDGET = 100_000_000  # ~15 GB of positions; heaps never exceed it, so they fit 32 bits
+DEFAULT_BUDGET = 1_000_000  # stored positions: about 90 MB compiled, 175 MB pure
+MAX_BUDGET = 100_000_000  # ~9 GB compiled; heaps never exceed it, so they fit 32 bits
 MAX_TWOS = 64  # genus: give up (ValueError) if the superscripts do not alternate by then
 
 
