@@ -101,9 +101,9 @@ def quotient(game: Game, max_heap: int, budget: int = DEFAULT_BUDGET) -> Quotien
 
 def _attempt(game: Game, solver: Solver, live: list[int], index: dict[int, int], count: int):
     k = len(live)
-    cache: dict[tuple[int, ...], int] = {}
+    cache: dict[tuple[int, ...], bool] = {}
 
-    def lost(vector: tuple[int, ...]) -> int:
+    def lost(vector: tuple[int, ...]) -> bool:
         if vector not in cache:
             heaps = [h for h, c in zip(live, vector) for _ in range(c)]
             cache[vector] = solver.value(heaps) == 0
@@ -111,7 +111,7 @@ def _attempt(game: Game, solver: Solver, live: list[int], index: dict[int, int],
 
     box = sorted(itertools.product(range(count + 1), repeat=k), key=lambda v: (sum(v), v[::-1]))
 
-    def signature(vector):
+    def signature(vector: tuple[int, ...]) -> bytes:
         return bytes(lost(tuple(a + b for a, b in zip(vector, x))) for x in box)
 
     classes: dict[bytes, int] = {}
@@ -167,7 +167,7 @@ def _reduced(table: list[list[int]], p_portion: set[int]) -> bool:
     return len(rows) == n
 
 
-def _image(table, units, vector) -> int:
+def _image(table: list[list[int]], units: list[int], vector: tuple[int, ...]) -> int:
     element = 0
     for unit, c in zip(units, vector):
         for _ in range(c):
@@ -175,7 +175,8 @@ def _image(table, units, vector) -> int:
     return element
 
 
-def _outcomes_follow(table, p_portion, units, options) -> bool:
+def _outcomes_follow(table: list[list[int]], p_portion: set[int], units: list[int],
+                     options: list[set[int]]) -> bool:
     """Check (c) of the module header on every count vector up to each generator's i + p."""
     bounds = []
     for unit in units:
@@ -202,7 +203,8 @@ def _outcomes_follow(table, p_portion, units, options) -> bool:
     return True
 
 
-def _present(game, max_heap, live, table, p_portion, units) -> Quotient:
+def _present(game: Game, max_heap: int, live: list[int], table: list[list[int]],
+             p_portion: set[int], units: list[int]) -> Quotient:
     # Generators: heaps whose class is not a product of earlier generators.
     letters: list[tuple[str, int]] = []
     gen_elements: list[int] = []
