@@ -17,7 +17,7 @@ from ._frontend import run, version_line
 
 __all__ = ["COMMAND_FAMILIES", "build_parser", "main"]
 
-COMMAND_FAMILIES = ("heap_games", "classic_games", "survey", "plot", "play")
+COMMAND_FAMILIES = ("heap_games", "classic_games", "misere_games", "survey", "plot", "play")
 
 
 class _Parser(argparse.ArgumentParser):

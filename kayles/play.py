@@ -229,23 +229,21 @@ class Match:
 
 
 def _solver(sequence: Sequence, misere: bool) -> Callable[[object], Move | None]:
-    """position -> the winning move or None: normal play, or misere play from kayles.misere."""
+    """position -> the winning move or None: normal play, or misere play (kayles.misere)."""
     from . import heaps as heap_positions
     from . import row as row_positions
 
     game = sequence.game
     if misere:
-        try:
-            from . import misere as rules_of_misere  # type: ignore[attr-defined]
-        except ImportError:
-            raise ValueError("misere play needs kayles.misere, which this installation "
-                             "does not have") from None
+        from .misere import Solver
+
+        solver = Solver(game)  # one memo of positions for the whole game
 
         def row_move(row: str):
-            return rules_of_misere.row_winning_move(row, game)
+            return solver.row_winning_move(row)
 
         def heap_move(heaps: list[int]):
-            return rules_of_misere.heaps_winning_move(heaps, game)
+            return solver.heaps_winning_move(heaps)
     else:
 
         def row_move(row: str):

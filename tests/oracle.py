@@ -222,3 +222,100 @@ def split_game_nimbers(n: int) -> list[int]:
         return mex(options)
 
     return [value((k,) if k else ()) for k in range(n + 1)]
+
+
+# -- misère play: whoever makes the last move loses --------------------------------------------
+
+
+def misere_row_wins(game: RowGame, position: str) -> bool:
+    """Whether the player to move wins a row under misère play: with no move at all, yes
+    (the opponent moved last); otherwise when some move leaves a position the opponent loses.
+    Rows with the same multiset of groups are the same game; nothing else is merged."""
+    return _misere_groups(game, canonical(position))
+
+
+@cache
+def _misere_groups(game: RowGame, groups: tuple[int, ...]) -> bool:
+    moves = [after for _, _, after in game.moves(_as_row(groups))]
+    return not moves or any(not _misere_groups(game, canonical(after)) for after in moves)
+
+
+def misere_row_move(game: RowGame, position: str) -> str | None:
+    """The first winning move in the order of ``RowGame.moves`` (leftmost group, leftmost pin,
+    earlier window), or None when every move loses or there is no move."""
+    for _, _, after in game.moves(position):
+        if not misere_row_wins(game, after):
+            return after
+    return None
+
+
+def misere_value(game: RowGame, position: str, nim_heaps: tuple[int, ...] = ()) -> int:
+    """The misère Grundy value of a row plus nim heaps: 1 with no move, else the mex of the
+    options' values (a move is on the row, or takes counters from one nim heap)."""
+    return _misere_value(game, canonical(position), tuple(sorted(nim_heaps)))
+
+
+@cache
+def _misere_value(game: RowGame, groups: tuple[int, ...], nims: tuple[int, ...]) -> int:
+    options = [(canonical(after), nims) for _, _, after in game.moves(_as_row(groups))]
+    for i, heap in enumerate(nims):
+        for smaller in range(heap):
+            options.append((groups, tuple(sorted(nims[:i] + (smaller,) + nims[i + 1 :]))))
+    if not options:
+        return 1
+    return mex(_misere_value(game, g, n) for g, n in options)
+
+
+def grundys_game_moves(heaps: tuple[int, ...]):
+    """(heap index, smaller part, heaps after) of every split, leftmost heap and smallest
+    part first: one heap into two non-empty heaps of different sizes."""
+    for i, heap in enumerate(heaps):
+        for a in range(1, (heap + 1) // 2):
+            if 2 * a != heap:
+                yield i, a, heaps[:i] + (a, heap - a) + heaps[i + 1 :]
+
+
+@cache
+def grundys_game_misere_wins(heaps: tuple[int, ...]) -> bool:
+    moves = [after for _, _, after in grundys_game_moves(heaps)]
+    return not moves or any(not grundys_game_misere_wins(tuple(sorted(m))) for m in moves)
+
+
+def octal_splits(code: str, heap: int) -> list[tuple[int, ...]]:
+    """The heaps a move on one heap leaves in an octal game ('4.' may split without taking),
+    smallest left part first, then the smaller number taken."""
+    head, digits = code.split(".")
+    places = {k: int(d) for k, d in enumerate(digits, 1)}
+    if head == "4":
+        places[0] = 4
+    out = []
+    for left in range(heap + 1):
+        for take, d in sorted(places.items()):
+            right = heap - take - left
+            if right >= 0 and d >> ((left > 0) + (right > 0)) & 1:
+                out.append(tuple(p for p in (left, right) if p))
+    return out
+
+
+def grundys_game_splits(heap: int) -> list[tuple[int, ...]]:
+    return [(a, heap - a) for a in range(1, (heap + 1) // 2) if 2 * a != heap]
+
+
+def heap_misere_value(splits, heaps: tuple[int, ...], nims: tuple[int, ...] = ()) -> int:
+    """Misère Grundy value of heaps of a heap game (``splits(h)`` lists what a move on a heap
+    of h leaves) plus nim heaps: 1 with no move at all, else the mex of the options."""
+    return _heap_misere_value(splits, tuple(sorted(heaps)), tuple(sorted(nims)))
+
+
+@cache
+def _heap_misere_value(splits, heaps: tuple[int, ...], nims: tuple[int, ...]) -> int:
+    options = []
+    for i, heap in enumerate(heaps):
+        for parts in splits(heap):
+            options.append((tuple(sorted(heaps[:i] + parts + heaps[i + 1 :])), nims))
+    for i, heap in enumerate(nims):
+        for smaller in range(heap):
+            options.append((heaps, tuple(sorted(nims[:i] + (smaller,) + nims[i + 1 :]))))
+    if not options:
+        return 1
+    return mex(_heap_misere_value(splits, h, n) for h, n in options)

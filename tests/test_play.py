@@ -12,7 +12,6 @@ from __future__ import annotations
 import io
 import subprocess
 import sys
-import types
 from functools import cache
 
 import pytest
@@ -20,7 +19,6 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from kayles.__main__ import main
-from kayles.heaps import HeapMove
 from kayles.play import Match
 from kayles.rules import get_game
 from kayles.sequence import Sequence
@@ -395,16 +393,7 @@ def test_bad_start_is_a_usage_error(args):
     assert_usage_error(kayles_play(*args))
 
 
-def test_misere_without_kayles_misere_is_a_usage_error():
-    code = ("import sys; sys.modules['kayles.misere'] = None\n"
-            "from kayles.__main__ import main\nsys.exit(main(['play', 'xxx', '--misere']))")
-    result = subprocess.run([sys.executable, "-c", code], capture_output=True,
-                            cwd=ROOT, timeout=TIMEOUT)
-    assert_usage_error(result)
-    assert b"misere" in result.stderr
-
-
-# -- misere play: the wiring, with a stand-in solver local to this test -----------------------
+# -- misere play: kayles.misere's answers against a brute force of the literal rules ----------
 
 
 @cache
@@ -414,76 +403,47 @@ def misere_row_wins(row: str) -> bool:
     return not moves or any(not misere_row_wins(after) for after in moves)
 
 
-def stand_in_misere(calls: list) -> types.ModuleType:
-    """A stand-in for kayles.misere (same API) that records its calls."""
-    module = types.ModuleType("kayles.misere")
-
-    def row_winning_move(row, game):
-        calls.append((row, game.name))
-        return next((a for a in row_moves(oracle.KAYLES_XOX, row) if not misere_row_wins(a)),
-                    None)
-
-    def heaps_winning_move(heaps, game):
-        calls.append((tuple(heaps), game.name))
-        for i, h in enumerate(heaps):  # Grundy's game: split one heap into unequal parts
-            for a in range(1, (h + 1) // 2):
-                if 2 * a != h and not misere_heaps_wins(tuple(heaps[:i] + [a, h - a]
-                                                             + heaps[i + 1 :])):
-                    return HeapMove(i, h, (a, h - a))
-        return None
-
-    module.row_winning_move = row_winning_move
-    module.heaps_winning_move = heaps_winning_move
-    return module
-
-
 @cache
 def misere_heaps_wins(heaps: tuple[int, ...]) -> bool:
     moves = [heaps[:i] + (a, b) + heaps[i + 1 :] for i, a, b in grundy_splits(list(heaps))]
     return not moves or any(not misere_heaps_wins(after) for after in moves)
 
 
+def misere_reply(row: str) -> str:
+    """The program's expected answer: the first move (seed order) leaving a misere loss, or
+    in a lost position the documented fallback."""
+    moves = row_moves(oracle.KAYLES_XOX, row)
+    best = next((after for after in moves if not misere_row_wins(after)), None)
+    return best if best is not None else fewest_leftmost(row, moves)
+
+
 @pytest.mark.parametrize("row,first", [("xxxxxxx", "you"), ("xxxxxx", "me"), ("x", "me"),
-                                       ("xxx.xx", "me")])
-def test_misere_play_uses_kayles_misere_and_flips_the_winner(row, first, monkeypatch, capsys):
-    calls: list = []
-    monkeypatch.setitem(sys.modules, "kayles.misere", stand_in_misere(calls))
-    standin = sys.modules["kayles.misere"]
-
-    def reply(r):
-        best = standin.row_winning_move(r, get_game("kayles-xox"))
-        return best if best is not None else fewest_leftmost(r, row_moves(oracle.KAYLES_XOX, r))
-
+                                       ("xxx.xx", "me"), ("xxxxxxxxx", "me")])
+def test_misere_play_follows_the_brute_force_and_flips_the_winner(row, first, monkeypatch,
+                                                                   capsys):
     typed, expected = predict_row_game("kayles-xox", row, first_legal(oracle.KAYLES_XOX), first,
-                                       reply=reply, misere=True)
-    calls.clear()
+                                       reply=misere_reply, misere=True)
     status, lines = play([row, "--misere", "--first", first], typed, monkeypatch, capsys)
     assert (status, lines) == (0, expected)
-    assert calls and all(name == "kayles-xox" for _, name in calls)
 
 
 def test_misere_last_move_loses(monkeypatch, capsys):
     """One pin, the user moves: the user takes the last pin and so loses."""
-    monkeypatch.setitem(sys.modules, "kayles.misere", stand_in_misere([]))
     status, lines = play(["x", "--misere"], ["1"], monkeypatch, capsys)
     assert (status, lines[1:]) == (0, ["you: pin 1 => .",
                                        "I have no move: I win. (misere: the last move loses)"])
 
 
-@pytest.mark.parametrize("heap", [6, 7])
-def test_misere_heaps_use_kayles_misere(heap, monkeypatch, capsys):
-    calls: list = []
-    monkeypatch.setitem(sys.modules, "kayles.misere", stand_in_misere(calls))
+@pytest.mark.parametrize("heap", [6, 7, 9, 10])
+def test_misere_heaps_follow_the_brute_force(heap, monkeypatch, capsys):
     status, lines = play([str(heap), "--game", "grundy", "--misere", "--first", "me"], [],
                          monkeypatch, capsys)
     assert status == 0
-    assert calls[0] == ((heap,), "grundy")
-    wanted = stand_in_misere([]).heaps_winning_move([heap], get_game("grundy"))
-    if misere_heaps_wins((heap,)):
-        a, b = wanted.parts
-    else:  # a lost position: the fallback, the leftmost heap's smallest split
-        assert wanted is None
-        a, b = 1, heap - 1
+    winning = [(a, heap - a) for _, a, _ in grundy_splits([heap])
+               if not misere_heaps_wins((a, heap - a))]
+    # The first winning split, or in a lost position the fallback: the smallest split.
+    a, b = winning[0] if winning else (1, heap - 1)
+    assert misere_heaps_wins((heap,)) == bool(winning)
     assert lines[1] == f"me: heap 1: {heap} -> {a} + {b} => {a} {b}"
     assert lines[-1] == "end of input: game abandoned"
 

@@ -47,6 +47,8 @@ def register(sub) -> None:
     p.add_argument("position", metavar="POSITION", nargs="+", help="a row, or heap sizes")
     add_game_option(p)
     p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument("--misere", action="store_true",
+                   help="misère play: whoever moves last loses (exhaustive search)")
     p.set_defaults(run=run_move)
 
     p = sub.add_parser("games", help="list the named games and their rules",
@@ -186,6 +188,11 @@ def run_period(args, out) -> int:
 
 def run_move(args, out) -> None:
     from .. import heaps, row
+
+    if args.misere:
+        from .misere_games import run_misere_move
+
+        return run_misere_move(args, out)
 
     sequence = open_sequence(args.game)
     if not heaps.looks_like_heaps(args.position):

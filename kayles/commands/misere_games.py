@@ -1,0 +1,109 @@
+"""Misère subcommands: ``genus``, ``quotient`` and the ``--misere`` side of ``move``."""
+
+from __future__ import annotations
+
+from ._shared import add_game_option, dump_json, heap_move_json, heap_move_text, natural
+
+__all__ = ["register", "run_genus", "run_misere_move", "run_quotient"]
+
+
+def _add_budget_option(parser) -> None:
+    from ..misere import DEFAULT_BUDGET
+
+    parser.add_argument("--budget", type=natural("BUDGET"), default=DEFAULT_BUDGET, metavar="N",
+                        help=f"store at most N positions (default {DEFAULT_BUDGET}); past it, "
+                        "an error, never a guess")
+
+
+def register(sub) -> None:
+    p = sub.add_parser("genus", help="Conway's genus of each heap 0..N (misère play)",
+                       description="Print the genus g^abc... of each single heap 0..N: g the "
+                       "normal-play value, a the misère value, b, c, ... the misère values "
+                       "with one, two, ... nim heaps *2 added, written until they alternate "
+                       "(proved by the search). Values of 10 or more: g^(a,b,c).")
+    p.add_argument("n", metavar="N", type=natural(), help="the largest heap")
+    add_game_option(p)
+    _add_budget_option(p)
+    p.add_argument("--json", action="store_true", help="print one JSON array")
+    p.set_defaults(run=run_genus)
+
+    p = sub.add_parser("quotient", help="the misère quotient of heaps 1..N (Plambeck-Siegel)",
+                       description="Print the misère quotient of the game restricted to heaps "
+                       "up to N: its order, a presentation (generators a, b, ... for heaps "
+                       "in size order, relations as a complete rewriting system), its "
+                       "P-portion and the class of each heap 0..N. The quotient is proved, "
+                       "not sampled; a range too large for the search is an error.")
+    add_game_option(p)
+    p.add_argument("--max-heap", type=natural("N"), required=True, metavar="N",
+                   help="the largest heap in the positions")
+    _add_budget_option(p)
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.set_defaults(run=run_quotient)
+
+
+def run_genus(args, out) -> None:
+    from ..misere import genera
+    from ..rules import get_game
+
+    game = get_game(args.game)
+    found = genera(args.n, game, args.budget)
+    if args.json:
+        dump_json([{"heap": n, "genus": str(g), "normal": g.normal, "misere": list(g.misere)}
+                   for n, g in enumerate(found)], out)
+        return
+    for n, g in enumerate(found):
+        out.write(f"{n} {g}\n")
+
+
+def run_quotient(args, out) -> None:
+    from ..quotient import quotient
+    from ..rules import get_game
+
+    q = quotient(get_game(args.game), args.max_heap, args.budget)
+    if args.json:
+        dump_json({"game": q.game.name, "max_heap": q.max_heap, "order": q.order,
+                   "presentation": q.presentation(),
+                   "generators": {letter: heap for letter, heap in q.letters},
+                   "relations": [list(r) for r in q.relations], "elements": q.words,
+                   "p_portion": q.p_words(), "heaps": [q.words[c] for c in q.heaps]}, out)
+        return
+    out.write(f"{q.game.name}, heaps up to {q.max_heap}: misère quotient of order {q.order}\n")
+    out.write(f"presentation: {q.presentation()}\n")
+    out.write(f"generators: {', '.join(f'{x} = heap {h}' for x, h in q.letters) or 'none'}\n")
+    out.write(f"P-portion: {{{', '.join(q.p_words())}}}\n")
+    out.write(f"heaps 0..{q.max_heap}: {' '.join(q.words[c] for c in q.heaps)}\n")
+
+
+def run_misere_move(args, out) -> None:
+    from .. import misere
+    from ..heaps import looks_like_heaps, parse_heaps
+    from ..rules import get_game
+
+    game = get_game(args.game)
+    if not looks_like_heaps(args.position):
+        if not game.on_rows:
+            raise ValueError(f"{game.name} is played on heaps: give heap sizes")
+        if len(args.position) != 1:
+            raise ValueError("a row is one POSITION of 'x' and '.' (or give heap sizes)")
+        text = args.position[0]
+        after = misere.row_winning_move(text, game)
+        result = "N" if after is not None else misere.row_outcome(text, game)
+        if args.json:
+            dump_json({"game": game.name, "position": text, "play": "misere",
+                       "outcome": result, "move": after}, out)
+        else:
+            out.write((after if after is not None else _no_move(result)) + "\n")
+        return
+    position = parse_heaps(" ".join(args.position))
+    move = misere.heaps_winning_move(position, game)
+    result = "N" if move is not None else misere.outcome(position, game)
+    if args.json:
+        dump_json({"game": game.name, "heaps": position, "play": "misere", "outcome": result,
+                   "move": heap_move_json(move, position)}, out)
+    else:
+        out.write((heap_move_text(move) if move is not None else _no_move(result)) + "\n")
+
+
+def _no_move(result: str) -> str:
+    """LOSS in a P-position; WIN when there is no move at all (the opponent moved last)."""
+    return "LOSS" if result == "P" else "WIN"
