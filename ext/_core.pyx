@@ -33,6 +33,7 @@ cdef enum:
     MASK_BITS = 10        # masks are searched among values below 2**10
     SAVING = 4            # split only when rare positions are under 1/SAVING of the table
     MAX_KINDS = 64        # more move kinds than an octal code of 63 digits: refused
+    MAX_SPAN = 64         # the widest move: extend_sparse keeps MAX_SPAN + 1 rows of pair values
     BATCH = 64            # remainders per batch on the one-hot path (kayles_gather_or's 64)
 
 
@@ -127,6 +128,8 @@ cdef int load_kinds(kinds, Kind* out) except -1:
     for span, heaps, leave, unequal in kinds:
         if len(heaps) > 8:
             raise ValueError("at most 8 kept runs in one pattern")
+        if not 0 <= span <= MAX_SPAN:
+            raise ValueError(f"a move spans at most {MAX_SPAN} tokens")
         out[k].span = span
         out[k].leave = leave
         out[k].unequal = unequal
@@ -493,7 +496,7 @@ def extend_sparse(nimber_t[::1] table, Py_ssize_t start, Py_ssize_t stop, kinds)
         st.nring = max(st.nring, ks[k].span + 1)
         unequal = unequal or ks[k].unequal
     st.width = 1
-    cdef PairValues ring[MAX_KINDS + 1]
+    cdef PairValues ring[MAX_SPAN + 1]
     st.ring = ring
     cdef stamp_t* seen = <stamp_t*> PyMem_Malloc(STAMPS * sizeof(stamp_t))
     cdef long long* counts = <long long*> PyMem_Malloc(VALUE_LIMIT * sizeof(long long))

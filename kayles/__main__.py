@@ -12,7 +12,7 @@ import argparse
 import sys
 from importlib import import_module
 
-from ._frontend import run, version_line
+from ._frontend import Output, run, version_line
 
 __all__ = ["COMMAND_FAMILIES", "build_parser", "main"]
 
@@ -24,6 +24,16 @@ class _Parser(argparse.ArgumentParser):
 
     def error(self, message: str):  # type: ignore[override]
         self.exit(2, f"{self.prog}: error: {' '.join(message.split())}\n")
+
+    def _print_message(self, message: str, file=None) -> None:
+        """--help and --version: through ``Output``, so a full disk is reported
+        (argparse itself would swallow the write error and exit 0)."""
+        if file is None or file is sys.stdout:
+            out = Output(sys.stdout)
+            out.write(message)
+            out.flush()
+        else:
+            super()._print_message(message, file)
 
 
 def build_parser() -> argparse.ArgumentParser:

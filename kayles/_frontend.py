@@ -5,6 +5,7 @@ maps every way a run can end onto one exit status and at most one stderr line:
 
     0    done
     1    the output could not be written (disk full, ...): "PROG: cannot write output: ..."
+         or the memory ran out: "PROG: out of memory"
     2    bad input, a missing file, an unusable setup: "PROG: <what is wrong>"
     130  Ctrl-C, quietly
     141  the reader closed the pipe, quietly
@@ -17,7 +18,8 @@ from __future__ import annotations
 
 import sys
 
-from .errors import SetupError, shown
+from ._numbers import natural
+from .errors import SetupError
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -34,31 +36,34 @@ __all__ = [
     "version_line",
 ]
 
-LONG_NUMBER = 4000  # Python's default int(str) digit limit is 4300; past it, lift the limit
-
-
 class OutputError(Exception):
     """Writing standard output failed for a reason other than a closed pipe."""
 
 
 def parse_natural(text: str, what: str = "N") -> int:
-    """A non-negative decimal integer of any length (ASCII digits only), or ValueError."""
-    if not text or not (text.isascii() and text.isdigit()):
-        raise ValueError(f"{what} must be a non-negative decimal integer, not {shown(text)}")
-    if len(text) > LONG_NUMBER and hasattr(sys, "set_int_max_str_digits"):
-        sys.set_int_max_str_digits(0)  # any size means any size
-    return int(text)
+    """A non-negative decimal integer (ASCII digits only, at most MAX_DIGITS), or ValueError."""
+    return natural(text, what)
 
 
 def read_text(path: str) -> str:
     """The UTF-8 text of a file, or of standard input for ``-``; ValueError if it is not text."""
     try:
         if path == "-":
-            return sys.stdin.buffer.read().decode("utf-8")
+            return _read_stdin().decode("utf-8")
         with open(path, "rb") as handle:
             return handle.read().decode("utf-8")
     except UnicodeDecodeError:
         raise ValueError(f"{'standard input' if path == '-' else path}: not UTF-8 text") from None
+
+
+def _read_stdin() -> bytes:
+    """All of standard input; ValueError when it is closed or unreadable."""
+    if sys.stdin is None:  # started with file descriptor 0 closed
+        raise ValueError("standard input is closed")
+    try:
+        return sys.stdin.buffer.read()
+    except OSError as exc:
+        raise ValueError(f"standard input: {exc.strerror or exc}") from None
 
 
 def core_name() -> str:
@@ -81,6 +86,8 @@ class Output:
         self.stream = stream
 
     def write(self, text: str) -> None:
+        if self.stream is None:  # started with file descriptor 1 closed
+            raise OutputError("standard output is closed")
         try:
             self.stream.write(text)
         except BrokenPipeError:
@@ -89,6 +96,8 @@ class Output:
             raise OutputError(exc.strerror or str(exc)) from None
 
     def flush(self) -> None:
+        if self.stream is None:
+            return
         try:
             self.stream.flush()
         except BrokenPipeError:
@@ -97,7 +106,7 @@ class Output:
             raise OutputError(exc.strerror or str(exc)) from None
 
     def isatty(self) -> bool:
-        return self.stream.isatty()
+        return self.stream is not None and self.stream.isatty()
 
 
 def run(prog: str, work: Callable[[Output], int | None], hint: str = "") -> int:
@@ -119,6 +128,9 @@ def run(prog: str, work: Callable[[Output], int | None], hint: str = "") -> int:
     except OutputError as exc:
         _silence_stdout()
         return _fail(f"{prog}: cannot write output: {exc}", 1)
+    except MemoryError:
+        _silence_stdout()
+        return _fail(f"{prog}: out of memory", 1)
     except SetupError as exc:
         return _fail(f"{prog}: {exc}", 2)
     except ValueError as exc:
@@ -143,5 +155,5 @@ def _silence_stdout() -> None:
 
     try:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-    except (OSError, ValueError):
+    except (AttributeError, OSError, ValueError):
         pass

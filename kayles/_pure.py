@@ -23,6 +23,7 @@ MASK_BITS = 10  # masks are searched among values below 2**10; larger values: pl
 SAVING = 4  # use the sparse split only if rare positions are under 1/SAVING of the table
 MAX_KINDS = 64  # the compiled core's fixed room for move kinds
 MAX_KEPT = 8  # ... and for kept 'o' runs in one pattern
+MAX_SPAN = 64  # ... and for the widest move
 
 
 def _check_kinds(kinds) -> None:
@@ -30,6 +31,8 @@ def _check_kinds(kinds) -> None:
         raise ValueError(f"at most {MAX_KINDS} move kinds")
     if any(len(heaps) > MAX_KEPT for _, heaps, _, _ in kinds):
         raise ValueError(f"at most {MAX_KEPT} kept runs in one pattern")
+    if any(not 0 <= span <= MAX_SPAN for span, _, _, _ in kinds):
+        raise ValueError(f"a move spans at most {MAX_SPAN} tokens")
 
 
 def _constant(table, heaps) -> int:

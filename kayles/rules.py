@@ -20,6 +20,8 @@ lengths of the ``o`` runs (their nimbers XOR into the option's constant) and
 
 from __future__ import annotations
 
+from .errors import shown
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Iterable
@@ -36,6 +38,7 @@ __all__ = [
 EncodedKind = tuple  # (span, const_heaps, leave_mask, unequal), see the header
 MAX_KINDS = 64  # the kernels' room for move kinds (an octal code of 63 digits after '4.')
 MAX_KEPT = 8  # ... and for kept 'o' runs in one pattern
+MAX_SPAN = 64  # ... and for the length of a pattern (an octal code of 64 digits)
 
 
 class MoveKind:
@@ -46,15 +49,17 @@ class MoveKind:
     def __init__(self, pattern: str, leave: Iterable[int], unequal: bool = False) -> None:
         leave = frozenset(leave)
         if set(pattern) - {"x", "o"}:
-            raise ValueError(f"pattern {pattern!r} may hold only 'x' and 'o'")
+            raise ValueError(f"pattern {shown(pattern)} may hold only 'x' and 'o'")
         if pattern and (pattern[0] != "x" or pattern[-1] != "x"):
-            raise ValueError(f"pattern {pattern!r} must start and end with 'x'")
+            raise ValueError(f"pattern {shown(pattern)} must start and end with 'x'")
         if not leave or leave - {0, 1, 2}:
             raise ValueError(f"leave {sorted(leave)} must be a non-empty subset of {{0, 1, 2}}")
         if not pattern and leave != {2}:
             raise ValueError("the empty pattern (split) must leave exactly two parts")
+        if len(pattern) > MAX_SPAN:
+            raise ValueError(f"pattern {shown(pattern)} is longer than {MAX_SPAN} tokens")
         if len([run for run in pattern.split("x") if run]) > MAX_KEPT:
-            raise ValueError(f"pattern {pattern!r} keeps more than {MAX_KEPT} runs")
+            raise ValueError(f"pattern {shown(pattern)} keeps more than {MAX_KEPT} runs")
         self.pattern = pattern
         self.leave = leave
         self.unequal = bool(unequal)
@@ -134,11 +139,13 @@ def parse_octal(code: str) -> Game:
     text = code.strip()
     head, dot, digits = text.partition(".")
     if not dot or "." in digits:
-        raise ValueError(f"octal code {code!r} needs exactly one '.' (as in 0.77)")
+        raise ValueError(f"octal code {shown(code)} needs exactly one '.' (as in 0.77)")
     if head not in ("", "0", "4"):
-        raise ValueError(f"octal code {code!r} must start with '0.', '4.' or '.'")
+        raise ValueError(f"octal code {shown(code)} must start with '0.', '4.' or '.'")
     if not digits or not all(ch in "01234567" for ch in digits):
-        raise ValueError(f"octal code {code!r} needs octal digits 0-7 after the '.'")
+        raise ValueError(f"octal code {shown(code)} needs octal digits 0-7 after the '.'")
+    if len(digits) > MAX_SPAN:
+        raise ValueError(f"octal code {shown(code)} has more than {MAX_SPAN} digits after the '.'")
     kinds = [MoveKind("", {2})] if head == "4" else []
     for place, digit in enumerate(digits, start=1):
         d = int(digit)
@@ -188,4 +195,4 @@ def get_game(spec: str) -> Game:
     if "." in key:
         return parse_octal(key)
     names = ", ".join(GAMES)
-    raise ValueError(f"unknown game {spec!r}: use one of {names} or an octal code like 0.77")
+    raise ValueError(f"unknown game {shown(spec)}: use one of {names} or an octal code like 0.77")

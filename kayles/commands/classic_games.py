@@ -143,8 +143,13 @@ def run_wythoff(args, out) -> None:
         raise ValueError("--sg goes with two piles A B")
     if args.p_positions is not None:
         pairs = wythoff.p_positions(args.p_positions)
-        if args.json:
-            dump_json([list(pair) for pair in pairs], out)
+        if args.json:  # streamed, as json.dumps would write it: the list may outgrow memory
+            sep = ""
+            out.write("[")
+            for a, b in pairs:
+                out.write(f"{sep}[{a}, {b}]")
+                sep = ", "
+            out.write("]\n")
         else:
             for a, b in pairs:
                 out.write(f"{a} {b}\n")

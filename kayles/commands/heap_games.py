@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from .._output import write_nimbers
 from ..rules import GAMES
-from ..sequence import PROOF_LIMIT
+from ..sequence import DIRECT_LIMIT, PROOF_LIMIT
 from ._shared import (
     add_game_option,
     dump_json,
@@ -58,6 +58,8 @@ def run_grundy(args, out) -> None:
 
 
 def run_period(args, out) -> int:
+    if args.max > DIRECT_LIMIT:
+        raise ValueError(f"--max is at most the direct limit {DIRECT_LIMIT}, not {args.max}")
     sequence = open_sequence(args.game)
     game = sequence.game
     try:

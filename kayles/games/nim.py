@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections import namedtuple
 
+from .._numbers import natural
 from ._cases import cases
 
 __all__ = [
@@ -95,12 +96,11 @@ def parse_file(text: str) -> list[tuple[int, list[int]]]:
     out = []
     for number, line in cases(text):
         words = line.split()
-        for word in words:
-            if not (word.isascii() and word.isdigit()):
-                raise ValueError(
-                    f"line {number}: a heap size is a non-negative integer, not {word!r}"
-                )
-        if len(words) < 2:
-            raise ValueError(f"line {number}: a data set needs at least 2 heaps, not {len(words)}")
-        out.append((number, [int(word) for word in words]))
+        try:
+            heaps = [natural(word, "a heap size", "is a non-negative integer") for word in words]
+        except ValueError as exc:
+            raise ValueError(f"line {number}: {exc}") from None
+        if len(heaps) < 2:
+            raise ValueError(f"line {number}: a data set needs at least 2 heaps, not {len(heaps)}")
+        out.append((number, heaps))
     return out
