@@ -94,7 +94,8 @@ def run_move(args, out) -> None:
     if not heaps.looks_like_heaps(args.position):
         if not sequence.game.on_rows:
             raise ValueError(f"{sequence.game.name} is played on heaps: give heap sizes")
-        if len(args.position) != 1:
+        if len(args.position) != 1:  # several words: heap sizes, one of them bad
+            heaps.parse_heaps(" ".join(args.position))
             raise ValueError("a row is one POSITION of 'x' and '.' (or give heap sizes)")
         after = row.winning_move(args.position[0], sequence)
         if args.json:
