@@ -31,6 +31,8 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 import oracle
 from conftest import ROOT
@@ -448,3 +450,21 @@ def test_the_rows_run_the_files_they_name():
     named = {part.split("}")[0] for row in HOSTILE.values() for arg in row.argv
              if isinstance(arg, str) for part in arg.split("{")[1:]}
     assert named <= set(FILES) | {"dir"}
+
+
+@given(st.text(st.characters(codec="utf-8") | st.sampled_from("0123456789\udcff\r\n"),
+               max_size=30))
+def test_any_text_is_a_number_or_one_line_of_refusal(text):
+    from kayles._frontend import parse_natural
+    from kayles.heaps import parse_heaps
+
+    for parse in (parse_natural, parse_heaps):
+        try:
+            value = parse(text)
+        except ValueError as exc:
+            message = str(exc)
+            assert "\n" not in message and "\\udc" not in message
+        else:
+            words = text.replace(",", " ").split() if parse is parse_heaps else [text]
+            assert value == (int(words[0]) if parse is parse_natural else list(map(int, words)))
+            assert all(w.isascii() and w.isdigit() for w in words)
