@@ -36,6 +36,10 @@ __all__ = [
     "version_line",
 ]
 
+WRITE_SLICE = 1 << 20  # characters per write() of the underlying stream
+MAX_INPUT_BYTES = 1 << 28  # the longest input file read (256 MB)
+
+
 class OutputError(Exception):
     """Writing standard output failed for a reason other than a closed pipe."""
 
@@ -46,14 +50,25 @@ def parse_natural(text: str, what: str = "N") -> int:
 
 
 def read_text(path: str) -> str:
-    """The UTF-8 text of a file, or of standard input for ``-``; ValueError if it is not text."""
+    """The UTF-8 text of a file, or of standard input for ``-``; ValueError if it is not
+    text or longer than MAX_INPUT_BYTES (``/dev/zero`` must not fill the memory)."""
+    where = "standard input" if path == "-" else _path(path)
     try:
         if path == "-":
-            return _read_stdin().decode("utf-8")
-        with open(path, "rb") as handle:
-            return handle.read().decode("utf-8")
+            data = _read_stdin()
+        else:
+            with open(path, "rb") as handle:
+                data = handle.read(MAX_INPUT_BYTES + 1)
+        if len(data) > MAX_INPUT_BYTES:
+            raise ValueError(f"{where}: longer than {MAX_INPUT_BYTES >> 20} MB")
+        return data.decode("utf-8")
     except UnicodeDecodeError:
-        raise ValueError(f"{'standard input' if path == '-' else path}: not UTF-8 text") from None
+        raise ValueError(f"{where}: not UTF-8 text") from None
+
+
+def _path(path: str) -> str:
+    """A file name for a message, undecodable bytes shown as typed (``\\xff``)."""
+    return path.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
 
 
 def _read_stdin() -> bytes:
@@ -61,7 +76,7 @@ def _read_stdin() -> bytes:
     if sys.stdin is None:  # started with file descriptor 0 closed
         raise ValueError("standard input is closed")
     try:
-        return sys.stdin.buffer.read()
+        return sys.stdin.buffer.read(MAX_INPUT_BYTES + 1)
     except OSError as exc:
         raise ValueError(f"standard input: {exc.strerror or exc}") from None
 
@@ -89,7 +104,10 @@ class Output:
         if self.stream is None:  # started with file descriptor 1 closed
             raise OutputError("standard output is closed")
         try:
-            self.stream.write(text)
+            # in slices: one write() of many megabytes to a pipe its reader closed
+            # returns as if written (CPython 3.11), which would lose the 141
+            for start in range(0, len(text), WRITE_SLICE):
+                self.stream.write(text[start : start + WRITE_SLICE])
         except BrokenPipeError:
             raise
         except OSError as exc:
@@ -136,7 +154,7 @@ def run(prog: str, work: Callable[[Output], int | None], hint: str = "") -> int:
     except ValueError as exc:
         return _fail(f"{prog}: {exc}{hint}", 2)
     except OSError as exc:  # reading an input file
-        where = f"{exc.filename}: " if exc.filename is not None else ""
+        where = f"{_path(str(exc.filename))}: " if exc.filename is not None else ""
         return _fail(f"{prog}: {where}{exc.strerror or exc}", 2)
 
 

@@ -13,8 +13,9 @@ To cover a new subcommand, add rows:
     HOSTILE["survey-bad-code"] = refused(["survey", "--codes", "0.9"], "octal")
 
 (``refused`` status 2, ``disk_full`` status 1 with stdout on /dev/full,
-``answered`` status 0).  Rows with ``twins=True`` run on the compiled core and
-on the pure twin (KAYLES_PURE=1); keep those to cases where the kernel matters.
+``answered`` status 0, ``pipe_closed`` status 141).  Rows with ``twins=True``
+run on the compiled core and on the pure twin (KAYLES_PURE=1); keep those to
+cases where the kernel matters.
 
 Decisions recorded here: CRLF files are text (a trailing carriage return is
 whitespace, the answers are those of the LF file); numbers are ASCII digits
@@ -55,7 +56,7 @@ class Hostile:
     says: str = ""  # a piece of the stderr line (status 1, 2) or of stdout (status 0)
     exe: tuple = tuple(KAYLES)
     stdin: str = "devnull"  # devnull | closed
-    stdout: str = "pipe"  # pipe | full (/dev/full) | closed
+    stdout: str = "pipe"  # pipe | full (/dev/full) | closed | reader-closes (after 20 bytes)
     twins: bool = False  # also run on the pure twin
     stdout_is: bytes | None = None  # the exact stdout of an answer, when known
 
@@ -70,6 +71,11 @@ def disk_full(argv, **kw) -> Hostile:
 
 def answered(argv, says="", **kw) -> Hostile:
     return Hostile(argv, 0, says, **kw)
+
+
+def pipe_closed(argv, **kw) -> Hostile:
+    """The reader takes 20 bytes and closes the pipe: status 141, nothing on stderr."""
+    return Hostile(argv, 141, stdout="reader-closes", **kw)
 
 
 def xox(row: Hostile) -> Hostile:
@@ -108,9 +114,9 @@ FILES: dict[str, bytes | str] = {
     "nim_huge_heaps": "1\n" + BIG + " " + BIG + "\n",
     "nim_too_big_heap": "1\n" + TOO_BIG + " 1\n",
     "nim_one_heap": "1\n7\n",
+    "nim_many": "100000\n" + "1 2\n" * 100000,  # 3 MB of answers, more than a pipe holds
     "nim_negative": "1\n-1 2\n",
     "nim_huge": "1000\n" + ("1 2 " * (HUGE_BYTES // 4000) + "4\n") * 1000,  # 50 MB, 1000 sets
-    "nim_huge_line": _huge("1 ", head="1\n", tail="\n"),  # one data set of 25 million heaps
     "tc_crlf": "2\r\n...\r\n..X.\r\n",
     "tc_short": "2\n...\n",
     "tc_bad": "1\n..o..\n",
@@ -124,6 +130,7 @@ FILES: dict[str, bytes | str] = {
     "dag_twice": "a:\na:\n",
     "dag_no_colon": "x" * 10**6 + "\n",  # a 1 MB line the message must not echo in full
     "dag_chain": _chain(10**6),  # 10**6 edges
+    "dag_chain_short": _chain(2 * 10**5),  # 2.6 MB of answers, written at once
     "dag_chain_cycle": _chain(10**6, tail=" v0"),  # 10**6 + 1 edges, one cycle through all
     "dag_huge": _huge("# a comment line, nothing else\n", tail="a:\n"),  # 50 MB
 }
@@ -219,10 +226,12 @@ HOSTILE: dict[str, Hostile] = {
     "nim-negative": refused(["nim", "{nim_negative}"], "'-1'"),
     "nim-huge-file": answered(["nim", "{nim_huge}"],
                               stdout_is=b"Remove 1 counters from Heap 26215\n" * 1000),
-    "nim-huge-line": answered(["nim", "{nim_huge_line}"], stdout_is=b"Lose Game\n"),
     "nim-missing-file": refused(["nim", "{empty}.missing"], "No such file"),
     "nim-directory": refused(["nim", "{dir}"], "Is a directory"),
-    "nim-invalid-byte-path": refused(["nim", b"/nonexistent/\xff"], "No such file"),
+    "nim-invalid-byte-path": refused(["nim", b"/nonexistent/\xff"],
+                                     "/nonexistent/\\xff: No such file"),
+    "nim-endless-file": refused(["nim", "/dev/zero"], "longer than 256 MB"),
+    "nim-closed-pipe": pipe_closed(["nim", "{nim_many}"]),
     "nim-stdin-empty": refused(["nim", "-"], "empty input"),
     "nim-stdin-closed": refused(["nim", "-"], "standard input is closed", stdin="closed"),
     "nim-disk-full": disk_full(["nim", "{nim_crlf}"]),
@@ -238,6 +247,7 @@ HOSTILE: dict[str, Hostile] = {
     "wythoff-endless-listing-full-disk": disk_full(["wythoff", "--p-positions", BIG]),
     "wythoff-endless-json-full-disk": disk_full(["wythoff", "--p-positions", BIG, "--json"]),
     "wythoff-disk-full": disk_full(["wythoff", "3", "7"]),
+    "wythoff-endless-listing-closed-pipe": pipe_closed(["wythoff", "--p-positions", BIG]),
     # dag
     "dag-cycle": refused(["dag", "{dag_cycle}"], "cycle: a -> b -> c -> a"),
     "dag-self-loop": refused(["dag", "{dag_self_loop}"], "cycle: a -> a"),
@@ -254,6 +264,8 @@ HOSTILE: dict[str, Hostile] = {
     "dag-huge-file": answered(["dag", "{dag_huge}"], stdout_is=b"a: 0\n"),
     "dag-stdin-closed": refused(["dag", "-"], "standard input is closed", stdin="closed"),
     "dag-disk-full": disk_full(["dag", "{dag_crlf}"]),
+    "dag-long-answer-closed-pipe": pipe_closed(["dag", "{dag_chain_short}"]),
+    "dag-endless-file": refused(["dag", "/dev/zero"], "longer than 256 MB"),
     # treblecross
     "treblecross-crlf-is-text": answered(["treblecross", "{tc_crlf}"], twins=True,
                                          stdout_is=b"WINNING\n1 2 3\nLOSING\n"),
@@ -266,6 +278,7 @@ HOSTILE: dict[str, Hostile] = {
     "treblecross-stdin-closed": refused(["treblecross", "-"], "standard input is closed",
                                         stdin="closed"),
     "treblecross-disk-full": disk_full(["treblecross", "{tc_crlf}"]),
+    "treblecross-endless-file": refused(["treblecross", "/dev/zero"], "longer than 256 MB"),
     # grundys
     "grundys-unicode-heap": refused(["grundys", "١٢"], "'١٢'"),
     "grundys-invalid-byte": refused(["grundys", b"\xff"], "'\\xff'"),
@@ -284,6 +297,7 @@ HOSTILE: dict[str, Hostile] = {
     "xox-too-many-digits": xox(refused(["grundy", TOO_BIG], f"at most {MAX_DIGITS}")),
     "xox-huge-n-full-disk": xox(disk_full(["grundy", BIG])),
     "xox-disk-full": xox(disk_full(["grundy", "1000"])),
+    "xox-huge-n-closed-pipe": xox(pipe_closed(["grundy", BIG])),
     "xox-position-disk-full": xox(disk_full(["xx.xxx"], twins=True)),
     "xox-help-disk-full": xox(disk_full(["--help"])),
     "xox-stdout-closed": xox(Hostile(["xx"], 1, "standard output is closed", stdout="closed")),
@@ -323,6 +337,8 @@ def run_row(row: Hostile, paths: dict[str, str], pure: bool = False):
     """Run one row: (status, stdout, stderr)."""
     close = (0,) if row.stdin == "closed" else ()
     close += (1,) if row.stdout == "closed" else ()
+    if row.stdout == "reader-closes":
+        return _read_then_close(row, paths, pure, close)
     with open(os.devnull, "rb") as devnull, open("/dev/full", "wb") as full:
         result = subprocess.run(
             _argv(row, paths), stdin=devnull, stderr=subprocess.PIPE,
@@ -330,6 +346,21 @@ def run_row(row: Hostile, paths: dict[str, str], pure: bool = False):
             preexec_fn=_child_setup(close), env=_env(pure), cwd=ROOT, timeout=TIMEOUT,
         )
     return result.returncode, result.stdout or b"", result.stderr
+
+
+def _read_then_close(row: Hostile, paths: dict[str, str], pure: bool, close: tuple):
+    with subprocess.Popen(_argv(row, paths), stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                          stderr=subprocess.PIPE, preexec_fn=_child_setup(close),
+                          env=_env(pure), cwd=ROOT) as proc:
+        try:
+            proc.stdout.read(20)
+            proc.stdout.close()
+            err = proc.stderr.read()
+            status = proc.wait(timeout=TIMEOUT)
+        finally:
+            if proc.poll() is None:
+                proc.kill()
+    return status, b"", err
 
 
 def cases(table: dict[str, Hostile]) -> dict[str, tuple[Hostile, bool]]:
@@ -373,6 +404,9 @@ def check(row: Hostile, status: int, stdout: bytes, stderr: bytes) -> None:
     assert "Traceback" not in err and "MemoryError" not in err, err[-2000:]
     assert "out of memory" not in err, f"needed more than {MEMORY_LIMIT} bytes"
     assert status == row.status, (status, err[-2000:], stdout[:200])
+    if status == 141:
+        assert err == ""
+        return
     if status == 0:
         assert err == ""
         if row.stdout_is is not None:

@@ -14,6 +14,8 @@ move has already won (the opponent took the last counter): no move, outcome N.
 from __future__ import annotations
 
 from collections import namedtuple
+from functools import reduce
+from operator import xor
 
 from .._numbers import natural
 from ._cases import cases
@@ -36,14 +38,11 @@ NimMove.__doc__ = "Take ``remove`` counters from heap ``index`` (0-based)."
 
 def nim_sum(heaps: list[int]) -> int:
     """The XOR of all heap sizes."""
-    total = 0
-    for size in heaps:
-        total ^= size
-    return total
+    return reduce(xor, heaps, 0)
 
 
 def _check(heaps: list[int]) -> None:
-    if any(size < 0 for size in heaps):
+    if heaps and min(heaps) < 0:
         raise ValueError("heap sizes must be >= 0")
 
 
