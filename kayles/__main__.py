@@ -23,12 +23,16 @@ class _Parser(argparse.ArgumentParser):
     """argparse, but a usage error is one line on stderr and exit status 2."""
 
     def error(self, message: str):  # type: ignore[override]
-        self.exit(2, f"{self.prog}: error: {' '.join(message.split())}\n")
+        try:
+            sys.stderr.write(f"{self.prog}: error: {' '.join(message.split())}\n")
+        except (AttributeError, OSError):  # stderr closed (None) or failing: the status says it
+            pass
+        sys.exit(2)
 
     def _print_message(self, message: str, file=None) -> None:
         """--help and --version: through ``Output``, so a full disk is reported
         (argparse itself would swallow the write error and exit 0)."""
-        if file is None or file is sys.stdout:
+        if file is sys.stdout:  # both None too: --help with fd 1 closed
             out = Output(sys.stdout)
             out.write(message)
             out.flush()

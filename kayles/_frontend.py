@@ -162,7 +162,7 @@ def _fail(message: str, status: int) -> int:
     try:
         sys.stderr.write(" ".join(message.split("\n")) + "\n")
         sys.stderr.flush()
-    except OSError:
+    except (AttributeError, OSError):  # AttributeError: fd 2 closed, sys.stderr is None
         pass
     return status
 

@@ -57,6 +57,7 @@ class Hostile:
     exe: tuple = tuple(KAYLES)
     stdin: str = "devnull"  # devnull | closed
     stdout: str = "pipe"  # pipe | full (/dev/full) | closed | reader-closes (after 20 bytes)
+    stderr: str = "pipe"  # pipe | closed (then only the status and stdout are checked)
     twins: bool = False  # also run on the pure twin
     stdout_is: bytes | None = None  # the exact stdout of an answer, when known
 
@@ -180,6 +181,10 @@ HOSTILE: dict[str, Hostile] = {
     "grundy-disk-full": disk_full(["grundy", "5000", "--game", "dawsons-kayles"], twins=True),
     "grundy-stdout-closed": Hostile(["grundy", "5"], 1, "standard output is closed",
                                     stdout="closed"),
+    "grundy-stderr-closed": answered(["grundy", "5", "--game", "kayles"], stderr="closed",
+                                     stdout_is=b"[0, 1, 2, 3, 1, 4]\n"),  # A002186
+    "grundy-bad-number-stderr-closed": refused(["grundy", "x"], stderr="closed"),
+    "help-stdout-closed": Hostile(["--help"], 1, "standard output is closed", stdout="closed"),
     # period
     "period-bad-max": refused(["period", "--max", "١٠"], "'١٠'"),
     "period-max-past-direct-limit": refused(["period", "--max", str(DIRECT_LIMIT + 1)],
@@ -301,6 +306,7 @@ HOSTILE: dict[str, Hostile] = {
     "xox-position-disk-full": xox(disk_full(["xx.xxx"], twins=True)),
     "xox-help-disk-full": xox(disk_full(["--help"])),
     "xox-stdout-closed": xox(Hostile(["xx"], 1, "standard output is closed", stdout="closed")),
+    "xox-bad-position-stderr-closed": xox(refused(["y"], stderr="closed")),
     "xox-stdin-closed": xox(answered(["x"], stdin="closed", stdout_is=b".\n")),
     "xox-long-row": xox(answered(["x" * 10**5])),
 }
@@ -337,6 +343,7 @@ def run_row(row: Hostile, paths: dict[str, str], pure: bool = False):
     """Run one row: (status, stdout, stderr)."""
     close = (0,) if row.stdin == "closed" else ()
     close += (1,) if row.stdout == "closed" else ()
+    close += (2,) if row.stderr == "closed" else ()
     if row.stdout == "reader-closes":
         return _read_then_close(row, paths, pure, close)
     with open(os.devnull, "rb") as devnull, open("/dev/full", "wb") as full:
@@ -401,6 +408,9 @@ def outcomes(paths) -> dict:
 
 def check(row: Hostile, status: int, stdout: bytes, stderr: bytes) -> None:
     err = stderr.decode("utf-8", "replace")
+    if row.stderr == "closed":
+        assert (status, stdout) == (row.status, row.stdout_is if status == 0 else b"")
+        return
     assert "Traceback" not in err and "MemoryError" not in err, err[-2000:]
     assert "out of memory" not in err, f"needed more than {MEMORY_LIMIT} bytes"
     assert status == row.status, (status, err[-2000:], stdout[:200])
