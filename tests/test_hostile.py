@@ -189,6 +189,7 @@ HOSTILE: dict[str, Hostile] = {
     "period-bad-max": refused(["period", "--max", "١٠"], "'١٠'"),
     "period-max-past-direct-limit": refused(["period", "--max", str(DIRECT_LIMIT + 1)],
                                             "direct limit"),
+    "period-huge-max": refused(["period", "--max", BIG], "direct limit"),
     "period-unknown-game": refused(["period", "--game", b"\xff\xfe"], "'\\xff\\xfe'"),
     "period-unprovable": answered(["period", "--game", "grundy"], "no proof possible"),
     "period-disk-full": disk_full(["period", "--game", "kayles"], twins=True),

@@ -59,7 +59,7 @@ def run_grundy(args, out) -> None:
 
 def run_period(args, out) -> int:
     if args.max > DIRECT_LIMIT:
-        raise ValueError(f"--max is at most the direct limit {DIRECT_LIMIT}, not {args.max}")
+        raise ValueError(f"--max is at most the direct limit {DIRECT_LIMIT}")
     sequence = open_sequence(args.game)
     game = sequence.game
     try:
