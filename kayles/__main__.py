@@ -9,10 +9,12 @@ on bad input; ``kayles._frontend.run`` turns every ending into its exit status.
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 from importlib import import_module
 
 from ._frontend import Output, run, version_line
+from .errors import SHOWN_LONGEST
 
 __all__ = ["COMMAND_FAMILIES", "build_parser", "main"]
 
@@ -24,7 +26,7 @@ class _Parser(argparse.ArgumentParser):
 
     def error(self, message: str):  # type: ignore[override]
         try:
-            sys.stderr.write(f"{self.prog}: error: {' '.join(message.split())}\n")
+            sys.stderr.write(f"{self.prog}: error: {_tidy(message)}\n")
         except (AttributeError, OSError):  # stderr closed (None) or failing: the status says it
             pass
         sys.exit(2)
@@ -38,6 +40,15 @@ class _Parser(argparse.ArgumentParser):
             out.flush()
         else:
             super()._print_message(message, file)
+
+
+def _tidy(message: str) -> str:
+    """argparse's message on one line: undecodable bytes as typed (``\\xff``, where
+    argparse would print ``\\udcff``), and any word longer than SHOWN_LONGEST cut."""
+    text = message.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+    text = re.sub(r"\\udc([89a-f][0-9a-f])", r"\\x\1", text)  # inside argparse's repr()
+    return " ".join(word if len(word) <= SHOWN_LONGEST else
+                    f"{word[:SHOWN_LONGEST]}... ({len(word)} characters)" for word in text.split())
 
 
 def build_parser() -> argparse.ArgumentParser:

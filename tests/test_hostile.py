@@ -214,7 +214,9 @@ HOSTILE: dict[str, Hostile] = {
     "help-disk-full": disk_full(["--help"]),
     "version-disk-full": disk_full(["--version"]),
     "subcommand-help-disk-full": disk_full(["dag", "--help"]),
-    "unknown-subcommand-invalid-byte": refused([b"\xff"]),
+    "unknown-subcommand-invalid-byte": refused([b"\xff"], "invalid choice: '\\xff'"),
+    "unknown-subcommand-long": refused(["y" * 5000], "(5002 characters)"),
+    "unrecognized-invalid-byte": refused(["grundy", "5", b"--g\xff"], "arguments: --g\\xff"),
     # nim
     "nim-empty": refused(["nim", "{empty}"], "empty input"),
     "nim-blank": refused(["nim", "{blank}"], "empty input"),
