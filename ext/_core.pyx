@@ -48,6 +48,7 @@ cdef enum:
     SAVING = 1            # split when its estimated cost is under 1/SAVING of the plain scan's
     MAX_KINDS = 64        # move kinds in one game: kayles/_constants.py (a test checks)
     MAX_KEPT = 8          # kept 'o' runs in one pattern: kayles/_constants.py (a test checks)
+    MAX_SPAN = 64         # the widest move: kayles/_constants.py (a test checks)
     BATCH = 64            # remainders per batch on the one-hot path (kayles_gather_or's 64)
     PIN = <int> c'x'      # a standing pin in a row (kayles/_constants.py)
 
@@ -169,7 +170,7 @@ cdef struct Sparse:       # the sparse method's state, kept by a Scratch between
     long long* present
     unsigned char* slots  # the ring's flags: VALUE_LIMIT per entry
     int nslots
-    PairValues ring[MAX_KINDS + 1]  # the general path: pair values by r % nring
+    PairValues ring[MAX_SPAN + 1]   # the general path: pair values by r % nring
     int nring
     bint narrow           # values below 64 and no unequal split: the one-hot path
     word_t* onehot        # onehot[i] = 1 << G(i), written only on the one-hot path
@@ -253,6 +254,8 @@ cdef int load_kinds(kinds, Kind* out) except -1:
     for span, kept, leave, unequal in kinds:
         if len(kept) > MAX_KEPT:
             raise ValueError(f"at most {MAX_KEPT} kept runs in one pattern")
+        if not 0 <= span <= MAX_SPAN:
+            raise ValueError(f"a move spans at most {MAX_SPAN} tokens")
         out[k].span = span
         out[k].leave = leave
         out[k].unequal = unequal

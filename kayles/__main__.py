@@ -10,10 +10,12 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 import sys
 from importlib import import_module
 
-from ._frontend import run, version_line
+from ._frontend import Output, run, version_line
+from .errors import SHOWN_LONGEST
 
 __all__ = ["COMMAND_FAMILIES", "build_parser", "main"]
 
@@ -24,7 +26,30 @@ class _Parser(argparse.ArgumentParser):
     """argparse, but a usage error is one line on stderr and exit status 2."""
 
     def error(self, message: str):  # type: ignore[override]
-        self.exit(2, f"{self.prog}: error: {' '.join(message.split())}\n")
+        try:
+            sys.stderr.write(f"{self.prog}: error: {_tidy(message)}\n")
+        except (AttributeError, OSError):  # stderr closed (None) or failing: the status says it
+            pass
+        sys.exit(2)
+
+    def _print_message(self, message: str, file=None) -> None:
+        """--help and --version: through ``Output``, so a full disk is reported
+        (argparse itself would swallow the write error and exit 0)."""
+        if file is sys.stdout:  # both None too: --help with fd 1 closed
+            out = Output(sys.stdout)
+            out.write(message)
+            out.flush()
+        else:
+            super()._print_message(message, file)
+
+
+def _tidy(message: str) -> str:
+    """argparse's message on one line: undecodable bytes as typed (``\\xff``, where
+    argparse would print ``\\udcff``), and any word longer than SHOWN_LONGEST cut."""
+    text = message.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+    text = re.sub(r"\\udc([89a-f][0-9a-f])", r"\\x\1", text)  # inside argparse's repr()
+    return " ".join(word if len(word) <= SHOWN_LONGEST else
+                    f"{word[:SHOWN_LONGEST]}... ({len(word)} characters)" for word in text.split())
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -6,9 +6,12 @@ them at compile time); tests/test_kernels.py checks that both twins accept
 exactly these sizes.
 """
 
-__all__ = ["GAP", "MAX_KEPT", "MAX_KINDS", "PIN"]
+__all__ = ["DEFAULT_BUDGET", "GAP", "MAX_BUDGET", "MAX_KEPT", "MAX_KINDS", "MAX_SPAN", "PIN"]
 
 MAX_KINDS = 64  # move kinds in one game (an octal code of 63 digits after '4.')
 MAX_KEPT = 8  # kept 'o' runs in one pattern
+MAX_SPAN = 64  # tokens one move covers (the sparse kernel keeps MAX_SPAN + 1 rows of pairs)
 PIN = ord("x")  # a standing pin in a row (bytes)
 GAP = ord(".")  # a removed pin
+DEFAULT_BUDGET = 1_000_000  # misère search: stored positions (about 90 MB compiled, 175 MB pure)
+MAX_BUDGET = 100_000_000  # ~9 GB compiled; heaps never exceed it, so they fit 32 bits

@@ -5,6 +5,7 @@ maps every way a run can end onto one exit status and at most one stderr line:
 
     0    done
     1    the output could not be written (disk full, ...): "PROG: cannot write output: ..."
+         or the memory ran out: "PROG: out of memory"
     2    bad input, a missing file, an unusable setup: "PROG: <what is wrong>"
     130  Ctrl-C, quietly
     141  the reader closed the pipe, quietly
@@ -17,7 +18,8 @@ from __future__ import annotations
 
 import sys
 
-from .errors import SetupError, shown
+from ._numbers import natural
+from .errors import SetupError
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -34,26 +36,49 @@ __all__ = [
     "version_line",
 ]
 
+WRITE_SLICE = 1 << 20  # characters per write() of the underlying stream
+MAX_INPUT_BYTES = 1 << 28  # the longest input file read (256 MB)
+
+
 class OutputError(Exception):
     """Writing standard output failed for a reason other than a closed pipe."""
 
 
 def parse_natural(text: str, what: str = "N") -> int:
-    """A non-negative decimal integer of any length (ASCII digits only), or ValueError."""
-    if not text or not (text.isascii() and text.isdigit()):
-        raise ValueError(f"{what} must be a non-negative decimal integer, not {shown(text)}")
-    return int(text)
+    """A non-negative decimal integer (ASCII digits only, at most MAX_DIGITS), or ValueError."""
+    return natural(text, what)
 
 
 def read_text(path: str) -> str:
-    """The UTF-8 text of a file, or of standard input for ``-``; ValueError if it is not text."""
+    """The UTF-8 text of a file, or of standard input for ``-``; ValueError if it is not
+    text or longer than MAX_INPUT_BYTES (``/dev/zero`` must not fill the memory)."""
+    where = "standard input" if path == "-" else _path(path)
     try:
         if path == "-":
-            return sys.stdin.buffer.read().decode("utf-8")
-        with open(path, "rb") as handle:
-            return handle.read().decode("utf-8")
+            data = _read_stdin()
+        else:
+            with open(path, "rb") as handle:
+                data = handle.read(MAX_INPUT_BYTES + 1)
+        if len(data) > MAX_INPUT_BYTES:
+            raise ValueError(f"{where}: longer than {MAX_INPUT_BYTES >> 20} MB")
+        return data.decode("utf-8")
     except UnicodeDecodeError:
-        raise ValueError(f"{'standard input' if path == '-' else path}: not UTF-8 text") from None
+        raise ValueError(f"{where}: not UTF-8 text") from None
+
+
+def _path(path: str) -> str:
+    """A file name for a message, undecodable bytes shown as typed (``\\xff``)."""
+    return path.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+
+
+def _read_stdin() -> bytes:
+    """All of standard input; ValueError when it is closed or unreadable."""
+    if sys.stdin is None:  # started with file descriptor 0 closed
+        raise ValueError("standard input is closed")
+    try:
+        return sys.stdin.buffer.read(MAX_INPUT_BYTES + 1)
+    except OSError as exc:
+        raise ValueError(f"standard input: {exc.strerror or exc}") from None
 
 
 def core_name() -> str:
@@ -76,14 +101,21 @@ class Output:
         self.stream = stream
 
     def write(self, text: str) -> None:
+        if self.stream is None:  # started with file descriptor 1 closed
+            raise OutputError("standard output is closed")
         try:
-            self.stream.write(text)
+            # in slices: one write() of many megabytes to a pipe its reader closed
+            # returns as if written (CPython 3.11), which would lose the 141
+            for start in range(0, len(text), WRITE_SLICE):
+                self.stream.write(text[start : start + WRITE_SLICE])
         except BrokenPipeError:
             raise
         except OSError as exc:
             raise OutputError(exc.strerror or str(exc)) from None
 
     def flush(self) -> None:
+        if self.stream is None:
+            return
         try:
             self.stream.flush()
         except BrokenPipeError:
@@ -92,7 +124,7 @@ class Output:
             raise OutputError(exc.strerror or str(exc)) from None
 
     def isatty(self) -> bool:
-        return self.stream.isatty()
+        return self.stream is not None and self.stream.isatty()
 
 
 def run(prog: str, work: Callable[[Output], int | None], hint: str = "") -> int:
@@ -116,12 +148,15 @@ def run(prog: str, work: Callable[[Output], int | None], hint: str = "") -> int:
     except OutputError as exc:
         _silence_stdout()
         return _fail(f"{prog}: cannot write output: {exc}", 1)
+    except MemoryError:
+        _silence_stdout()
+        return _fail(f"{prog}: out of memory", 1)
     except SetupError as exc:
         return _fail(f"{prog}: {exc}", 2)
     except ValueError as exc:
         return _fail(f"{prog}: {exc}{hint}", 2)
     except OSError as exc:  # reading an input file
-        where = f"{exc.filename}: " if exc.filename is not None else ""
+        where = f"{_path(str(exc.filename))}: " if exc.filename is not None else ""
         return _fail(f"{prog}: {where}{exc.strerror or exc}", 2)
 
 
@@ -129,7 +164,7 @@ def _fail(message: str, status: int) -> int:
     try:
         sys.stderr.write(" ".join(message.split("\n")) + "\n")
         sys.stderr.flush()
-    except OSError:
+    except (AttributeError, OSError):  # AttributeError: fd 2 closed, sys.stderr is None
         pass
     return status
 
@@ -140,5 +175,5 @@ def _silence_stdout() -> None:
 
     try:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-    except (OSError, ValueError):
+    except (AttributeError, OSError, ValueError):
         pass

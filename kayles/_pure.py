@@ -10,7 +10,7 @@ from __future__ import annotations
 from bisect import bisect_left
 from operator import xor
 
-from ._constants import MAX_KEPT, MAX_KINDS, PIN
+from ._constants import MAX_KEPT, MAX_KINDS, MAX_SPAN, PIN
 
 __all__ = [
     "Scratch",
@@ -32,6 +32,8 @@ def _check_kinds(kinds) -> None:
         raise ValueError(f"at most {MAX_KINDS} move kinds")
     if any(len(kept) > MAX_KEPT for _, kept, _, _ in kinds):
         raise ValueError(f"at most {MAX_KEPT} kept runs in one pattern")
+    if any(not 0 <= span <= MAX_SPAN for span, _, _, _ in kinds):
+        raise ValueError(f"a move spans at most {MAX_SPAN} tokens")
 
 
 def _constant(table, kept) -> int:

@@ -7,7 +7,9 @@ extra).  The front ends turn both into one stderr line and exit status 2.
 
 from __future__ import annotations
 
-__all__ = ["SetupError", "shown"]
+__all__ = ["SHOWN_LONGEST", "SetupError", "shown"]
+
+SHOWN_LONGEST = 60  # characters of user text a message quotes; a longer text is cut
 
 
 class SetupError(ImportError):
@@ -15,6 +17,13 @@ class SetupError(ImportError):
 
 
 def shown(text: str) -> str:
-    """``text`` quoted for a message, undecodable argument bytes shown as typed (``\\xff``)."""
-    raw = text.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
-    return repr(raw).replace("\\\\x", "\\x")
+    """``text`` quoted for a message, undecodable argument bytes shown as typed (``\\xff``).
+
+    A text longer than SHOWN_LONGEST characters is cut, and its length said, so
+    one line of a huge file cannot flood the terminal.
+    """
+    cut = len(text) > SHOWN_LONGEST
+    part = text[:SHOWN_LONGEST] if cut else text
+    raw = part.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+    quoted = repr(raw).replace("\\\\x", "\\x")
+    return f"{quoted} (the first {SHOWN_LONGEST} of {len(text)} characters)" if cut else quoted

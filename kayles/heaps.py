@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ._numbers import is_natural, natural
 from .sequence import Sequence
 
 __all__ = ["HeapMove", "looks_like_heaps", "nim_sum", "parse_heaps", "winning_move"]
@@ -32,7 +33,7 @@ class HeapMove:
 def looks_like_heaps(words: list[str]) -> bool:
     """Whether command-line words are heap sizes (digits, spaces, commas) rather than a row."""
     text = " ".join(words).replace(",", " ")
-    return bool(text.split()) and all(w.isascii() and w.isdigit() for w in text.split())
+    return bool(text.split()) and all(map(is_natural, text.split()))
 
 
 def parse_heaps(text: str) -> list[int]:
@@ -40,14 +41,13 @@ def parse_heaps(text: str) -> list[int]:
     words = text.replace(",", " ").split()
     if not words:
         raise ValueError("a position needs at least one heap size")
-    for word in words:
-        if not (word.isascii() and word.isdigit()):
-            raise ValueError(f"a heap size is a non-negative integer, not {word!r}")
-    return [int(word) for word in words]
+    return [natural(word, "a heap size", "is a non-negative integer") for word in words]
 
 
 def nim_sum(heaps: list[int], sequence: Sequence) -> int:
-    """XOR of G(heap) over the heaps."""
+    """XOR of G(heap) over the heaps (the largest first: a refusal comes before any work)."""
+    if heaps:
+        sequence.nimber(max(heaps))
     total = 0
     for size in heaps:
         total ^= sequence.nimber(size)

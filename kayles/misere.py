@@ -22,7 +22,8 @@ only when it is proved; its text form writes γ0 ... up to where the alternation
 
 from __future__ import annotations
 
-from . import _impl
+from ._constants import DEFAULT_BUDGET, MAX_BUDGET
+from ._numbers import brief
 from .heaps import HeapMove
 from .row import parse_row
 from .rules import Game, encode
@@ -42,8 +43,6 @@ __all__ = [
     "value",
 ]
 
-DEFAULT_BUDGET = 1_000_000  # stored positions: about 90 MB compiled, 175 MB pure
-MAX_BUDGET = 100_000_000  # ~9 GB compiled; heaps never exceed it, so they fit 32 bits
 MAX_TWOS = 64  # genus: give up (ValueError) if the superscripts do not alternate by then
 
 
@@ -52,8 +51,8 @@ def _check_heaps(heaps: list[int], budget: int) -> None:
         if not isinstance(size, int) or size < 0:
             raise ValueError(f"heap sizes must be integers >= 0, not {size!r}")
         if size > budget:  # a larger heap has more options than that (splits), or is refused
-            raise ValueError(f"a heap of {size} is beyond the misère search budget of {budget} "
-                             "positions")
+            raise ValueError(f"a heap of {brief(size)} is beyond the misère search budget of "
+                             f"{budget} positions")
 
 
 def _runs(data: bytes) -> list[tuple[int, int]]:
@@ -86,7 +85,11 @@ class Solver:
             raise ValueError(f"the search budget must be 1 to {MAX_BUDGET} positions, not {budget}")
         self.game = game
         self.budget = budget
-        self.kernel = kernel or _impl.kernel
+        if kernel is None:
+            from . import _impl
+
+            kernel = _impl.kernel
+        self.kernel = kernel
         self.memo = self.kernel.MisereMemo(encode(game.kinds), budget)
 
     def value(self, heaps: list[int], twos: int = 0) -> int:

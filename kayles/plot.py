@@ -16,6 +16,7 @@ rare(M) = (total + sum_v count[v] * (-1)^popcount(v & M)) / 2.
 
 from __future__ import annotations
 
+from ._numbers import brief
 from .errors import SetupError, shown
 from .rules import get_game
 from .sequence import Sequence
@@ -103,7 +104,7 @@ def last_heap(sequence: Sequence, last: int | None = None) -> int:
         if last < 0:
             raise ValueError(f"the last heap drawn must be >= 0, not {last}")
         if last > MAX_LAST:
-            raise ValueError(f"a plot draws at most {MAX_LAST} heaps, not {last}")
+            raise ValueError(f"a plot draws at most {MAX_LAST} heaps, not {brief(last)}")
         return last
     found = sequence.prove(PROOF_SEARCH)
     return max(found.values, 100) - 1 if found else DEFAULT_LAST

@@ -17,7 +17,7 @@ class Bar:
 
     def __init__(self, total: int, description: str, unit: str) -> None:
         self._tqdm = None
-        if not sys.stderr.isatty():
+        if sys.stderr is None or not sys.stderr.isatty():  # None: fd 2 closed
             return
         try:
             from tqdm import tqdm

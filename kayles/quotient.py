@@ -33,10 +33,12 @@ import string
 from .misere import DEFAULT_BUDGET, Solver, heap_options
 from .rules import Game
 
-__all__ = ["MAX_BOX", "Quotient", "quotient"]
+__all__ = ["MAX_BOX", "MAX_HEAP", "Quotient", "quotient"]
 
 MAX_BOX = 1 << 18  # the guess asks for about box size squared outcomes: at most this many
 MAX_COUNT = 6  # ... and the largest count per heap it tries
+MAX_LIVE = 9  # heaps with a move: (count + 1) ** (2 * MAX_LIVE) <= MAX_BOX already for count 1
+MAX_HEAP = 1000  # the largest --max-heap (the answer lists the class of every heap up to it)
 
 
 class Quotient:
@@ -83,10 +85,10 @@ def _word(exponents: tuple[int, ...], letters: list[str]) -> str:
 
 def quotient(game: Game, max_heap: int, budget: int = DEFAULT_BUDGET) -> Quotient:
     """The misère quotient of ``game`` on heaps 1..max_heap, proved (see the module header)."""
-    if max_heap < 0:
-        raise ValueError("the largest heap must be >= 0")
+    if not 0 <= max_heap <= MAX_HEAP:
+        raise ValueError(f"the largest heap must be 0 to {MAX_HEAP}")
     solver = Solver(game, budget)
-    live = [h for h in range(1, max_heap + 1) if any(True for _ in heap_options(h, game))]
+    live = _live_heaps(game, max_heap)
     k = len(live)
     index = {h: j for j, h in enumerate(live)}
     for count in range(1, MAX_COUNT + 1):
@@ -97,6 +99,24 @@ def quotient(game: Game, max_heap: int, budget: int = DEFAULT_BUDGET) -> Quotien
             return _present(game, max_heap, live, *found)
     raise ValueError(f"the misère quotient of {game.name} on heaps up to {max_heap} is beyond "
                      "this search (try a smaller --max-heap)")
+
+
+def _live_heaps(game: Game, max_heap: int) -> list[int]:
+    """The heaps 1..max_heap that have a move; ValueError when more than MAX_LIVE do.
+
+    Past the widest move plus two, a heap has a move exactly when some kind may leave a
+    part, and then all of them do: so looking MAX_LIVE + 1 heaps further settles it.
+    """
+    widest = max((kind.span for kind in game.kinds), default=0)
+    live = []
+    for h in range(1, min(max_heap, widest + MAX_LIVE + 3) + 1):
+        if any(True for _ in heap_options(h, game)):
+            live.append(h)
+            if len(live) > MAX_LIVE:
+                raise ValueError(f"the misère quotient of {game.name} on heaps up to {max_heap} "
+                                 f"has more than {MAX_LIVE} heaps with a move, beyond this "
+                                 f"search (try --max-heap {live[MAX_LIVE - 1]})")
+    return live
 
 
 def _attempt(game: Game, solver: Solver, live: list[int], index: dict[int, int], count: int):

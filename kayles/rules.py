@@ -32,7 +32,8 @@ has bit ``i`` set when ``i`` non-empty parts may remain.
 
 from __future__ import annotations
 
-from ._constants import MAX_KEPT, MAX_KINDS
+from ._constants import MAX_KEPT, MAX_KINDS, MAX_SPAN
+from .errors import shown
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -42,6 +43,7 @@ __all__ = [
     "GAMES",
     "MAX_KEPT",
     "MAX_KINDS",
+    "MAX_SPAN",
     "Game",
     "MoveKind",
     "Option",
@@ -62,16 +64,18 @@ class MoveKind:
     def __init__(self, pattern: str, leave: Iterable[int], unequal: bool = False) -> None:
         leave = frozenset(leave)
         if set(pattern) - {"x", "o"}:
-            raise ValueError(f"pattern {pattern!r} may hold only 'x' and 'o'")
+            raise ValueError(f"pattern {shown(pattern)} may hold only 'x' and 'o'")
         if pattern and (pattern[0] != "x" or pattern[-1] != "x"):
-            raise ValueError(f"pattern {pattern!r} must start and end with 'x'")
+            raise ValueError(f"pattern {shown(pattern)} must start and end with 'x'")
         if not leave or leave - {0, 1, 2}:
             raise ValueError(f"leave {sorted(leave)} must be a non-empty subset of {{0, 1, 2}}")
         if not pattern and leave != {2}:
             raise ValueError("the empty pattern (split) must leave exactly two parts")
+        if len(pattern) > MAX_SPAN:
+            raise ValueError(f"pattern {shown(pattern)} is longer than {MAX_SPAN} tokens")
         kept = tuple(len(run) for run in pattern.split("x") if run)
         if len(kept) > MAX_KEPT:
-            raise ValueError(f"pattern {pattern!r} keeps more than {MAX_KEPT} runs")
+            raise ValueError(f"pattern {shown(pattern)} keeps more than {MAX_KEPT} runs")
         self.pattern = pattern
         self.leave = leave
         self.unequal = bool(unequal)
@@ -223,13 +227,15 @@ def parse_octal(code: str) -> Game:
     if not dot and head in ("0", "4"):
         digits = "0"  # a bare d0
     elif not dot or "." in digits:
-        raise ValueError(f"octal code {code!r} needs exactly one '.' (as in 0.77)")
+        raise ValueError(f"octal code {shown(code)} needs exactly one '.' (as in 0.77)")
     if head not in ("", "0", "4"):
-        raise ValueError(f"octal code {code!r} must start with '0.', '4.' or '.'")
+        raise ValueError(f"octal code {shown(code)} must start with '0.', '4.' or '.'")
     if not digits and head:
         digits = "0"  # '4.' is 4.0
     if not digits or not all(ch in "01234567" for ch in digits):
-        raise ValueError(f"octal code {code!r} needs octal digits 0-7 after the '.'")
+        raise ValueError(f"octal code {shown(code)} needs octal digits 0-7 after the '.'")
+    if len(digits) > MAX_SPAN:
+        raise ValueError(f"octal code {shown(code)} has more than {MAX_SPAN} digits after the '.'")
     kinds = [MoveKind("", {2})] if head == "4" else []
     for place, digit in enumerate(digits, start=1):
         d = int(digit)
@@ -279,4 +285,4 @@ def get_game(spec: str) -> Game:
     if "." in key or key in ("0", "4"):
         return parse_octal(key)
     names = ", ".join(GAMES)
-    raise ValueError(f"unknown game {spec!r}: use one of {names} or an octal code like 0.77")
+    raise ValueError(f"unknown game {shown(spec)}: use one of {names} or an octal code like 0.77")

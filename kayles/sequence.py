@@ -14,6 +14,7 @@ No period is ever typed in: it is found and proved from the table.  Games with
 
 from __future__ import annotations
 
+from .errors import shown
 from .rules import GAMES, Game, encode
 
 TYPE_CHECKING = False
@@ -81,7 +82,7 @@ class Sequence:
 
     def __init__(self, game: Game, method: str = "sparse", kernel=None) -> None:
         if method not in ("sparse", "plain"):
-            raise ValueError(f"method must be 'sparse' or 'plain', not {method!r}")
+            raise ValueError(f"method must be 'sparse' or 'plain', not {shown(method)}")
         self.game = game
         self.kernel = kernel or _chosen_kernel()  # imported here: a cached proof needs none
         self.encoded = encode(game.kinds)
@@ -163,16 +164,20 @@ class Sequence:
     def _compute(self, count: int) -> None:
         """Compute values until there are ``count`` of them or a period is proved.
 
-        Past DIRECT_LIMIT only a proof can answer: search for one within
-        PROOF_LIMIT values, and say so if there is none.
+        Past DIRECT_LIMIT only a proof can answer: refuse at once when the
+        theorem cannot apply, else search for one within PROOF_LIMIT values
+        (once: a failed search is not repeated) and say so if there is none.
         """
         if count > DIRECT_LIMIT and self.period is None:
-            if self.game.provable:
+            past = f"so heap sizes past the direct limit ({DIRECT_LIMIT - 1}) cannot be answered"
+            if not self.game.provable:
+                raise ValueError(f"{self.game.name}: no period is known (the periodicity "
+                                 f"theorem does not cover unequal splits), {past}")
+            if self._length < PROOF_LIMIT:
                 self._grow(PROOF_LIMIT)
             if self.period is None:
                 raise ValueError(
-                    f"{self.game.name}: no period is proved within {len(self)} values, "
-                    f"and {count} values are past the direct limit of {DIRECT_LIMIT}"
+                    f"{self.game.name}: no period was found within {len(self)} values, {past}"
                 )
         self._grow(count)
 

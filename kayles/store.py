@@ -89,6 +89,20 @@ def _owner_alive(owner: str | None, me: str) -> bool:
     return True
 
 
+def _use_wal(db: sqlite3.Connection) -> None:
+    """Switch to WAL mode.  SQLite answers 'database is locked' at once, without the busy
+    handler, when two connections switch a new database at the same moment: retry."""
+    deadline = time.monotonic() + BUSY_TIMEOUT
+    while True:
+        try:
+            db.execute("PRAGMA journal_mode = WAL")
+            return
+        except sqlite3.OperationalError as exc:
+            if "locked" not in str(exc) or time.monotonic() > deadline:
+                raise
+            time.sleep(0.01)
+
+
 class Store:
     """An open survey database (see the module header); use it as a context manager."""
 
@@ -103,7 +117,7 @@ class Store:
             raise ValueError(f"{self.path}: cannot open the survey database: {exc}") from None
         try:
             self._db.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT * 1000)}")
-            self._db.execute("PRAGMA journal_mode = WAL")
+            _use_wal(self._db)
             with self._transaction():
                 version = self._db.execute("PRAGMA user_version").fetchone()[0]
                 if version not in (0, SCHEMA_VERSION):

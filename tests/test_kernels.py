@@ -8,7 +8,16 @@ import random
 import pytest
 
 from kayles import heaps
-from kayles.rules import GAMES, MAX_KEPT, MAX_KINDS, Game, MoveKind, encode, parse_octal
+from kayles.rules import (
+    GAMES,
+    MAX_KEPT,
+    MAX_KINDS,
+    MAX_SPAN,
+    Game,
+    MoveKind,
+    encode,
+    parse_octal,
+)
 from kayles.sequence import Sequence
 
 import oracle
@@ -160,13 +169,13 @@ def test_row_move_is_the_first_option_that_reaches_the_target(kernel, game):
 
 
 def test_the_kernels_hold_exactly_the_shared_limits(kernel):
-    """ext/_core.pyx's cdef enum agrees with kayles/_constants.py: MAX_KINDS kinds and
-    MAX_KEPT kept runs fit, one more does not."""
+    """ext/_core.pyx's cdef enum agrees with kayles/_constants.py: MAX_KINDS kinds,
+    MAX_KEPT kept runs and moves of MAX_SPAN tokens fit, one more does not."""
     widest = Game("widest", [MoveKind("x" + "ox" * MAX_KEPT, {0, 1, 2})] +
-                  [MoveKind("x", {2})] * (MAX_KINDS - 1))
-    expected = mex_over_options(widest, 60)
+                  [MoveKind("x" * MAX_SPAN, {0, 1, 2})] + [MoveKind("x", {2})] * (MAX_KINDS - 2))
+    expected = mex_over_options(widest, 140)
     for method in ("plain", "sparse"):
-        assert computed(kernel, method, widest.kinds, 60) == expected
+        assert computed(kernel, method, widest.kinds, 140) == expected
     row = "x" * 40
     table = new_table(41)
     kernel.extend_plain(table, 0, 41, encode(widest.kinds))
@@ -174,8 +183,10 @@ def test_the_kernels_hold_exactly_the_shared_limits(kernel):
         widest, row, table.tolist())
     too_many = encode([MoveKind("x", {0})] * (MAX_KINDS + 1))
     too_wide = ((2 * MAX_KEPT + 3, (1,) * (MAX_KEPT + 1), 7, False),)
+    too_long = ((MAX_SPAN + 1, (), 7, False),)
     for kinds, message in [(too_many, f"at most {MAX_KINDS} move kinds"),
-                           (too_wide, f"at most {MAX_KEPT} kept runs")]:
+                           (too_wide, f"at most {MAX_KEPT} kept runs"),
+                           (too_long, f"spans at most {MAX_SPAN} tokens")]:
         for call in (kernel.extend_plain, kernel.extend_sparse):
             with pytest.raises(ValueError, match=message):
                 call(new_table(4), 0, 4, kinds)

@@ -12,7 +12,7 @@ import kayles
 from kayles import heaps, xox
 from kayles.games import grundys_game
 from kayles.heaps import HeapMove
-from kayles.rules import GAMES, MAX_KEPT, MAX_KINDS, Game, MoveKind, Option, parse_octal
+from kayles.rules import GAMES, MAX_KEPT, MAX_KINDS, MAX_SPAN, Game, MoveKind, Option, parse_octal
 from kayles.sequence import Period, Sequence, shared
 
 import oracle
@@ -139,3 +139,6 @@ def test_games_refuse_more_than_the_kernels_hold():
     MoveKind("x" + "ox" * MAX_KEPT, {0})
     with pytest.raises(ValueError, match=f"keeps more than {MAX_KEPT} runs"):
         MoveKind("x" + "ox" * (MAX_KEPT + 1), {0})
+    MoveKind("x" * MAX_SPAN, {0})
+    with pytest.raises(ValueError, match=f"longer than {MAX_SPAN} tokens"):
+        MoveKind("x" * (MAX_SPAN + 1), {0})

@@ -13,6 +13,8 @@ from ._shared import dump_json, heap_move_json, heap_move_text, natural
 
 __all__ = ["register"]
 
+ANSWERS_PER_WRITE = 4096  # nim answers joined per write: millions of data sets stream
+
 NIM_FORMAT = """\
 FILE (the seed's nim.txt): the first line is the number of data sets n, then
 n lines of 2 or more heap sizes separated by spaces.  Blank lines are skipped.
@@ -116,7 +118,9 @@ def run_nim(args, out) -> None:
             })
         dump_json(report, out)
         return
-    out.write("".join(nim.seed_answer(heaps, args.misere) + "\n" for _, heaps in data))
+    for start in range(0, len(data), ANSWERS_PER_WRITE):
+        block = data[start : start + ANSWERS_PER_WRITE]
+        out.write("".join(nim.seed_answer(heaps, args.misere) + "\n" for _, heaps in block))
 
 
 # -- wythoff -------------------------------------------------------------------
@@ -143,8 +147,13 @@ def run_wythoff(args, out) -> None:
         raise ValueError("--sg goes with two piles A B")
     if args.p_positions is not None:
         pairs = wythoff.p_positions(args.p_positions)
-        if args.json:
-            dump_json([list(pair) for pair in pairs], out)
+        if args.json:  # streamed, as json.dumps would write it: the list may outgrow memory
+            sep = ""
+            out.write("[")
+            for a, b in pairs:
+                out.write(f"{sep}[{a}, {b}]")
+                sep = ", "
+            out.write("]\n")
         else:
             for a, b in pairs:
                 out.write(f"{a} {b}\n")

@@ -5,7 +5,7 @@ from __future__ import annotations
 from .._output import write_nimbers
 from ..checksum import fletcher32_of_pieces
 from ..rules import GAMES
-from ..sequence import PROOF_LIMIT, Sequence
+from ..sequence import DIRECT_LIMIT, PROOF_LIMIT, Sequence
 from ..table_file import CHUNK, SECONDS, TableWriter, check_game, read_table
 from ._shared import (
     add_game_option,
@@ -16,6 +16,7 @@ from ._shared import (
     natural,
     open_sequence,
 )
+from .misere_games import add_budget_option
 
 
 def register(sub) -> None:
@@ -49,6 +50,7 @@ def register(sub) -> None:
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument("--misere", action="store_true",
                    help="misère play: whoever moves last loses (exhaustive search)")
+    add_budget_option(p)
     p.set_defaults(run=run_move)
 
     p = sub.add_parser("games", help="list the named games and their rules",
@@ -158,6 +160,8 @@ def run_grundy(args, out) -> None:
 
 
 def run_period(args, out) -> int:
+    if args.max > DIRECT_LIMIT:
+        raise ValueError(f"--max is at most the direct limit {DIRECT_LIMIT}")
     sequence, saving = _long_run(args, args.max)
     game = sequence.game
     try:
@@ -198,7 +202,8 @@ def run_move(args, out) -> None:
     if not heaps.looks_like_heaps(args.position):
         if not sequence.game.on_rows:
             raise ValueError(f"{sequence.game.name} is played on heaps: give heap sizes")
-        if len(args.position) != 1:
+        if len(args.position) != 1:  # several words: heap sizes, one of them bad
+            heaps.parse_heaps(" ".join(args.position))
             raise ValueError("a row is one POSITION of 'x' and '.' (or give heap sizes)")
         after = row.winning_move(args.position[0], sequence)
         if args.json:

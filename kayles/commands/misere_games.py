@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from ._shared import add_game_option, dump_json, heap_move_json, heap_move_text, natural
 
-__all__ = ["register", "run_genus", "run_misere_move", "run_quotient"]
+__all__ = ["add_budget_option", "register", "run_genus", "run_misere_move", "run_quotient"]
 
 
-def _add_budget_option(parser) -> None:
-    from ..misere import DEFAULT_BUDGET
+def add_budget_option(parser) -> None:
+    from .._constants import DEFAULT_BUDGET
 
     parser.add_argument("--budget", type=natural("BUDGET"), default=DEFAULT_BUDGET, metavar="N",
                         help=f"store at most N positions (default {DEFAULT_BUDGET}); past it, "
@@ -23,7 +23,7 @@ def register(sub) -> None:
                        "(proved by the search). Values of 10 or more: g^(a,b,c).")
     p.add_argument("n", metavar="N", type=natural(), help="the largest heap")
     add_game_option(p)
-    _add_budget_option(p)
+    add_budget_option(p)
     p.add_argument("--json", action="store_true", help="print one JSON array")
     p.set_defaults(run=run_genus)
 
@@ -36,7 +36,7 @@ def register(sub) -> None:
     add_game_option(p)
     p.add_argument("--max-heap", type=natural("N"), required=True, metavar="N",
                    help="the largest heap in the positions")
-    _add_budget_option(p)
+    add_budget_option(p)
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(run=run_quotient)
 
@@ -75,8 +75,8 @@ def run_quotient(args, out) -> None:
 
 
 def run_misere_move(args, out) -> None:
-    from .. import misere
     from ..heaps import looks_like_heaps, parse_heaps
+    from ..misere import Solver
     from ..rules import get_game
 
     game = get_game(args.game)
@@ -86,8 +86,9 @@ def run_misere_move(args, out) -> None:
         if len(args.position) != 1:
             raise ValueError("a row is one POSITION of 'x' and '.' (or give heap sizes)")
         text = args.position[0]
-        after = misere.row_winning_move(text, game)
-        result = "N" if after is not None else misere.row_outcome(text, game)
+        solver = Solver(game, args.budget)
+        after = solver.row_winning_move(text)
+        result = "N" if after is not None else solver.row_outcome(text)
         if args.json:
             dump_json({"game": game.name, "position": text, "play": "misere",
                        "outcome": result, "move": after}, out)
@@ -95,8 +96,9 @@ def run_misere_move(args, out) -> None:
             out.write((after if after is not None else _no_move(result)) + "\n")
         return
     position = parse_heaps(" ".join(args.position))
-    move = misere.heaps_winning_move(position, game)
-    result = "N" if move is not None else misere.outcome(position, game)
+    solver = Solver(game, args.budget)
+    move = solver.heaps_winning_move(position)
+    result = "N" if move is not None else solver.outcome(position)
     if args.json:
         dump_json({"game": game.name, "heaps": position, "play": "misere", "outcome": result,
                    "move": heap_move_json(move, position)}, out)

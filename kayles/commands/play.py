@@ -76,8 +76,8 @@ def run_play(args, out) -> int:
     yours = args.first == "you"
     rule = "misere play: the last move loses" if args.misere else "normal play: the last move wins"
     first = "you move first" if yours else "I move first"
-    _say(out, f"start: {position_text(match.position)} ({game.name}, {rule}; {first})")
     read = _reader()
+    _say(out, f"start: {position_text(match.position)} ({game.name}, {rule}; {first})")
     while match.has_move():
         if not yours:
             _say(out, f"me: {_turn(match, match.reply())}")
@@ -132,6 +132,8 @@ def _say(out, line: str) -> None:
 def _reader():
     """A function returning the next line the user typed, or None at the end of input."""
     stdin = sys.stdin
+    if stdin is None:
+        raise ValueError("standard input is closed: play reads your moves from it")
     if stdin.isatty():
 
         def ask() -> str | None:

@@ -12,6 +12,7 @@ import os
 import signal
 import sys
 
+from .._numbers import brief
 from ..sequence import PROOF_LIMIT
 from ._shared import dump_json, natural
 
@@ -69,7 +70,7 @@ def _codes(args) -> tuple[list[str], list[str]]:
         raise ValueError("--first goes with --digits")
     if args.digits is not None:
         if args.digits > 8:
-            raise ValueError(f"--digits {args.digits} is too many codes (at most 8)")
+            raise ValueError(f"--digits {brief(args.digits)} is too many codes (at most 8)")
         return codes_with_digits(args.digits, args.first or "0"), []
     codes, bad = [], []
     for text in args.codes:

@@ -7,6 +7,9 @@ errors are the file's own, 1-based.
 
 from __future__ import annotations
 
+from .._numbers import MAX_DIGITS, is_natural
+from ..errors import shown
+
 __all__ = ["cases"]
 
 
@@ -17,10 +20,19 @@ def cases(text: str) -> list[tuple[int, str]]:
     if not lines:
         raise ValueError("line 1: empty input, expected the number of cases")
     number, head = lines[0]
-    if not (head.isascii() and head.isdigit()):
-        raise ValueError(f"line {number}: the first line must be the number of cases, not {head!r}")
-    count = int(head)
+    if not is_natural(head):
+        raise ValueError(
+            f"line {number}: the first line must be the number of cases, not {shown(head)}"
+        )
     body = lines[1:]
+    # a count with more digits than the file has lines is too big: no need to read it
+    count = int(head) if len(head) <= MAX_DIGITS and len(head) <= len(str(len(body))) else None
+    if count is None:
+        last = len(text.splitlines())
+        raise ValueError(
+            f"line {last}: the count on line {number} is {shown(head)} but only "
+            f"{len(body)} case(s) follow"
+        )
     if len(body) > count:
         extra = body[count][0]
         raise ValueError(f"line {extra}: more cases than the count {count} on line {number}")

@@ -24,6 +24,8 @@ import gc
 from contextlib import contextmanager
 from itertools import chain
 
+from ..errors import SHOWN_LONGEST, shown
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Hashable, Iterable, Mapping, Sequence
@@ -85,7 +87,7 @@ def _sg_values(graph) -> dict:
         for name, targets in zip(names, rows):
             for target in targets:
                 if target not in index:
-                    message = f"vertex {name!r} moves to unknown vertex {target!r}"
+                    message = f"vertex {_name(name)} moves to unknown vertex {_name(target)}"
                     raise ValueError(message) from None
         raise
     return dict(zip(names, _solve(succ, names)))
@@ -128,10 +130,21 @@ def _solve(succ: list[list[int]], names: list) -> list[int]:
     return value
 
 
+def _name(vertex) -> str:
+    """A vertex for a message: text quoted as typed, anything else as its repr."""
+    return shown(vertex) if isinstance(vertex, str) else repr(vertex)
+
+
 def _cycle_message(cycle: list[int], names: list) -> str:
-    shown = " -> ".join(str(names[u]) for u in cycle[:CYCLE_SHOWN])
+    path = " -> ".join(_plain(names[u]) for u in cycle[:CYCLE_SHOWN])
     more = f" -> ... ({len(cycle)} vertices)" if len(cycle) > CYCLE_SHOWN else ""
-    return f"the graph has a cycle: {shown}{more} -> {names[cycle[0]]}"
+    return f"the graph has a cycle: {path}{more} -> {_plain(names[cycle[0]])}"
+
+
+def _plain(vertex) -> str:
+    """A vertex name unquoted, as the file spells it (a long one cut)."""
+    text = str(vertex)
+    return text if len(text) <= SHOWN_LONGEST else text[:SHOWN_LONGEST] + "..."
 
 
 def parse_graph(text: str) -> dict[str, list[str]]:
@@ -144,14 +157,13 @@ def parse_graph(text: str) -> dict[str, list[str]]:
             head, colon, tail = line.partition(":")
             if not colon:
                 if line.strip():
-                    raise ValueError(
-                        f"line {number}: expected 'vertex: successors...', got {line.strip()!r}"
-                    )
+                    got = shown(line.strip())
+                    raise ValueError(f"line {number}: expected 'vertex: successors...', got {got}")
                 continue
             words = head.split()
             if len(words) != 1:
                 raise ValueError(
-                    f"line {number}: expected one vertex name before ':', got {head.strip()!r}"
+                    f"line {number}: expected one vertex name before ':', got {shown(head.strip())}"
                 )
             name = words[0]
             if ":" in tail:
@@ -159,7 +171,7 @@ def parse_graph(text: str) -> dict[str, list[str]]:
             if name in graph:
                 first = _line_of(text, name)
                 raise ValueError(
-                    f"line {number}: vertex {name!r} is already defined on line {first}"
+                    f"line {number}: vertex {shown(name)} is already defined on line {first}"
                 )
             graph[name] = tail.split()
     if not graph:
@@ -169,8 +181,8 @@ def parse_graph(text: str) -> dict[str, list[str]]:
             for target in targets:
                 if target not in graph:
                     raise ValueError(
-                        f"line {_line_of(text, name)}: vertex {name!r} moves to "
-                        f"unknown vertex {target!r}"
+                        f"line {_line_of(text, name)}: vertex {shown(name)} moves to "
+                        f"unknown vertex {shown(target)}"
                     )
     return graph
 

@@ -14,7 +14,10 @@ move has already won (the opponent took the last counter): no move, outcome N.
 from __future__ import annotations
 
 from collections import namedtuple
+from functools import reduce
+from operator import xor
 
+from .._numbers import natural
 from ._cases import cases
 
 __all__ = [
@@ -27,20 +30,19 @@ __all__ = [
 ]
 
 
+PLAIN_DIGITS = 4000  # words this short are read by int() at once (Python's own limit is 4300)
+
 NimMove = namedtuple("NimMove", "index remove")
 NimMove.__doc__ = "Take ``remove`` counters from heap ``index`` (0-based)."
 
 
 def nim_sum(heaps: list[int]) -> int:
     """The XOR of all heap sizes."""
-    total = 0
-    for size in heaps:
-        total ^= size
-    return total
+    return reduce(xor, heaps, 0)
 
 
 def _check(heaps: list[int]) -> None:
-    if any(size < 0 for size in heaps):
+    if heaps and min(heaps) < 0:
         raise ValueError("heap sizes must be >= 0")
 
 
@@ -95,12 +97,14 @@ def parse_file(text: str) -> list[tuple[int, list[int]]]:
     out = []
     for number, line in cases(text):
         words = line.split()
-        for word in words:
-            if not (word.isascii() and word.isdigit()):
-                raise ValueError(
-                    f"line {number}: a heap size is a non-negative integer, not {word!r}"
-                )
-        if len(words) < 2:
-            raise ValueError(f"line {number}: a data set needs at least 2 heaps, not {len(words)}")
-        out.append((number, [int(word) for word in words]))
+        if line.isascii() and "".join(words).isdigit() and max(map(len, words)) <= PLAIN_DIGITS:
+            heaps = list(map(int, words))  # the common case, fast on lines of millions of heaps
+        else:
+            try:
+                heaps = [natural(w, "a heap size", "is a non-negative integer") for w in words]
+            except ValueError as exc:
+                raise ValueError(f"line {number}: {exc}") from None
+        if len(heaps) < 2:
+            raise ValueError(f"line {number}: a data set needs at least 2 heaps, not {len(heaps)}")
+        out.append((number, heaps))
     return out

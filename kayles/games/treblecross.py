@@ -27,6 +27,7 @@ row and confirms all of this, padding and mapping included.
 
 from __future__ import annotations
 
+from ..errors import shown
 from ._cases import cases
 
 __all__ = ["gaps", "parse_file", "parse_row", "winning_cells"]
@@ -45,7 +46,7 @@ def parse_row(text: str) -> str:
     bad = row.replace(".", "").replace("X", "")
     if bad:
         at = next(i for i, ch in enumerate(row) if ch not in ".X")
-        raise ValueError(f"a row holds only '.' and 'X', not {bad[0]!r} (at cell {at + 1})")
+        raise ValueError(f"a row holds only '.' and 'X', not {shown(bad[0])} (at cell {at + 1})")
     if "XXX" in row:
         raise ValueError(f"the row already has three X in a row (at cell {row.index('XXX') + 1})")
     return row

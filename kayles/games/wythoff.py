@@ -133,9 +133,9 @@ def sg_table(rows: int, cols: int | None = None) -> list[list[int]]:
     cols = rows if cols is None else cols
     _check(rows, cols)
     if (rows + 1) * (cols + 1) > SG_CELL_LIMIT:
+        size = f"{rows + 1} x {cols + 1}" if max(rows, cols) < SG_CELL_LIMIT else "larger"
         raise ValueError(
-            f"a {rows + 1} x {cols + 1} table of Wythoff values is past the limit of "
-            f"{SG_CELL_LIMIT:,} cells"
+            f"a table of Wythoff values {size} is past the limit of {SG_CELL_LIMIT:,} cells"
         )
     col_seen = [0] * (cols + 1)  # bit v: some G(i', j) == v with i' < i
     diag_seen = [0] * (rows + cols + 1)  # at j - i + rows: values on that diagonal so far

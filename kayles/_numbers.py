@@ -1,0 +1,42 @@
+"""Non-negative decimal integers read from text (arguments and files), of bounded length.
+
+Every parser of a count or a heap size goes through ``natural``: ASCII digits
+only (so '١٢' and '12.0' are refused, not read as numbers), and at most
+MAX_DIGITS of them.  Python turns a decimal string into an int in time
+quadratic in its length (a million digits take seconds, a 50 MB file hours),
+so longer numbers are refused at once instead of hanging the front end.
+"""
+
+from __future__ import annotations
+
+import sys
+
+from .errors import shown
+
+__all__ = ["MAX_DIGITS", "brief", "is_natural", "natural"]
+
+MAX_DIGITS = 100_000  # int() of this many digits takes about 0.05 s, str() about 0.1 s
+_DEFAULT_LIMIT = 4000  # Python's own int(str) limit is 4300 digits; past it, lift the limit
+
+
+def is_natural(text: str) -> bool:
+    """Whether ``text`` is written as a non-negative decimal integer (ASCII digits)."""
+    return bool(text) and text.isascii() and text.isdigit()
+
+
+def natural(text: str, what: str = "N",
+            wording: str = "must be a non-negative decimal integer") -> int:
+    """``text`` as an int, or ValueError: '<what> <wording>, not <text>' or 'too many digits'."""
+    if not is_natural(text):
+        raise ValueError(f"{what} {wording}, not {shown(text)}")
+    if len(text) > MAX_DIGITS:
+        raise ValueError(f"{what} has {len(text)} digits; at most {MAX_DIGITS} are accepted")
+    if len(text) > _DEFAULT_LIMIT and hasattr(sys, "set_int_max_str_digits"):
+        sys.set_int_max_str_digits(0)  # up to MAX_DIGITS, any size means any size
+    return int(text)
+
+
+def brief(number: int) -> str:
+    """``number`` for a message: its digits, or how many there are past 30 of them."""
+    text = str(number)
+    return text if len(text) <= 30 else f"{text[:10]}... ({len(text)} digits)"
