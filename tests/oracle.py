@@ -319,3 +319,12 @@ def _heap_misere_value(splits, heaps: tuple[int, ...], nims: tuple[int, ...]) ->
     if not options:
         return 1
     return mex(_heap_misere_value(splits, h, n) for h, n in options)
+
+
+def fletcher32(values) -> int:
+    """Fletcher-32 of 16-bit words as the textbook loop writes it (sums modulo 65535)."""
+    s1 = s2 = 0
+    for v in values:
+        s1 = (s1 + v) % 65535
+        s2 = (s2 + s1) % 65535
+    return s2 << 16 | s1

@@ -36,16 +36,8 @@ def ok(result: subprocess.CompletedProcess) -> str:
     return result.stdout.decode()
 
 
-def textbook_fletcher32(values) -> int:
-    s1 = s2 = 0
-    for v in values:
-        s1 = (s1 + v) % 65535
-        s2 = (s2 + s1) % 65535
-    return s2 << 16 | s1
-
-
 def checksum_line(values, game: str) -> str:
-    return f"{textbook_fletcher32(values):08x}  fletcher32 of G(0..{len(values) - 1}), {game}\n"
+    return f"{oracle.fletcher32(values):08x}  fletcher32 of G(0..{len(values) - 1}), {game}\n"
 
 
 def start_then_stop(path, how: signal.Signals, meanwhile=None) -> subprocess.CompletedProcess:
@@ -124,7 +116,7 @@ def test_period_saves_and_resumes(tmp_path):
     assert resumed == {**json.loads(ok(kayles("period", "--game", "0.77", "--json"))),
                        "game": "kayles"}
     values = oracle.octal_nimbers("0.77", resumed["values"] - 1)
-    assert resumed["fletcher32"] == f"{textbook_fletcher32(values):08x}"
+    assert resumed["fletcher32"] == f"{oracle.fletcher32(values):08x}"
     bounded = ["period", "--game", "0.77", "--max", "100", "--json"]  # less than the file holds
     assert ok(kayles(*bounded, "--resume", str(path))) == ok(kayles(*bounded))
 
