@@ -255,16 +255,18 @@ def _store_when_proved(sequence: Sequence) -> None:
         store(sequence)
 
 
-def sequence(game: Game) -> Sequence:
+def sequence(game: Game, most: int | None = None) -> Sequence:
     """The sequence of ``game``: from the cache when it holds the proof, else computed.
 
+    ``most``: a run that may compute at most this many values takes a cached
+    proof only if it needed no more (so it answers as it would without a cache).
     On a miss, a game of PROVED_AT_ONCE with the compiled core and a writable
     cache has its period proved at once (about 60 ms for Kayles-xox) and stored;
     otherwise (the pure core is some 200 times slower, other proofs may take
     minutes) the proof is stored whenever a run finds it.
     """
     found = load(game)
-    if found is not None:
+    if found is not None and (most is None or found.period.values <= most):
         return found
     from .sequence import Sequence
 
@@ -272,7 +274,8 @@ def sequence(game: Game) -> Sequence:
     if game.provable:
         fresh.on_growth = _store_when_proved
         if (
-            game.name in PROVED_AT_ONCE
+            most is None
+            and game.name in PROVED_AT_ONCE
             and fresh.kernel.__name__.endswith("_core")
             and _writable()
         ):

@@ -19,6 +19,7 @@ import pytest
 from kayles import proof_cache
 from kayles.rules import GAMES, get_game
 from kayles.sequence import Sequence
+from kayles.table_file import read_table
 
 import oracle
 from conftest import ROOT, listing, load_kernel
@@ -238,3 +239,31 @@ def test_a_warm_run_imports_neither_a_kernel_nor_os(tmp_path, expected_1000):
     for heavy in ("kayles._core", "kayles._pure", "kayles._impl", "os", "importlib",
                   "collections", "argparse", "kayles.row", "struct", "array"):
         assert heavy not in imported, heavy
+
+
+def kayles(*args, home) -> subprocess.CompletedProcess:
+    env = {k: v for k, v in os.environ.items() if k not in ("KAYLES_PURE", "XDG_CACHE_HOME")}
+    env["XDG_CACHE_HOME"] = str(home)
+    return subprocess.run([sys.executable, "-m", "kayles", *args], capture_output=True, env=env,
+                          cwd=ROOT, timeout=TIMEOUT)
+
+
+def test_the_kayles_command_stores_and_reads_proofs_but_saved_runs_compute(tmp_path):
+    """``kayles period`` stores a proof it finds; ``kayles move`` past the direct limit then
+    answers from the cache (the same answer as with no cache); ``period --max`` below the
+    proof's length still finds none; --save computes its table."""
+    load_kernel("cython")
+    path = tmp_path / "kayles" / "kayles.cython.proof"
+    huge = str(10**30)
+    uncached = ok(kayles("move", huge, "--game", "kayles", home="relative"))  # no cache at all
+    assert ok(kayles("period", "--game", "kayles", home=tmp_path)).startswith(b"kayles: period 12")
+    _, n0, p, values = parse(path.read_bytes())
+    assert (n0, p, list(values)) == (71, 12, oracle.octal_nimbers("0.77", len(values) - 1))
+    assert ok(kayles("move", huge, "--game", "kayles", home=tmp_path)) == uncached
+    bounded = ["period", "--game", "kayles", "--max", "100"]  # fewer values than the proof
+    assert ok(kayles(*bounded, home=tmp_path)) == ok(kayles(*bounded, home="relative"))
+    assert b"no period" in ok(kayles(*bounded, home=tmp_path))
+    saved = tmp_path / "kayles.table"
+    ok(kayles("grundy", "300", "--game", "kayles", "--save", str(saved), home=tmp_path))
+    # The saved table is the one the run computed: up to the proof (167 values), not empty.
+    assert list(read_table(str(saved)).values) == oracle.octal_nimbers("0.77", 166)

@@ -57,13 +57,25 @@ def _game_names(**_) -> list[str]:
     return list(GAMES)
 
 
-def open_sequence(name: str) -> Sequence:
-    """The Sequence of a game by name or code, with a progress bar on a terminal."""
+def open_sequence(name: str, cached: bool = True, most: int | None = None) -> Sequence:
+    """The Sequence of a game by name or code, with a progress bar on a terminal.
+
+    ``cached``: start from a proof in the user's cache when there is one
+    (``kayles.proof_cache``; ``most``: one that needed at most that many values);
+    a saved run (--save, --resume) computes its own table.
+    """
     from ..progress import sequence_bar
     from ..rules import get_game
-    from ..sequence import Sequence
 
-    sequence = Sequence(get_game(name))
+    game = get_game(name)
+    if cached:
+        from ..proof_cache import sequence as from_cache
+
+        sequence = from_cache(game, most)
+    else:
+        from ..sequence import Sequence
+
+        sequence = Sequence(game)
     shown = sequence_bar(f"{sequence.game.name}: computing")
     if shown is not None:
         sequence.progress = shown.update

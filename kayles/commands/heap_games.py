@@ -79,7 +79,7 @@ def _long_run(args, limit: int | None = None):
     """
     if args.chunk < 1:
         raise ValueError("--chunk must be at least 1")
-    sequence = open_sequence(args.game)
+    sequence = open_sequence(args.game, args.save is None and args.resume is None, limit)
     if args.resume is not None:
         saved = read_table(args.resume)
         check_game(saved, sequence.game, args.resume)
