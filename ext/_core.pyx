@@ -801,18 +801,22 @@ def find_period(const nimber_t[::1] table, Py_ssize_t length, Py_ssize_t span):
     if not 0 <= length <= table.shape[0]:
         raise ValueError(f"length {length} does not fit a table of {table.shape[0]}")
     cdef Py_ssize_t p, k, start, bound, best_n0 = 0, best_p = 0, best_needed = 2 * length
+    cdef const nimber_t* t
+    if length < 2:
+        return None
+    t = &table[0]
     with nogil:
         for p in range(1, length // 2 + 1):
             if max(2 * p + span + 1, p + span + 1) >= best_needed:
                 break  # needed only grows with p
             bound = (best_needed - 2 * p - span) // 2  # n0 must be <= bound to win
-            k = start = min(bound, length - p)
-            while k < length - p and table[k] == table[k + p]:
-                k += 1
-            if k < length - p:
+            start = min(bound, length - p)
+            # Is t[k] == t[k + p] for every k in [start, length - p)?  memcmp (vector
+            # compares) matters: multiples of a period match far into the preperiod.
+            if memcmp(t + start, t + start + p, (length - p - start) * sizeof(nimber_t)):
                 continue
             k = start - 1
-            while k >= 0 and table[k] == table[k + p]:
+            while k >= 0 and t[k] == t[k + p]:
                 k -= 1
             best_n0 = k + 1
             best_needed = max(2 * max(best_n0, 1) + 2 * p + span - 1, p + span + 1)
