@@ -50,6 +50,9 @@ cdef enum:
     MAX_KEPT = 8          # kept 'o' runs in one pattern: kayles/_constants.py (a test checks)
     MAX_SPAN = 64         # the widest move: kayles/_constants.py (a test checks)
     BATCH = 64            # remainders per batch on the one-hot path (kayles_gather_or's 64)
+    GROUP = 4             # remainders per group on the general path (kayles_flag_group's 4)
+    FLAG_STRIDE = 65600   # a group's flags for r0 + j start at j * FLAG_STRIDE (kayles_flag_group)
+    MAX_GROUPS = MAX_SPAN // GROUP + 2   # groups one heap's remainders may need at once
     PIN = <int> c'x'      # a standing pin in a row (kayles/_constants.py)
 
 
@@ -69,23 +72,21 @@ cdef extern from *:
     #define KAYLES_RESTRICT
     #endif
 
-    /* The general sparse path's hottest loop: flags[G(a) ^ G(r - a)] = 1 for the
-       rare a.  Kept out of line so the compiler gives it registers of its own;
-       inlined into the large kernel it spilled its pointers on every step. */
-    static KAYLES_NOINLINE void kayles_flag_pairs(
+    /* The general sparse path's hottest loop: flags[j * 65600 + (G(a) ^ G(r0 + j - a))] = 1
+       for the rare a and j < 4 (the four remainders of a group).  One load of a and
+       G(a) serves four pairs, and G(r0 - a .. r0 + 3 - a) are adjacent.  Kept out of
+       line so the compiler gives it registers of its own; inlined into the large
+       kernel it spilled its pointers on every step. */
+    static KAYLES_NOINLINE void kayles_flag_group(
             const unsigned short *KAYLES_RESTRICT top, const unsigned int *KAYLES_RESTRICT a,
             const unsigned int *end, const unsigned short *KAYLES_RESTRICT value_of_a,
             unsigned char *KAYLES_RESTRICT flags) {
-        /* Four pairs a step, their loads before their stores. */
-        for (; end - a >= 4; a += 4, value_of_a += 4) {
-            unsigned x0 = value_of_a[0] ^ top[-(Py_ssize_t) a[0]];   /* top[-a] is G(r - a) */
-            unsigned x1 = value_of_a[1] ^ top[-(Py_ssize_t) a[1]];
-            unsigned x2 = value_of_a[2] ^ top[-(Py_ssize_t) a[2]];
-            unsigned x3 = value_of_a[3] ^ top[-(Py_ssize_t) a[3]];
-            flags[x0] = 1; flags[x1] = 1; flags[x2] = 1; flags[x3] = 1;
+        unsigned char *f1 = flags + 65600, *f2 = flags + 2 * 65600, *f3 = flags + 3 * 65600;
+        for (; a < end; a++, value_of_a++) {
+            const unsigned short *p = top - (Py_ssize_t) *a;   /* p[j] is G(r0 + j - a) */
+            unsigned v = *value_of_a;
+            flags[v ^ p[0]] = 1; f1[v ^ p[1]] = 1; f2[v ^ p[2]] = 1; f3[v ^ p[3]] = 1;
         }
-        for (; a < end; a++, value_of_a++)
-            flags[*value_of_a ^ top[-(Py_ssize_t) *a]] = 1;
     }
 
     /* seen[G(a) ^ G(r - a) ^ c] = stamp for a in [a, end): the search's and the
@@ -133,7 +134,7 @@ cdef extern from *:
         }
     }
     """
-    void flag_pairs "kayles_flag_pairs"(const nimber_t* top, const pos_t* a,
+    void flag_group "kayles_flag_group"(const nimber_t* top, const pos_t* a,
                                         const pos_t* end, const nimber_t* value_of_a,
                                         unsigned char* flags) noexcept nogil
     void mark_pairs "kayles_mark_pairs"(const nimber_t* g, Py_ssize_t r, Py_ssize_t a,
@@ -157,11 +158,12 @@ cdef struct Split:        # a kind that may leave two parts, at the heap being s
     bint unequal
 
 
-cdef struct PairValues:   # the G(a) ^ G(r - a) over rare a, for one remainder r
-    Py_ssize_t r          # -1: empty
-    bint unequal
-    int width             # flags[v] for v < width are valid
-    unsigned char* flags  # flags[v] = 1: some rare a gives v (room for VALUE_LIMIT)
+cdef struct PairGroup:    # the G(a) ^ G(r - a) over rare a, for r in [r0, r0 + GROUP)
+    Py_ssize_t r0         # -1: empty
+    bint done[GROUP]      # the flags of r0 + j are complete
+    int width[GROUP]      # flags of r0 + j: valid below width[j]
+    signed char drop_zero[GROUP]  # unequal splits of r0 + j: 0 only from the equal one (-1: unknown)
+    unsigned char* flags  # flags[j * FLAG_STRIDE + v] = 1: some rare a gives v for r0 + j
 
 
 cdef struct Sparse:       # the sparse method's state, kept by a Scratch between calls
@@ -177,10 +179,10 @@ cdef struct Sparse:       # the sparse method's state, kept by a Scratch between
     long long* counts     # the histogram of the table so far (zeros from width on)
     long long* spectrum   # choose_mask's transforms
     long long* present
-    unsigned char* slots  # the ring's flags: VALUE_LIMIT per entry
+    unsigned char* slots  # the groups' flags: GROUP * FLAG_STRIDE per group
     int nslots
-    PairValues ring[MAX_SPAN + 1]   # the general path: pair values by r % nring
-    int nring
+    PairGroup groups[MAX_GROUPS]    # the general path: pair values by (r // GROUP) % ngroups
+    int ngroups
     bint narrow           # values below 64 and no unequal split: the one-hot path
     word_t* onehot        # onehot[i] = 1 << G(i), written only on the one-hot path
     Py_ssize_t onehot_room
@@ -487,23 +489,57 @@ cdef inline Py_ssize_t bisect(const pos_t* items, Py_ssize_t count, Py_ssize_t x
     return lo
 
 
-cdef void rare_pairs(const nimber_t* g, Py_ssize_t r, bint unequal, Sparse* st,
-                     PairValues* out) noexcept nogil:
-    """Flag in out every G(a) ^ G(r - a) over rare a in [1, r - 1], a != r - a if unequal.
+cdef unsigned char* rare_pairs(const nimber_t* g, Py_ssize_t r, Sparse* st,
+                               int* width) noexcept nogil:
+    """The flags of every G(a) ^ G(r - a) over rare a in [1, r - 1], valid below width.
 
-    Every a < r is computed by the time r is needed, so the result stays valid
-    until the rare set changes (a new mask).
+    Remainders come in groups of GROUP: the first r of a group asked for flags
+    the rare a in [GROUP, r0) for all of them at once (r0 + j - a < r0: its G is
+    known by then); each r adds the rest, a < GROUP and a in [r0, r), when first
+    asked.  Every a < r is computed by the time r is needed, so the flags stay
+    valid until the rare set changes (a new mask).
     """
-    cdef Py_ssize_t i, lo = bisect(st.rare, st.nrare, 1), hi = bisect(st.rare, st.nrare, r)
-    memset(out.flags, 0, st.width)
-    flag_pairs(g + r, st.rare + lo, st.rare + hi, st.rare_values + lo, out.flags)
-    if unequal and r % 2 == 0:
+    cdef Py_ssize_t r0 = r - r % GROUP, i, lo, hi
+    cdef int j = r - r0
+    cdef PairGroup* group = &st.groups[(r0 // GROUP) % st.ngroups]
+    cdef unsigned char* flags
+    if group.r0 != r0:
+        for i in range(GROUP):
+            memset(group.flags + i * FLAG_STRIDE, 0, st.width)
+            group.done[i] = False
+            group.width[i] = st.width
+            group.drop_zero[i] = -1
+        lo = bisect(st.rare, st.nrare, GROUP)
+        hi = bisect(st.rare, st.nrare, r0)
+        if lo < hi:
+            flag_group(g + r0, st.rare + lo, st.rare + hi, st.rare_values + lo, group.flags)
+        group.r0 = r0
+    flags = group.flags + j * FLAG_STRIDE
+    if not group.done[j]:
+        if group.width[j] < st.width:  # a wider value came after the group was filled
+            memset(flags + group.width[j], 0, st.width - group.width[j])
+            group.width[j] = st.width
+        for i in range(bisect(st.rare, st.nrare, 1), bisect(st.rare, st.nrare, min(GROUP, r))):
+            flags[st.rare_values[i] ^ g[r - st.rare[i]]] = 1
+        for i in range(bisect(st.rare, st.nrare, max(GROUP, r0)), bisect(st.rare, st.nrare, r)):
+            flags[st.rare_values[i] ^ g[r - st.rare[i]]] = 1
+        group.done[j] = True
+    width[0] = group.width[j]
+    return flags
+
+
+cdef bint zero_from_equal_only(const nimber_t* g, Sparse* st, Py_ssize_t r) noexcept nogil:
+    """For even r: whether the rare pass's 0 came only from the equal split r/2 + r/2."""
+    cdef PairGroup* group = &st.groups[(r // GROUP) % st.ngroups]   # filled by rare_pairs
+    cdef int j = r % GROUP
+    cdef Py_ssize_t i, lo, hi
+    if group.drop_zero[j] < 0:
+        lo = bisect(st.rare, st.nrare, 1)
+        hi = bisect(st.rare, st.nrare, r)
         i = bisect(st.rare, st.nrare, r // 2)
-        if i < hi and st.rare[i] == <pos_t> (r // 2) and not has_split(g, st, lo, hi, r, i):
-            out.flags[0] = 0  # G(r/2) ^ G(r/2) came only from the equal split
-    out.r = r
-    out.unequal = unequal
-    out.width = st.width
+        group.drop_zero[j] = (i < hi and st.rare[i] == <pos_t> (r // 2)
+                              and not has_split(g, st, lo, hi, r, i))
+    return group.drop_zero[j]
 
 
 cdef inline word_t xor_permute(word_t x, int u) noexcept nogil:
@@ -597,12 +633,13 @@ cdef bint search(const nimber_t* g, Split* splits, int nsplits, Py_ssize_t* next
     return True
 
 
-cdef inline bint flagged(PairValues** found, const int* consts, int nfound, int v) noexcept nogil:
+cdef inline bint flagged(unsigned char** found, const int* widths, const int* consts,
+                         const bint* drop_zero, int nfound, int v) noexcept nogil:
     """Whether a rare pass flagged the option value v (v ^ c over its split's flags)."""
     cdef int k, x
     for k in range(nfound):
         x = v ^ consts[k]
-        if x < found[k].width and found[k].flags[x]:
+        if x < widths[k] and found[k][x] and not (x == 0 and drop_zero[k]):
             return True
     return False
 
@@ -610,14 +647,15 @@ cdef inline bint flagged(PairValues** found, const int* consts, int nfound, int 
 cdef int mex_sparse(const nimber_t* g, Py_ssize_t n, Kind* kinds, int nkinds, Sparse* st,
                     stamp_t* seen, stamp_t stamp) noexcept nogil:
     cdef Split splits[MAX_KINDS]
-    cdef PairValues* found[MAX_KINDS]   # the splits' rare passes, read in place
+    cdef unsigned char* found[MAX_KINDS]   # the splits' rare passes, read in place
+    cdef int widths[MAX_KINDS]
+    cdef bint drop_zero[MAX_KINDS]         # 0 came only from an equal split it may not make
     cdef int consts[MAX_KINDS]
     cdef int nsplits = mark_whole_and_ends(g, n, kinds, nkinds, seen, stamp, splits)
     cdef int s, c, v, value, common, mask = st.mask, nfound = 0
     cdef Py_ssize_t next_a = 1  # where the search resumes
     cdef Py_ssize_t r, j
     cdef word_t bits
-    cdef PairValues* pairs
     for s in range(nsplits):
         r = splits[s].r
         c = splits[s].c
@@ -627,10 +665,9 @@ cdef int mex_sparse(const nimber_t* g, Py_ssize_t n, Kind* kinds, int nkinds, Sp
                 if bits >> v & 1:
                     seen[v ^ c] = stamp
         else:
-            pairs = &st.ring[r % st.nring]  # kinds with other spans meet this r again soon
-            if pairs.r != r or pairs.unequal != splits[s].unequal:
-                rare_pairs(g, r, splits[s].unequal, st, pairs)
-            found[nfound] = pairs
+            found[nfound] = rare_pairs(g, r, st, &widths[nfound])
+            drop_zero[nfound] = (splits[s].unequal and r % 2 == 0
+                                 and zero_from_equal_only(g, st, r))
             consts[nfound] = c
             nfound += 1
     # Every common-valued option has a rare part, so it is marked by now: the
@@ -639,7 +676,8 @@ cdef int mex_sparse(const nimber_t* g, Py_ssize_t n, Kind* kinds, int nkinds, Sp
     cdef Py_ssize_t npending = 0
     common = 0
     while True:
-        if seen[common] != stamp and not flagged(found, consts, nfound, common):
+        if seen[common] != stamp and not flagged(found, widths, consts, drop_zero, nfound,
+                                                 common):
             if parity(common & mask):
                 break
             st.pending[npending] = common
@@ -669,8 +707,8 @@ cdef void choose_split(const nimber_t* g, Py_ssize_t n, Kind* kinds, int nkinds,
     st.mask = mask
     st.nrare = 0
     st.batch_r0[0] = st.batch_r0[1] = -1
-    for k in range(st.nring):
-        st.ring[k].r = -1
+    for k in range(st.ngroups):
+        st.groups[k].r0 = -1
     for k in range(64):
         st.by_value_count[k] = 0
     if mask:
@@ -707,19 +745,20 @@ cdef int start_sparse(Sparse* st, const nimber_t* g, Py_ssize_t start, Py_ssize_
     cdef Py_ssize_t n
     cdef bint unequal = False
     cdef void* grown
-    st.nring = 1
+    cdef Py_ssize_t widest = 0
     for k in range(nkinds):
-        st.nring = max(st.nring, ks[k].span + 1)
+        widest = max(widest, ks[k].span)
         unequal = unequal or ks[k].unequal
-    if st.nslots < st.nring:
-        grown = realloc(st.slots, st.nring * VALUE_LIMIT)
+    st.ngroups = widest // GROUP + 2   # a heap's remainders n - span lie in that many groups
+    if st.nslots < st.ngroups:
+        grown = realloc(st.slots, st.ngroups * GROUP * FLAG_STRIDE)
         if grown == NULL:
             raise MemoryError()
         st.slots = <unsigned char*> grown
-        st.nslots = st.nring
-    for k in range(st.nring):
-        st.ring[k].r = -1
-        st.ring[k].flags = st.slots + k * VALUE_LIMIT
+        st.nslots = st.ngroups
+    for k in range(st.ngroups):
+        st.groups[k].r0 = -1
+        st.groups[k].flags = st.slots + k * GROUP * FLAG_STRIDE
     reserve(<void**> &st.rare, &st.rare_room, stop, sizeof(pos_t))
     grown = realloc(st.rare_values, st.rare_room * sizeof(nimber_t))
     if grown == NULL:
