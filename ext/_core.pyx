@@ -51,6 +51,8 @@ cdef enum:
     MAX_SPAN = 64         # the widest move: kayles/_constants.py (a test checks)
     BATCH = 64            # remainders per batch on the one-hot path (kayles_gather_or's 64)
     GROUP = 4             # remainders per group on the general path (kayles_flag_group's 4)
+    FEW = 8               # values left to confirm at which the search compares (kayles_find_any8)
+    FAR = 1024            # ... once it has swept this far (short searches gain nothing)
     FLAG_STRIDE = 65600   # a group's flags for r0 + j start at j * FLAG_STRIDE (kayles_flag_group)
     MAX_GROUPS = MAX_SPAN // GROUP + 2   # groups one heap's remainders may need at once
     PIN = <int> c'x'      # a standing pin in a row (kayles/_constants.py)
@@ -116,6 +118,48 @@ cdef extern from *:
             seen[(*low ^ *high) ^ c] = stamp;
     }
 
+    /* Whether some b in [a, end) has G(b) ^ G(r - b) ^ c among want[0..n-1]: the
+       search once few values are left to confirm.  Compares, where mark_pairs
+       needs a store a pair; n is 4 or 8 in the callers, so the loop unrolls. */
+    static inline int kayles_find_any_n(
+            const unsigned short *KAYLES_RESTRICT g, Py_ssize_t r, Py_ssize_t a, Py_ssize_t end,
+            unsigned int c, const unsigned short *KAYLES_RESTRICT want, int n) {
+        const unsigned short *low = g + a, *stop = g + end, *high = g + (r - a);
+        int i;
+    #if defined(__SSE2__)
+        __m128i w[8], hit = _mm_setzero_si128();
+        for (i = 0; i < n; i++)
+            w[i] = _mm_set1_epi16((short) (want[i] ^ c));
+        for (; stop - low >= 8; low += 8, high -= 8) {
+            __m128i x = _mm_loadu_si128((const __m128i *) low);
+            __m128i y = _mm_loadu_si128((const __m128i *) (high - 7));
+            y = _mm_shuffle_epi32(y, _MM_SHUFFLE(0, 1, 2, 3));
+            y = _mm_shufflelo_epi16(y, _MM_SHUFFLE(2, 3, 0, 1));
+            y = _mm_shufflehi_epi16(y, _MM_SHUFFLE(2, 3, 0, 1));
+            x = _mm_xor_si128(x, y);
+            for (i = 0; i < n; i++)
+                hit = _mm_or_si128(hit, _mm_cmpeq_epi16(x, w[i]));
+        }
+        if (_mm_movemask_epi8(hit))
+            return 1;
+    #endif
+        for (; low < stop; low++, high--)
+            for (i = 0; i < n; i++)
+                if ((unsigned) (*low ^ *high ^ c) == want[i])
+                    return 1;
+        return 0;
+    }
+    static KAYLES_NOINLINE int kayles_find_any4(
+            const unsigned short *g, Py_ssize_t r, Py_ssize_t a, Py_ssize_t end,
+            unsigned int c, const unsigned short *want) {
+        return kayles_find_any_n(g, r, a, end, c, want, 4);
+    }
+    static KAYLES_NOINLINE int kayles_find_any8(
+            const unsigned short *g, Py_ssize_t r, Py_ssize_t a, Py_ssize_t end,
+            unsigned int c, const unsigned short *want) {
+        return kayles_find_any_n(g, r, a, end, c, want, 8);
+    }
+
     /* out[j] = OR over i < n of onehot[r0 - pos[i] + j], j < 64: the one-hot
        path's hot loop.  Eight accumulators stay in registers, so each source
        word costs one load and one OR. */
@@ -140,6 +184,12 @@ cdef extern from *:
     void mark_pairs "kayles_mark_pairs"(const nimber_t* g, Py_ssize_t r, Py_ssize_t a,
                                         Py_ssize_t end, unsigned int c, stamp_t* seen,
                                         stamp_t stamp) noexcept nogil
+    bint find_any4 "kayles_find_any4"(const nimber_t* g, Py_ssize_t r, Py_ssize_t a,
+                                      Py_ssize_t end, unsigned int c,
+                                      const nimber_t* want) noexcept nogil
+    bint find_any8 "kayles_find_any8"(const nimber_t* g, Py_ssize_t r, Py_ssize_t a,
+                                      Py_ssize_t end, unsigned int c,
+                                      const nimber_t* want) noexcept nogil
     void gather_or "kayles_gather_or"(word_t* out, const word_t* onehot, Py_ssize_t r0,
                                       const pos_t* pos, Py_ssize_t n) noexcept nogil
 
@@ -633,6 +683,47 @@ cdef bint search(const nimber_t* g, Split* splits, int nsplits, Py_ssize_t* next
     return True
 
 
+cdef bint find_block(const nimber_t* g, Split* splits, int nsplits, Py_ssize_t* next_a,
+                     stamp_t* seen, stamp_t stamp, const nimber_t* values,
+                     int nvalues) noexcept nogil:
+    """Sweep on to the first block of pairs that holds one of the values; mark it.
+
+    The same blocks as search, read without marking until one holds a value
+    (1 to FEW of them); that block is marked like search's.  False if none does.
+    """
+    cdef nimber_t want[FEW]
+    cdef Py_ssize_t a, last
+    cdef int s, i
+    cdef bint active, hit
+    for i in range(FEW):
+        want[i] = values[min(i, nvalues - 1)]  # repeats pad to a fixed count
+    while True:
+        a = next_a[0]
+        active = hit = False
+        for s in range(nsplits):
+            last = last_part(&splits[s])
+            if a > last:
+                continue
+            active = True
+            if nvalues <= 4:
+                hit = find_any4(g, splits[s].r, a, min(a + 64, last + 1), splits[s].c, want)
+            else:
+                hit = find_any8(g, splits[s].r, a, min(a + 64, last + 1), splits[s].c, want)
+            if hit:
+                break
+        if not active:
+            return False
+        if hit:
+            for s in range(nsplits):
+                last = last_part(&splits[s])
+                if a <= last:
+                    mark_pairs(g, splits[s].r, a, min(a + 64, last + 1), splits[s].c, seen,
+                               stamp)
+        next_a[0] = a + 64
+        if hit:
+            return True
+
+
 cdef inline bint flagged(unsigned char** found, const int* widths, const int* consts,
                          const bint* drop_zero, int nfound, int v) noexcept nogil:
     """Whether a rare pass flagged the option value v (v ^ c over its split's flags)."""
@@ -652,7 +743,7 @@ cdef int mex_sparse(const nimber_t* g, Py_ssize_t n, Kind* kinds, int nkinds, Sp
     cdef bint drop_zero[MAX_KINDS]         # 0 came only from an equal split it may not make
     cdef int consts[MAX_KINDS]
     cdef int nsplits = mark_whole_and_ends(g, n, kinds, nkinds, seen, stamp, splits)
-    cdef int s, c, v, value, common, mask = st.mask, nfound = 0
+    cdef int s, c, v, common, mask = st.mask, nfound = 0
     cdef Py_ssize_t next_a = 1  # where the search resumes
     cdef Py_ssize_t r, j
     cdef word_t bits
@@ -673,7 +764,7 @@ cdef int mex_sparse(const nimber_t* g, Py_ssize_t n, Kind* kinds, int nkinds, Sp
     # Every common-valued option has a rare part, so it is marked by now: the
     # least unmarked common value is the candidate; the unmarked rare values
     # below it wait for the search, in ascending order.
-    cdef Py_ssize_t npending = 0
+    cdef Py_ssize_t npending = 0, left, k
     common = 0
     while True:
         if seen[common] != stamp and not flagged(found, widths, consts, drop_zero, nfound,
@@ -683,11 +774,28 @@ cdef int mex_sparse(const nimber_t* g, Py_ssize_t n, Kind* kinds, int nkinds, Sp
             st.pending[npending] = common
             npending += 1
         common += 1
-    for j in range(npending):
-        value = st.pending[j]
-        if seen[value] != stamp and not search(g, splits, nsplits, &next_a, seen, stamp, value):
-            return value
-    return common
+    # Confirm the smallest first; far into the sweep, keep only the values left
+    # and, once they are few, look for all of them at once.
+    j = 0
+    while True:
+        if next_a >= FAR:
+            left = 0
+            for k in range(j, npending):
+                if seen[st.pending[k]] != stamp:
+                    st.pending[left] = st.pending[k]
+                    left += 1
+            npending = left
+            j = 0
+            if 0 < npending <= FEW:
+                if not find_block(g, splits, nsplits, &next_a, seen, stamp, st.pending, npending):
+                    return st.pending[0]
+                continue
+        while j < npending and seen[st.pending[j]] == stamp:
+            j += 1
+        if j == npending:
+            return common
+        if not search(g, splits, nsplits, &next_a, seen, stamp, st.pending[j]):
+            return st.pending[j]
 
 
 cdef void choose_split(const nimber_t* g, Py_ssize_t n, Kind* kinds, int nkinds,
