@@ -51,7 +51,7 @@ cdef enum:
     MAX_SPAN = 64         # the widest move: kayles/_constants.py (a test checks)
     BATCH = 64            # remainders per batch on the one-hot path (kayles_gather_or's 64)
     GROUP = 4             # remainders per group on the general path (kayles_flag_group's 4)
-    FEW = 8               # values left to confirm at which the search compares (kayles_find_any8)
+    FEW = 8               # values left to confirm at which the search compares (kayles_find_block)
     FAR = 1024            # ... once it has swept this far (short searches gain nothing)
     FLAG_STRIDE = 65600   # a group's flags for r0 + j start at j * FLAG_STRIDE (kayles_flag_group)
     MAX_GROUPS = MAX_SPAN // GROUP + 2   # groups one heap's remainders may need at once
@@ -67,7 +67,8 @@ cdef extern from *:
     #include <emmintrin.h>
     #endif
     #if defined(__GNUC__) || defined(__clang__)
-    #define KAYLES_NOINLINE __attribute__((noinline))
+    /* aligned: a hot loop's speed then does not hinge on the code placed before it */
+    #define KAYLES_NOINLINE __attribute__((noinline, aligned(64)))
     #define KAYLES_RESTRICT __restrict__
     #else
     #define KAYLES_NOINLINE
@@ -118,18 +119,20 @@ cdef extern from *:
             seen[(*low ^ *high) ^ c] = stamp;
     }
 
-    /* Whether some b in [a, end) has G(b) ^ G(r - b) ^ c among want[0..n-1]: the
-       search once few values are left to confirm.  Compares, where mark_pairs
-       needs a store a pair; n is 4 or 8 in the callers, so the loop unrolls. */
+    /* Bit i set: some b in [a, end) has G(b) ^ G(r - b) ^ c == want[i], i < n.  The
+       search once few values are left to confirm: compares, where mark_pairs needs
+       a store a pair.  n is 4 or 8 in the callers, so the loops unroll. */
     static inline int kayles_find_any_n(
             const unsigned short *KAYLES_RESTRICT g, Py_ssize_t r, Py_ssize_t a, Py_ssize_t end,
             unsigned int c, const unsigned short *KAYLES_RESTRICT want, int n) {
         const unsigned short *low = g + a, *stop = g + end, *high = g + (r - a);
-        int i;
+        int i, found = 0;
     #if defined(__SSE2__)
-        __m128i w[8], hit = _mm_setzero_si128();
-        for (i = 0; i < n; i++)
+        __m128i w[8], hit[8];
+        for (i = 0; i < n; i++) {
             w[i] = _mm_set1_epi16((short) (want[i] ^ c));
+            hit[i] = _mm_setzero_si128();
+        }
         for (; stop - low >= 8; low += 8, high -= 8) {
             __m128i x = _mm_loadu_si128((const __m128i *) low);
             __m128i y = _mm_loadu_si128((const __m128i *) (high - 7));
@@ -138,26 +141,53 @@ cdef extern from *:
             y = _mm_shufflehi_epi16(y, _MM_SHUFFLE(2, 3, 0, 1));
             x = _mm_xor_si128(x, y);
             for (i = 0; i < n; i++)
-                hit = _mm_or_si128(hit, _mm_cmpeq_epi16(x, w[i]));
+                hit[i] = _mm_or_si128(hit[i], _mm_cmpeq_epi16(x, w[i]));
         }
-        if (_mm_movemask_epi8(hit))
-            return 1;
+        for (i = 0; i < n; i++)
+            if (_mm_movemask_epi8(hit[i]))
+                found |= 1 << i;
     #endif
         for (; low < stop; low++, high--)
             for (i = 0; i < n; i++)
                 if ((unsigned) (*low ^ *high ^ c) == want[i])
-                    return 1;
-        return 0;
+                    found |= 1 << i;
+        return found;
     }
-    static KAYLES_NOINLINE int kayles_find_any4(
-            const unsigned short *g, Py_ssize_t r, Py_ssize_t a, Py_ssize_t end,
-            unsigned int c, const unsigned short *want) {
-        return kayles_find_any_n(g, r, a, end, c, want, 4);
-    }
-    static KAYLES_NOINLINE int kayles_find_any8(
-            const unsigned short *g, Py_ssize_t r, Py_ssize_t a, Py_ssize_t end,
-            unsigned int c, const unsigned short *want) {
-        return kayles_find_any_n(g, r, a, end, c, want, 8);
+
+    /* Sweep the splits (remainder r[s], last smaller part last[s], constant c[s])
+       side by side in blocks of 64 smaller parts from *next_a, as the search
+       does, to the first block that holds one of values[0..n-1] (n <= 8); mark
+       the values found there.  0 if no block holds one.  Out of line: inlined,
+       it slowed the large kernel's other loops. */
+    static KAYLES_NOINLINE int kayles_find_block(
+            const unsigned short *g, const Py_ssize_t *r, const Py_ssize_t *last,
+            const unsigned int *c, int nsplits, Py_ssize_t *next_a,
+            const unsigned short *values, int n, unsigned int *seen, unsigned int stamp) {
+        unsigned short want[8];
+        int i, s, active, hits;
+        for (i = 0; i < 8; i++)
+            want[i] = values[i < n ? i : n - 1];   /* repeats pad to a fixed count */
+        for (;;) {
+            Py_ssize_t a = *next_a;
+            active = hits = 0;
+            for (s = 0; s < nsplits; s++) {
+                if (a > last[s])
+                    continue;
+                active = 1;
+                Py_ssize_t end = a + 64 < last[s] + 1 ? a + 64 : last[s] + 1;
+                hits |= n <= 4 ? kayles_find_any_n(g, r[s], a, end, c[s], want, 4)
+                               : kayles_find_any_n(g, r[s], a, end, c[s], want, 8);
+            }
+            if (!active)
+                return 0;
+            *next_a = a + 64;
+            if (hits) {
+                for (i = 0; i < 8; i++)
+                    if (hits >> i & 1)
+                        seen[want[i]] = stamp;
+                return 1;
+            }
+        }
     }
 
     /* out[j] = OR over i < n of onehot[r0 - pos[i] + j], j < 64: the one-hot
@@ -184,12 +214,10 @@ cdef extern from *:
     void mark_pairs "kayles_mark_pairs"(const nimber_t* g, Py_ssize_t r, Py_ssize_t a,
                                         Py_ssize_t end, unsigned int c, stamp_t* seen,
                                         stamp_t stamp) noexcept nogil
-    bint find_any4 "kayles_find_any4"(const nimber_t* g, Py_ssize_t r, Py_ssize_t a,
-                                      Py_ssize_t end, unsigned int c,
-                                      const nimber_t* want) noexcept nogil
-    bint find_any8 "kayles_find_any8"(const nimber_t* g, Py_ssize_t r, Py_ssize_t a,
-                                      Py_ssize_t end, unsigned int c,
-                                      const nimber_t* want) noexcept nogil
+    bint sweep_for "kayles_find_block"(const nimber_t* g, const Py_ssize_t* r,
+                                       const Py_ssize_t* last, const unsigned int* c,
+                                       int nsplits, Py_ssize_t* next_a, const nimber_t* values,
+                                       int n, stamp_t* seen, stamp_t stamp) noexcept nogil
     void gather_or "kayles_gather_or"(word_t* out, const word_t* onehot, Py_ssize_t r0,
                                       const pos_t* pos, Py_ssize_t n) noexcept nogil
 
@@ -686,42 +714,21 @@ cdef bint search(const nimber_t* g, Split* splits, int nsplits, Py_ssize_t* next
 cdef bint find_block(const nimber_t* g, Split* splits, int nsplits, Py_ssize_t* next_a,
                      stamp_t* seen, stamp_t stamp, const nimber_t* values,
                      int nvalues) noexcept nogil:
-    """Sweep on to the first block of pairs that holds one of the values; mark it.
+    """Sweep on to the first block of pairs that holds one of the values (1 to FEW).
 
-    The same blocks as search, read without marking until one holds a value
-    (1 to FEW of them); that block is marked like search's.  False if none does.
+    The same blocks as search; only the values found in that block are marked
+    (no other value is asked for once these are the ones left).  False if no
+    block holds one.
     """
-    cdef nimber_t want[FEW]
-    cdef Py_ssize_t a, last
-    cdef int s, i
-    cdef bint active, hit
-    for i in range(FEW):
-        want[i] = values[min(i, nvalues - 1)]  # repeats pad to a fixed count
-    while True:
-        a = next_a[0]
-        active = hit = False
-        for s in range(nsplits):
-            last = last_part(&splits[s])
-            if a > last:
-                continue
-            active = True
-            if nvalues <= 4:
-                hit = find_any4(g, splits[s].r, a, min(a + 64, last + 1), splits[s].c, want)
-            else:
-                hit = find_any8(g, splits[s].r, a, min(a + 64, last + 1), splits[s].c, want)
-            if hit:
-                break
-        if not active:
-            return False
-        if hit:
-            for s in range(nsplits):
-                last = last_part(&splits[s])
-                if a <= last:
-                    mark_pairs(g, splits[s].r, a, min(a + 64, last + 1), splits[s].c, seen,
-                               stamp)
-        next_a[0] = a + 64
-        if hit:
-            return True
+    cdef Py_ssize_t r[MAX_KINDS]
+    cdef Py_ssize_t last[MAX_KINDS]
+    cdef unsigned int c[MAX_KINDS]
+    cdef int s
+    for s in range(nsplits):
+        r[s] = splits[s].r
+        last[s] = last_part(&splits[s])
+        c[s] = splits[s].c
+    return sweep_for(g, r, last, c, nsplits, next_a, values, nvalues, seen, stamp)
 
 
 cdef inline bint flagged(unsigned char** found, const int* widths, const int* consts,
