@@ -51,7 +51,7 @@ cdef enum:
     MAX_SPAN = 64         # the widest move: kayles/_constants.py (a test checks)
     BATCH = 64            # remainders per batch on the one-hot path (kayles_gather_or's 64)
     GROUP = 4             # remainders per group on the general path (kayles_flag_group's 4)
-    FEW = 8               # values left to confirm at which the search compares (kayles_find_block)
+    FEW = 8               # values left to confirm at which the search compares (kayles_sweep_for)
     FAR = 1024            # ... once it has swept this far (short searches gain nothing)
     FLAG_STRIDE = 65600   # a group's flags for r0 + j start at j * FLAG_STRIDE (kayles_flag_group)
     MAX_GROUPS = MAX_SPAN // GROUP + 2   # groups one heap's remainders may need at once
@@ -159,7 +159,7 @@ cdef extern from *:
        32: this sweep runs far) to the first block that holds one of
        values[0..n-1] (n <= 8); mark the values found there.  0 if no block
        holds one.  Out of line: inlined, it slowed the large kernel's other loops. */
-    static KAYLES_NOINLINE int kayles_find_block(
+    static KAYLES_NOINLINE int kayles_sweep_for(
             const unsigned short *g, const Py_ssize_t *r, const Py_ssize_t *last,
             const unsigned int *c, int nsplits, Py_ssize_t *next_a,
             const unsigned short *values, int n, unsigned int *seen, unsigned int stamp) {
@@ -214,7 +214,7 @@ cdef extern from *:
     void mark_pairs "kayles_mark_pairs"(const nimber_t* g, Py_ssize_t r, Py_ssize_t a,
                                         Py_ssize_t end, unsigned int c, stamp_t* seen,
                                         stamp_t stamp) noexcept nogil
-    bint sweep_for "kayles_find_block"(const nimber_t* g, const Py_ssize_t* r,
+    bint sweep_for "kayles_sweep_for"(const nimber_t* g, const Py_ssize_t* r,
                                        const Py_ssize_t* last, const unsigned int* c,
                                        int nsplits, Py_ssize_t* next_a, const nimber_t* values,
                                        int n, stamp_t* seen, stamp_t stamp) noexcept nogil
@@ -718,9 +718,9 @@ cdef bint find_block(const nimber_t* g, Split* splits, int nsplits, Py_ssize_t* 
                      int nvalues) noexcept nogil:
     """Sweep on to the first block of pairs that holds one of the values (1 to FEW).
 
-    The same blocks as search; only the values found in that block are marked
-    (no other value is asked for once these are the ones left).  False if no
-    block holds one.
+    Blocks of 64 smaller parts, the splits side by side as in search; only the
+    values found in that block are marked (no other value is asked for once
+    these are the ones left).  False if no block holds one.
     """
     cdef Py_ssize_t r[MAX_KINDS]
     cdef Py_ssize_t last[MAX_KINDS]
