@@ -50,6 +50,11 @@ cdef enum:
     MAX_KEPT = 8          # kept 'o' runs in one pattern: kayles/_constants.py (a test checks)
     MAX_SPAN = 64         # the widest move: kayles/_constants.py (a test checks)
     BATCH = 64            # remainders per batch on the one-hot path (kayles_gather_or's 64)
+    GROUP = 4             # remainders per group on the general path (kayles_flag_group's 4)
+    FEW = 8               # values left to confirm at which the search compares (kayles_sweep_for)
+    FAR = 1024            # ... once it has swept this far (short searches gain nothing)
+    FLAG_STRIDE = 65600   # a group's flags for r0 + j start at j * FLAG_STRIDE (kayles_flag_group)
+    MAX_GROUPS = MAX_SPAN // GROUP + 2   # groups one heap's remainders may need at once
     PIN = <int> c'x'      # a standing pin in a row (kayles/_constants.py)
 
 
@@ -62,21 +67,29 @@ cdef extern from *:
     #include <emmintrin.h>
     #endif
     #if defined(__GNUC__) || defined(__clang__)
-    #define KAYLES_NOINLINE __attribute__((noinline))
+    /* aligned: a hot loop's speed then does not hinge on the code placed before it */
+    #define KAYLES_NOINLINE __attribute__((noinline, aligned(64)))
     #define KAYLES_RESTRICT __restrict__
     #else
     #define KAYLES_NOINLINE
     #define KAYLES_RESTRICT
     #endif
 
-    /* The general sparse path's hottest loop: flags[G(a) ^ G(r - a)] = 1 for the
-       rare a.  Kept out of line so the compiler gives it registers of its own;
-       inlined into the large kernel it spilled its pointers on every step. */
-    static KAYLES_NOINLINE void kayles_flag_pairs(
-            const unsigned short *top, const unsigned int *a, const unsigned int *end,
-            const unsigned short *value_of_a, unsigned char *flags) {
-        for (; a < end; a++, value_of_a++)
-            flags[*value_of_a ^ top[-(Py_ssize_t) *a]] = 1;   /* top[-a] is G(r - a) */
+    /* The general sparse path's hottest loop: flags[j * 65600 + (G(a) ^ G(r0 + j - a))] = 1
+       for the rare a and j < 4 (the four remainders of a group).  One load of a and
+       G(a) serves four pairs, and G(r0 - a .. r0 + 3 - a) are adjacent.  Kept out of
+       line so the compiler gives it registers of its own; inlined into the large
+       kernel it spilled its pointers on every step. */
+    static KAYLES_NOINLINE void kayles_flag_group(
+            const unsigned short *KAYLES_RESTRICT top, const unsigned int *KAYLES_RESTRICT a,
+            const unsigned int *end, const unsigned short *KAYLES_RESTRICT value_of_a,
+            unsigned char *KAYLES_RESTRICT flags) {
+        unsigned char *f1 = flags + 65600, *f2 = flags + 2 * 65600, *f3 = flags + 3 * 65600;
+        for (; a < end; a++, value_of_a++) {
+            const unsigned short *p = top - (Py_ssize_t) *a;   /* p[j] is G(r0 + j - a) */
+            unsigned v = *value_of_a;
+            flags[v ^ p[0]] = 1; f1[v ^ p[1]] = 1; f2[v ^ p[2]] = 1; f3[v ^ p[3]] = 1;
+        }
     }
 
     /* seen[G(a) ^ G(r - a) ^ c] = stamp for a in [a, end): the search's and the
@@ -106,6 +119,77 @@ cdef extern from *:
             seen[(*low ^ *high) ^ c] = stamp;
     }
 
+    /* Bit i set: some b in [a, end) has G(b) ^ G(r - b) ^ c == want[i], i < n.  The
+       search once few values are left to confirm: compares, where mark_pairs needs
+       a store a pair.  n is 4 or 8 in the callers, so the loops unroll. */
+    static inline int kayles_find_any_n(
+            const unsigned short *KAYLES_RESTRICT g, Py_ssize_t r, Py_ssize_t a, Py_ssize_t end,
+            unsigned int c, const unsigned short *KAYLES_RESTRICT want, int n) {
+        const unsigned short *low = g + a, *stop = g + end, *high = g + (r - a);
+        int i, found = 0;
+    #if defined(__SSE2__)
+        __m128i w[8], hit[8];
+        for (i = 0; i < n; i++) {
+            w[i] = _mm_set1_epi16((short) (want[i] ^ c));
+            hit[i] = _mm_setzero_si128();
+        }
+        for (; stop - low >= 8; low += 8, high -= 8) {
+            __m128i x = _mm_loadu_si128((const __m128i *) low);
+            __m128i y = _mm_loadu_si128((const __m128i *) (high - 7));
+            y = _mm_shuffle_epi32(y, _MM_SHUFFLE(0, 1, 2, 3));
+            y = _mm_shufflelo_epi16(y, _MM_SHUFFLE(2, 3, 0, 1));
+            y = _mm_shufflehi_epi16(y, _MM_SHUFFLE(2, 3, 0, 1));
+            x = _mm_xor_si128(x, y);
+            for (i = 0; i < n; i++)
+                hit[i] = _mm_or_si128(hit[i], _mm_cmpeq_epi16(x, w[i]));
+        }
+        for (i = 0; i < n; i++)
+            if (_mm_movemask_epi8(hit[i]))
+                found |= 1 << i;
+    #endif
+        for (; low < stop; low++, high--)
+            for (i = 0; i < n; i++)
+                if ((unsigned) (*low ^ *high ^ c) == want[i])
+                    found |= 1 << i;
+        return found;
+    }
+
+    /* Sweep the splits (remainder r[s], last smaller part last[s], constant c[s])
+       side by side in blocks of 64 smaller parts from *next_a (the search's are
+       32: this sweep runs far) to the first block that holds one of
+       values[0..n-1] (n <= 8); mark the values found there.  0 if no block
+       holds one.  Out of line: inlined, it slowed the large kernel's other loops. */
+    static KAYLES_NOINLINE int kayles_sweep_for(
+            const unsigned short *g, const Py_ssize_t *r, const Py_ssize_t *last,
+            const unsigned int *c, int nsplits, Py_ssize_t *next_a,
+            const unsigned short *values, int n, unsigned int *seen, unsigned int stamp) {
+        unsigned short want[8];
+        int i, s, active, hits;
+        for (i = 0; i < 8; i++)
+            want[i] = values[i < n ? i : n - 1];   /* repeats pad to a fixed count */
+        for (;;) {
+            Py_ssize_t a = *next_a;
+            active = hits = 0;
+            for (s = 0; s < nsplits; s++) {
+                if (a > last[s])
+                    continue;
+                active = 1;
+                Py_ssize_t end = a + 64 < last[s] + 1 ? a + 64 : last[s] + 1;
+                hits |= n <= 4 ? kayles_find_any_n(g, r[s], a, end, c[s], want, 4)
+                               : kayles_find_any_n(g, r[s], a, end, c[s], want, 8);
+            }
+            if (!active)
+                return 0;
+            *next_a = a + 64;
+            if (hits) {
+                for (i = 0; i < 8; i++)
+                    if (hits >> i & 1)
+                        seen[want[i]] = stamp;
+                return 1;
+            }
+        }
+    }
+
     /* out[j] = OR over i < n of onehot[r0 - pos[i] + j], j < 64: the one-hot
        path's hot loop.  Eight accumulators stay in registers, so each source
        word costs one load and one OR. */
@@ -124,12 +208,16 @@ cdef extern from *:
         }
     }
     """
-    void flag_pairs "kayles_flag_pairs"(const nimber_t* top, const pos_t* a,
+    void flag_group "kayles_flag_group"(const nimber_t* top, const pos_t* a,
                                         const pos_t* end, const nimber_t* value_of_a,
                                         unsigned char* flags) noexcept nogil
     void mark_pairs "kayles_mark_pairs"(const nimber_t* g, Py_ssize_t r, Py_ssize_t a,
                                         Py_ssize_t end, unsigned int c, stamp_t* seen,
                                         stamp_t stamp) noexcept nogil
+    bint sweep_for "kayles_sweep_for"(const nimber_t* g, const Py_ssize_t* r,
+                                       const Py_ssize_t* last, const unsigned int* c,
+                                       int nsplits, Py_ssize_t* next_a, const nimber_t* values,
+                                       int n, stamp_t* seen, stamp_t stamp) noexcept nogil
     void gather_or "kayles_gather_or"(word_t* out, const word_t* onehot, Py_ssize_t r0,
                                       const pos_t* pos, Py_ssize_t n) noexcept nogil
 
@@ -148,11 +236,12 @@ cdef struct Split:        # a kind that may leave two parts, at the heap being s
     bint unequal
 
 
-cdef struct PairValues:   # the G(a) ^ G(r - a) over rare a, for one remainder r
-    Py_ssize_t r          # -1: empty
-    bint unequal
-    int width             # flags[v] for v < width are valid
-    unsigned char* flags  # flags[v] = 1: some rare a gives v (room for VALUE_LIMIT)
+cdef struct PairGroup:    # the G(a) ^ G(r - a) over rare a, for r in [r0, r0 + GROUP)
+    Py_ssize_t r0         # -1: empty
+    bint done[GROUP]      # the flags of r0 + j are complete
+    int width[GROUP]      # flags of r0 + j: valid below width[j]
+    signed char drop_zero[GROUP]  # unequal splits of r0 + j: 0 only from the equal one (-1: unknown)
+    unsigned char* flags  # flags[j * FLAG_STRIDE + v] = 1: some rare a gives v for r0 + j
 
 
 cdef struct Sparse:       # the sparse method's state, kept by a Scratch between calls
@@ -168,10 +257,10 @@ cdef struct Sparse:       # the sparse method's state, kept by a Scratch between
     long long* counts     # the histogram of the table so far (zeros from width on)
     long long* spectrum   # choose_mask's transforms
     long long* present
-    unsigned char* slots  # the ring's flags: VALUE_LIMIT per entry
+    unsigned char* slots  # the groups' flags: GROUP * FLAG_STRIDE per group
     int nslots
-    PairValues ring[MAX_SPAN + 1]   # the general path: pair values by r % nring
-    int nring
+    PairGroup groups[MAX_GROUPS]    # the general path: pair values by (r // GROUP) % ngroups
+    int ngroups
     bint narrow           # values below 64 and no unequal split: the one-hot path
     word_t* onehot        # onehot[i] = 1 << G(i), written only on the one-hot path
     Py_ssize_t onehot_room
@@ -478,23 +567,57 @@ cdef inline Py_ssize_t bisect(const pos_t* items, Py_ssize_t count, Py_ssize_t x
     return lo
 
 
-cdef void rare_pairs(const nimber_t* g, Py_ssize_t r, bint unequal, Sparse* st,
-                     PairValues* out) noexcept nogil:
-    """Flag in out every G(a) ^ G(r - a) over rare a in [1, r - 1], a != r - a if unequal.
+cdef unsigned char* rare_pairs(const nimber_t* g, Py_ssize_t r, Sparse* st,
+                               int* width) noexcept nogil:
+    """The flags of every G(a) ^ G(r - a) over rare a in [1, r - 1], valid below width.
 
-    Every a < r is computed by the time r is needed, so the result stays valid
-    until the rare set changes (a new mask).
+    Remainders come in groups of GROUP: the first r of a group asked for flags
+    the rare a in [GROUP, r0) for all of them at once (r0 + j - a < r0: its G is
+    known by then); each r adds the rest, a < GROUP and a in [r0, r), when first
+    asked.  Every a < r is computed by the time r is needed, so the flags stay
+    valid until the rare set changes (a new mask).
     """
-    cdef Py_ssize_t i, lo = bisect(st.rare, st.nrare, 1), hi = bisect(st.rare, st.nrare, r)
-    memset(out.flags, 0, st.width)
-    flag_pairs(g + r, st.rare + lo, st.rare + hi, st.rare_values + lo, out.flags)
-    if unequal and r % 2 == 0:
+    cdef Py_ssize_t r0 = r - r % GROUP, i, lo, hi
+    cdef int j = r - r0
+    cdef PairGroup* group = &st.groups[(r0 // GROUP) % st.ngroups]
+    cdef unsigned char* flags
+    if group.r0 != r0:
+        for i in range(GROUP):
+            memset(group.flags + i * FLAG_STRIDE, 0, st.width)
+            group.done[i] = False
+            group.width[i] = st.width
+            group.drop_zero[i] = -1
+        lo = bisect(st.rare, st.nrare, GROUP)
+        hi = bisect(st.rare, st.nrare, r0)
+        if lo < hi:
+            flag_group(g + r0, st.rare + lo, st.rare + hi, st.rare_values + lo, group.flags)
+        group.r0 = r0
+    flags = group.flags + j * FLAG_STRIDE
+    if not group.done[j]:
+        if group.width[j] < st.width:  # a wider value came after the group was filled
+            memset(flags + group.width[j], 0, st.width - group.width[j])
+            group.width[j] = st.width
+        for i in range(bisect(st.rare, st.nrare, 1), bisect(st.rare, st.nrare, min(GROUP, r))):
+            flags[st.rare_values[i] ^ g[r - st.rare[i]]] = 1
+        for i in range(bisect(st.rare, st.nrare, max(GROUP, r0)), bisect(st.rare, st.nrare, r)):
+            flags[st.rare_values[i] ^ g[r - st.rare[i]]] = 1
+        group.done[j] = True
+    width[0] = group.width[j]
+    return flags
+
+
+cdef bint zero_from_equal_only(const nimber_t* g, Sparse* st, Py_ssize_t r) noexcept nogil:
+    """For even r: whether the rare pass's 0 came only from the equal split r/2 + r/2."""
+    cdef PairGroup* group = &st.groups[(r // GROUP) % st.ngroups]   # filled by rare_pairs
+    cdef int j = r % GROUP
+    cdef Py_ssize_t i, lo, hi
+    if group.drop_zero[j] < 0:
+        lo = bisect(st.rare, st.nrare, 1)
+        hi = bisect(st.rare, st.nrare, r)
         i = bisect(st.rare, st.nrare, r // 2)
-        if i < hi and st.rare[i] == <pos_t> (r // 2) and not has_split(g, st, lo, hi, r, i):
-            out.flags[0] = 0  # G(r/2) ^ G(r/2) came only from the equal split
-    out.r = r
-    out.unequal = unequal
-    out.width = st.width
+        group.drop_zero[j] = (i < hi and st.rare[i] == <pos_t> (r // 2)
+                              and not has_split(g, st, lo, hi, r, i))
+    return group.drop_zero[j]
 
 
 cdef inline word_t xor_permute(word_t x, int u) noexcept nogil:
@@ -565,12 +688,13 @@ cdef bint search(const nimber_t* g, Split* splits, int nsplits, Py_ssize_t* next
                  stamp_t* seen, stamp_t stamp, int value) noexcept nogil:
     """Mark the options of the splits until value is marked; False if it never is.
 
-    The splits are swept side by side in blocks of 64 smaller parts, resuming
+    The splits are swept side by side in blocks of 32 smaller parts, resuming
     where the last search stopped (next_a), so each pair is marked at most once
     per heap and a value that one split lacks costs no more than the first hit
-    in another.
+    in another.  (Blocks of 64 took about 7% longer on .376: most searches end
+    early, and a block is marked whole.)
     """
-    cdef Py_ssize_t a, last
+    cdef Py_ssize_t a, last, end
     cdef int s
     cdef bint active = True
     while seen[value] != stamp:
@@ -578,22 +702,44 @@ cdef bint search(const nimber_t* g, Split* splits, int nsplits, Py_ssize_t* next
             return False
         active = False
         a = next_a[0]
+        end = a + 32
         for s in range(nsplits):
             last = last_part(&splits[s])
             if a > last:
                 continue
             active = True
-            mark_pairs(g, splits[s].r, a, min(a + 64, last + 1), splits[s].c, seen, stamp)
-        next_a[0] = a + 64
+            mark_pairs(g, splits[s].r, a, min(end, last + 1), splits[s].c, seen, stamp)
+        next_a[0] = end
     return True
 
 
-cdef inline bint flagged(PairValues** found, const int* consts, int nfound, int v) noexcept nogil:
+cdef bint find_block(const nimber_t* g, Split* splits, int nsplits, Py_ssize_t* next_a,
+                     stamp_t* seen, stamp_t stamp, const nimber_t* values,
+                     int nvalues) noexcept nogil:
+    """Sweep on to the first block of pairs that holds one of the values (1 to FEW).
+
+    Blocks of 64 smaller parts, the splits side by side as in search; only the
+    values found in that block are marked (no other value is asked for once
+    these are the ones left).  False if no block holds one.
+    """
+    cdef Py_ssize_t r[MAX_KINDS]
+    cdef Py_ssize_t last[MAX_KINDS]
+    cdef unsigned int c[MAX_KINDS]
+    cdef int s
+    for s in range(nsplits):
+        r[s] = splits[s].r
+        last[s] = last_part(&splits[s])
+        c[s] = splits[s].c
+    return sweep_for(g, r, last, c, nsplits, next_a, values, nvalues, seen, stamp)
+
+
+cdef inline bint flagged(unsigned char** found, const int* widths, const int* consts,
+                         const bint* drop_zero, int nfound, int v) noexcept nogil:
     """Whether a rare pass flagged the option value v (v ^ c over its split's flags)."""
     cdef int k, x
     for k in range(nfound):
         x = v ^ consts[k]
-        if x < found[k].width and found[k].flags[x]:
+        if x < widths[k] and found[k][x] and not (x == 0 and drop_zero[k]):
             return True
     return False
 
@@ -601,14 +747,15 @@ cdef inline bint flagged(PairValues** found, const int* consts, int nfound, int 
 cdef int mex_sparse(const nimber_t* g, Py_ssize_t n, Kind* kinds, int nkinds, Sparse* st,
                     stamp_t* seen, stamp_t stamp) noexcept nogil:
     cdef Split splits[MAX_KINDS]
-    cdef PairValues* found[MAX_KINDS]   # the splits' rare passes, read in place
+    cdef unsigned char* found[MAX_KINDS]   # the splits' rare passes, read in place
+    cdef int widths[MAX_KINDS]
+    cdef bint drop_zero[MAX_KINDS]         # 0 came only from an equal split it may not make
     cdef int consts[MAX_KINDS]
     cdef int nsplits = mark_whole_and_ends(g, n, kinds, nkinds, seen, stamp, splits)
-    cdef int s, c, v, value, common, mask = st.mask, nfound = 0
+    cdef int s, c, v, common, mask = st.mask, nfound = 0
     cdef Py_ssize_t next_a = 1  # where the search resumes
     cdef Py_ssize_t r, j
     cdef word_t bits
-    cdef PairValues* pairs
     for s in range(nsplits):
         r = splits[s].r
         c = splits[s].c
@@ -618,29 +765,46 @@ cdef int mex_sparse(const nimber_t* g, Py_ssize_t n, Kind* kinds, int nkinds, Sp
                 if bits >> v & 1:
                     seen[v ^ c] = stamp
         else:
-            pairs = &st.ring[r % st.nring]  # kinds with other spans meet this r again soon
-            if pairs.r != r or pairs.unequal != splits[s].unequal:
-                rare_pairs(g, r, splits[s].unequal, st, pairs)
-            found[nfound] = pairs
+            found[nfound] = rare_pairs(g, r, st, &widths[nfound])
+            drop_zero[nfound] = (splits[s].unequal and r % 2 == 0
+                                 and zero_from_equal_only(g, st, r))
             consts[nfound] = c
             nfound += 1
     # Every common-valued option has a rare part, so it is marked by now: the
     # least unmarked common value is the candidate; the unmarked rare values
     # below it wait for the search, in ascending order.
-    cdef Py_ssize_t npending = 0
+    cdef Py_ssize_t npending = 0, left, k
     common = 0
     while True:
-        if seen[common] != stamp and not flagged(found, consts, nfound, common):
+        if seen[common] != stamp and not flagged(found, widths, consts, drop_zero, nfound,
+                                                 common):
             if parity(common & mask):
                 break
             st.pending[npending] = common
             npending += 1
         common += 1
-    for j in range(npending):
-        value = st.pending[j]
-        if seen[value] != stamp and not search(g, splits, nsplits, &next_a, seen, stamp, value):
-            return value
-    return common
+    # Confirm the smallest first; far into the sweep, keep only the values left
+    # and, once they are few, look for all of them at once.
+    j = 0
+    while True:
+        if next_a >= FAR:
+            left = 0
+            for k in range(j, npending):
+                if seen[st.pending[k]] != stamp:
+                    st.pending[left] = st.pending[k]
+                    left += 1
+            npending = left
+            j = 0
+            if 0 < npending <= FEW:
+                if not find_block(g, splits, nsplits, &next_a, seen, stamp, st.pending, npending):
+                    return st.pending[0]
+                continue
+        while j < npending and seen[st.pending[j]] == stamp:
+            j += 1
+        if j == npending:
+            return common
+        if not search(g, splits, nsplits, &next_a, seen, stamp, st.pending[j]):
+            return st.pending[j]
 
 
 cdef void choose_split(const nimber_t* g, Py_ssize_t n, Kind* kinds, int nkinds,
@@ -660,8 +824,8 @@ cdef void choose_split(const nimber_t* g, Py_ssize_t n, Kind* kinds, int nkinds,
     st.mask = mask
     st.nrare = 0
     st.batch_r0[0] = st.batch_r0[1] = -1
-    for k in range(st.nring):
-        st.ring[k].r = -1
+    for k in range(st.ngroups):
+        st.groups[k].r0 = -1
     for k in range(64):
         st.by_value_count[k] = 0
     if mask:
@@ -698,19 +862,20 @@ cdef int start_sparse(Sparse* st, const nimber_t* g, Py_ssize_t start, Py_ssize_
     cdef Py_ssize_t n
     cdef bint unequal = False
     cdef void* grown
-    st.nring = 1
+    cdef Py_ssize_t widest = 0
     for k in range(nkinds):
-        st.nring = max(st.nring, ks[k].span + 1)
+        widest = max(widest, ks[k].span)
         unequal = unequal or ks[k].unequal
-    if st.nslots < st.nring:
-        grown = realloc(st.slots, st.nring * VALUE_LIMIT)
+    st.ngroups = widest // GROUP + 2   # a heap's remainders n - span lie in that many groups
+    if st.nslots < st.ngroups:
+        grown = realloc(st.slots, st.ngroups * GROUP * FLAG_STRIDE)
         if grown == NULL:
             raise MemoryError()
         st.slots = <unsigned char*> grown
-        st.nslots = st.nring
-    for k in range(st.nring):
-        st.ring[k].r = -1
-        st.ring[k].flags = st.slots + k * VALUE_LIMIT
+        st.nslots = st.ngroups
+    for k in range(st.ngroups):
+        st.groups[k].r0 = -1
+        st.groups[k].flags = st.slots + k * GROUP * FLAG_STRIDE
     reserve(<void**> &st.rare, &st.rare_room, stop, sizeof(pos_t))
     grown = realloc(st.rare_values, st.rare_room * sizeof(nimber_t))
     if grown == NULL:
@@ -801,18 +966,22 @@ def find_period(const nimber_t[::1] table, Py_ssize_t length, Py_ssize_t span):
     if not 0 <= length <= table.shape[0]:
         raise ValueError(f"length {length} does not fit a table of {table.shape[0]}")
     cdef Py_ssize_t p, k, start, bound, best_n0 = 0, best_p = 0, best_needed = 2 * length
+    cdef const nimber_t* t
+    if length < 2:
+        return None
+    t = &table[0]
     with nogil:
         for p in range(1, length // 2 + 1):
             if max(2 * p + span + 1, p + span + 1) >= best_needed:
                 break  # needed only grows with p
             bound = (best_needed - 2 * p - span) // 2  # n0 must be <= bound to win
-            k = start = min(bound, length - p)
-            while k < length - p and table[k] == table[k + p]:
-                k += 1
-            if k < length - p:
+            start = min(bound, length - p)
+            # Is t[k] == t[k + p] for every k in [start, length - p)?  memcmp (vector
+            # compares) matters: multiples of a period match far into the preperiod.
+            if memcmp(t + start, t + start + p, (length - p - start) * sizeof(nimber_t)):
                 continue
             k = start - 1
-            while k >= 0 and table[k] == table[k + p]:
+            while k >= 0 and t[k] == t[k + p]:
                 k -= 1
             best_n0 = k + 1
             best_needed = max(2 * max(best_n0, 1) + 2 * p + span - 1, p + span + 1)

@@ -76,6 +76,15 @@ def test_sparse_equals_plain_on_long_tables_and_in_pieces(kernel, name):
     assert computed(kernel, "sparse", kinds, n, pieces=7) == plain
 
 
+@pytest.mark.parametrize("code", ["0.04", "0.376"])
+def test_sparse_equals_plain_where_searches_sweep_far(kernel, code):
+    """Past a few thousand heaps .04's searches sweep thousands of pairs, and the
+    compiled core then looks for the last values all at once."""
+    n = 20000 if kernel.__name__.endswith("_core") else 600
+    kinds = parse_octal(code).kinds
+    assert computed(kernel, "sparse", kinds, n, pieces=3) == computed(kernel, "plain", kinds, n)
+
+
 @pytest.mark.parametrize(
     "kinds",
     [
