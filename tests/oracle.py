@@ -255,12 +255,16 @@ def misere_value(game: RowGame, position: str, nim_heaps: tuple[int, ...] = ()) 
     return _misere_value(game, canonical(position), tuple(sorted(nim_heaps)))
 
 
+def _nim_moves(nims: tuple[int, ...]) -> list[tuple[int, ...]]:
+    """The nim heaps after every move on one of them (sorted), as misère options."""
+    return [tuple(sorted(nims[:i] + (smaller,) + nims[i + 1 :]))
+            for i, heap in enumerate(nims) for smaller in range(heap)]
+
+
 @cache
 def _misere_value(game: RowGame, groups: tuple[int, ...], nims: tuple[int, ...]) -> int:
     options = [(canonical(after), nims) for _, _, after in game.moves(_as_row(groups))]
-    for i, heap in enumerate(nims):
-        for smaller in range(heap):
-            options.append((groups, tuple(sorted(nims[:i] + (smaller,) + nims[i + 1 :]))))
+    options += [(groups, smaller) for smaller in _nim_moves(nims)]
     if not options:
         return 1
     return mex(_misere_value(game, g, n) for g, n in options)
@@ -313,9 +317,7 @@ def _heap_misere_value(splits, heaps: tuple[int, ...], nims: tuple[int, ...]) ->
     for i, heap in enumerate(heaps):
         for parts in splits(heap):
             options.append((tuple(sorted(heaps[:i] + parts + heaps[i + 1 :])), nims))
-    for i, heap in enumerate(nims):
-        for smaller in range(heap):
-            options.append((heaps, tuple(sorted(nims[:i] + (smaller,) + nims[i + 1 :]))))
+    options += [(heaps, smaller) for smaller in _nim_moves(nims)]
     if not options:
         return 1
     return mex(_heap_misere_value(splits, h, n) for h, n in options)
