@@ -30,6 +30,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from run import median_time, table_run  # noqa: E402  (run.py puts ROOT on sys.path)
 
 from kayles import _core, _pure  # noqa: E402
+from kayles.rules import encode, get_game  # noqa: E402
 
 CHILD = r"""
 import json, resource, sys, time
@@ -87,6 +88,23 @@ def measure(engines: dict[str, Path], label: str, what: str, game: str, count: i
     return results
 
 
+def compare_vectors(size: int) -> None:
+    """Each instruction set the search can use on this CPU, side by side (same values)."""
+    print(f"In process, the search's instruction sets on this CPU, to 2**{size.bit_length() - 1}"
+          " (median of 3):")
+    for game in ("grundy", ".04"):
+        kinds = encode(get_game(game).kinds)
+        times = {}
+        for vector in _core.VECTORS:
+            def run(vector=vector, kinds=kinds):
+                table = memoryview(bytearray(2 * size)).cast("H")
+                _core.extend_sparse(table, 0, size, kinds, _core.Scratch(vector=vector))
+            times[vector] = median_time(run, 3)
+        slowest = max(times.values())
+        print(f"  {game:7}" + "".join(f"  {v} {t:6.2f} s ({t / slowest:.2f}x)"
+                                      for v, t in times.items()))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="short tables, no proofs")
@@ -107,6 +125,7 @@ def main() -> None:
         measure(engines, ".354 proof (target: 4 s, 120 MB)", "proof", ".354", 21_000_000)
         measure(engines, ".376 proof (target: 2 s)", "proof", ".376", 21_000_000)
         measure(engines, "Grundy's game, G(0..2**22-1)", "table", "grundy", 1 << 22)
+    compare_vectors(size)
     print("In process, compiled vs pure, Kayles-xox table to 5000 (extend_sparse, median):")
     fast = median_time(table_run(_core, "extend_sparse", 5000), 9)
     slow = median_time(table_run(_pure, "extend_sparse", 5000), 3)

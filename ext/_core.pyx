@@ -30,6 +30,14 @@ below the candidate.  Doubled to stay an integer, the estimate is
 cost(M) = 3 rare(M) + 2 D(M) bit_length(D(M)); the plain scan costs about
 total/2 pairs a heap, i.e. total in the same units.  The allowed mask of least
 cost wins (ties: the smaller mask) and is used when SAVING * cost < total.
+
+How step (3) ends (sweep).  Marking costs a store a pair, so once the search
+has swept FAR pairs and few values are left, it looks for all of them at once
+to the end instead: by comparisons (an instruction per value and vector of
+pairs), or with AVX-512 and values below 2048 by testing each vector of 32
+pairs against the whole set of values left (two table lookups, whatever their
+number).  AVX-512 is chosen at run time (VECTORS; Scratch(vector=...)), so one
+build runs on any x86-64; every path gives the same values (tests/test_kernels.py).
 """
 
 from cpython.mem cimport PyMem_Free, PyMem_Malloc
@@ -51,8 +59,12 @@ cdef enum:
     MAX_SPAN = 64         # the widest move: kayles/_constants.py (a test checks)
     BATCH = 64            # remainders per batch on the one-hot path (kayles_gather_or's 64)
     GROUP = 4             # remainders per group on the general path (kayles_flag_group's 4)
-    FEW = 8               # values left to confirm at which the search compares (kayles_sweep_for)
-    FAR = 1024            # ... once it has swept this far (short searches gain nothing)
+    FAR = 1024            # the search looks at what is left once it has swept this far
+    FEW = 8               # ... and compares (sweep) once this few values are left,
+    FEW_AVX512 = 32       # ... with AVX-512 (32 pairs a vector) this few;
+    SET_WIDTH = 2048      # with AVX-512 and values below this, the set path takes any number
+    SET_FEW = 32          # ... once this few are left
+    SET_FAR = 4096        # ... or once the search has swept this far (tuned on .04, Grundy)
     FLAG_STRIDE = 65600   # a group's flags for r0 + j start at j * FLAG_STRIDE (kayles_flag_group)
     MAX_GROUPS = MAX_SPAN // GROUP + 2   # groups one heap's remainders may need at once
     PIN = <int> c'x'      # a standing pin in a row (kayles/_constants.py)
@@ -119,76 +131,206 @@ cdef extern from *:
             seen[(*low ^ *high) ^ c] = stamp;
     }
 
-    /* Bit i set: some b in [a, end) has G(b) ^ G(r - b) ^ c == want[i], i < n.  The
-       search once few values are left to confirm: compares, where mark_pairs needs
-       a store a pair.  n is 4 or 8 in the callers, so the loops unroll. */
-    static inline int kayles_find_any_n(
-            const unsigned short *KAYLES_RESTRICT g, Py_ssize_t r, Py_ssize_t a, Py_ssize_t end,
-            unsigned int c, const unsigned short *KAYLES_RESTRICT want, int n) {
-        const unsigned short *low = g + a, *stop = g + end, *high = g + (r - a);
-        int i, found = 0;
-    #if defined(__SSE2__)
-        __m128i w[8], hit[8];
-        for (i = 0; i < n; i++) {
-            w[i] = _mm_set1_epi16((short) (want[i] ^ c));
-            hit[i] = _mm_setzero_si128();
-        }
-        for (; stop - low >= 8; low += 8, high -= 8) {
-            __m128i x = _mm_loadu_si128((const __m128i *) low);
-            __m128i y = _mm_loadu_si128((const __m128i *) (high - 7));
-            y = _mm_shuffle_epi32(y, _MM_SHUFFLE(0, 1, 2, 3));
-            y = _mm_shufflelo_epi16(y, _MM_SHUFFLE(2, 3, 0, 1));
-            y = _mm_shufflehi_epi16(y, _MM_SHUFFLE(2, 3, 0, 1));
-            x = _mm_xor_si128(x, y);
-            for (i = 0; i < n; i++)
-                hit[i] = _mm_or_si128(hit[i], _mm_cmpeq_epi16(x, w[i]));
-        }
-        for (i = 0; i < n; i++)
-            if (_mm_movemask_epi8(hit[i]))
-                found |= 1 << i;
-    #endif
-        for (; low < stop; low++, high--)
-            for (i = 0; i < n; i++)
-                if ((unsigned) (*low ^ *high ^ c) == want[i])
-                    found |= 1 << i;
-        return found;
+    /* The search's last stage: look for values[0..n-1] among G(b) ^ G(r[s] - b) ^ c[s]
+       for b from a to last[s], the splits side by side in blocks of smaller parts.
+       A value found gets seen[v] = stamp and leaves the list (the last one takes its
+       place); the return is how many are left in values[0..left-1], the values no
+       pair gives.  Comparing costs an instruction per value and vector of pairs,
+       where marking costs a store a pair: it pays once few values are left. */
+    /* The sweeps' shared steps: whether a pair b in [b, end) past the whole
+       vectors gives value; and value i found (marked, the last takes its place). */
+    static inline int kayles_tail_has(const unsigned short *g, Py_ssize_t r, Py_ssize_t b,
+                                      Py_ssize_t end, unsigned c, unsigned value) {
+        for (; b < end; b++)
+            if ((unsigned) (g[b] ^ g[r - b] ^ c) == value)
+                return 1;
+        return 0;
     }
 
-    /* Sweep the splits (remainder r[s], last smaller part last[s], constant c[s])
-       side by side in blocks of 64 smaller parts from *next_a (the search's are
-       32: this sweep runs far) to the first block that holds one of
-       values[0..n-1] (n <= 8); mark the values found there.  0 if no block
-       holds one.  Out of line: inlined, it slowed the large kernel's other loops. */
-    static KAYLES_NOINLINE int kayles_sweep_for(
+    static inline int kayles_found(unsigned short *values, int i, int n, unsigned int *seen,
+                                   unsigned int stamp) {
+        seen[values[i]] = stamp;
+        values[i] = values[n - 1];
+        return n - 1;
+    }
+
+    static KAYLES_NOINLINE int kayles_sweep_portable(
             const unsigned short *g, const Py_ssize_t *r, const Py_ssize_t *last,
-            const unsigned int *c, int nsplits, Py_ssize_t *next_a,
-            const unsigned short *values, int n, unsigned int *seen, unsigned int stamp) {
-        unsigned short want[8];
-        int i, s, active, hits;
-        for (i = 0; i < 8; i++)
-            want[i] = values[i < n ? i : n - 1];   /* repeats pad to a fixed count */
-        for (;;) {
-            Py_ssize_t a = *next_a;
-            active = hits = 0;
+            const unsigned int *c, int nsplits, Py_ssize_t a, unsigned short *values, int n,
+            unsigned int *seen, unsigned int stamp) {
+        int s, i, v, active = 1;
+        for (; n > 0 && active; a += 64) {
+            active = 0;
+            for (s = 0; s < nsplits && n > 0; s++) {
+                if (a > last[s])
+                    continue;
+                active = 1;
+                Py_ssize_t end = a + 64 < last[s] + 1 ? a + 64 : last[s] + 1, tail = a;
+    #if defined(__SSE2__)
+                /* x[v] lane k: the pair b = a + 8v + k (its partner loaded reversed) */
+                __m128i x[8];
+                const __m128i cv = _mm_set1_epi16((short) c[s]);
+                int vectors = (int) ((end - a) / 8);
+                for (v = 0; v < vectors; v++) {
+                    __m128i y = _mm_loadu_si128((const __m128i *) (g + r[s] - a - 8 * v - 7));
+                    y = _mm_shuffle_epi32(y, _MM_SHUFFLE(0, 1, 2, 3));
+                    y = _mm_shufflelo_epi16(y, _MM_SHUFFLE(2, 3, 0, 1));
+                    y = _mm_shufflehi_epi16(y, _MM_SHUFFLE(2, 3, 0, 1));
+                    x[v] = _mm_xor_si128(_mm_xor_si128(
+                        _mm_loadu_si128((const __m128i *) (g + a + 8 * v)), y), cv);
+                }
+                tail = a + 8 * vectors;
+    #endif
+                for (i = 0; i < n;) {
+                    int hit = 0;
+    #if defined(__SSE2__)
+                    const __m128i w = _mm_set1_epi16((short) values[i]);
+                    __m128i any = _mm_setzero_si128();
+                    for (v = 0; v < vectors; v++)
+                        any = _mm_or_si128(any, _mm_cmpeq_epi16(x[v], w));
+                    hit = _mm_movemask_epi8(any);
+    #endif
+                    if (hit || kayles_tail_has(g, r[s], tail, end, c[s], values[i]))
+                        n = kayles_found(values, i, n, seen, stamp);
+                    else
+                        i++;
+                }
+            }
+        }
+        return n;
+    }
+
+    #if defined(__SSE2__)
+    #define KAYLES_PORTABLE "sse2"
+    #else
+    #define KAYLES_PORTABLE "scalar"
+    #endif
+
+    #if (defined(__GNUC__) || defined(__clang__)) && defined(__x86_64__)
+    #include <immintrin.h>
+    /* The same sweep on 32 pairs a vector (AVX-512BW), for CPUs that have it
+       (kayles_avx512 says; the extension itself is built for any x86-64). */
+    __attribute__((target("avx512f,avx512bw"))) static KAYLES_NOINLINE int kayles_sweep_avx512(
+            const unsigned short *g, const Py_ssize_t *r, const Py_ssize_t *last,
+            const unsigned int *c, int nsplits, Py_ssize_t a, unsigned short *values, int n,
+            unsigned int *seen, unsigned int stamp) {
+        const __m512i reverse = _mm512_set_epi16(
+            0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15,
+            16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31);
+        int s, i, v, active = 1;
+        for (; n > 0 && active; a += 256) {
+            active = 0;
+            for (s = 0; s < nsplits && n > 0; s++) {
+                if (a > last[s])
+                    continue;
+                active = 1;
+                Py_ssize_t end = a + 256 < last[s] + 1 ? a + 256 : last[s] + 1;
+                __m512i x[8];
+                const __m512i cv = _mm512_set1_epi16((short) c[s]);
+                int vectors = (int) ((end - a) / 32);
+                for (v = 0; v < vectors; v++) {
+                    __m512i y = _mm512_loadu_si512((const void *) (g + r[s] - a - 32 * v - 31));
+                    x[v] = _mm512_xor_si512(_mm512_xor_si512(
+                        _mm512_loadu_si512((const void *) (g + a + 32 * v)),
+                        _mm512_permutexvar_epi16(reverse, y)), cv);
+                }
+                Py_ssize_t tail = a + 32 * vectors;
+                for (i = 0; i < n;) {
+                    const __m512i w = _mm512_set1_epi16((short) values[i]);
+                    __mmask32 none = 0xFFFFFFFFu;   /* lanes where no vector so far holds w */
+                    for (v = 0; v < vectors; v++)
+                        none = _mm512_mask_cmpneq_epi16_mask(none, x[v], w);
+                    if (none != 0xFFFFFFFFu || kayles_tail_has(g, r[s], tail, end, c[s], values[i]))
+                        n = kayles_found(values, i, n, seen, stamp);
+                    else
+                        i++;
+                }
+            }
+        }
+        return n;
+    }
+
+    /* The search's last stage for any number of values below 2048: bit v of
+       set (128 words of 16 bits) says v is looked for.  Each vector of 32 pairs
+       is tested against the whole set by two table lookups (vpermt2w on the set,
+       held in four registers), so the cost does not grow with the values left.
+       A value found gets seen[v] = stamp and leaves the set (in the registers:
+       a store to set and a wide load of it would stall).  Returns how many are
+       left: no pair gives them. */
+    __attribute__((target("avx512f,avx512bw"))) static KAYLES_NOINLINE int kayles_sweep_set_avx512(
+            const unsigned short *g, const Py_ssize_t *r, const Py_ssize_t *last,
+            const unsigned int *c, int nsplits, Py_ssize_t a, const unsigned short *set,
+            int left, unsigned int *seen, unsigned int stamp) {
+        const __m512i reverse = _mm512_set_epi16(
+            0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15,
+            16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31);
+        const __m512i one = _mm512_set1_epi16(1), low4 = _mm512_set1_epi16(15);
+        const __m512i bit10 = _mm512_set1_epi16(1 << 10);
+        __m512i t0 = _mm512_loadu_si512(set), t1 = _mm512_loadu_si512(set + 32);
+        __m512i t2 = _mm512_loadu_si512(set + 64), t3 = _mm512_loadu_si512(set + 96);
+        int s, active = 1;
+        for (; active; a += 256) {
+            active = 0;
             for (s = 0; s < nsplits; s++) {
                 if (a > last[s])
                     continue;
                 active = 1;
-                Py_ssize_t end = a + 64 < last[s] + 1 ? a + 64 : last[s] + 1;
-                hits |= n <= 4 ? kayles_find_any_n(g, r[s], a, end, c[s], want, 4)
-                               : kayles_find_any_n(g, r[s], a, end, c[s], want, 8);
-            }
-            if (!active)
-                return 0;
-            *next_a = a + 64;
-            if (hits) {
-                for (i = 0; i < 8; i++)
-                    if (hits >> i & 1)
-                        seen[want[i]] = stamp;
-                return 1;
+                Py_ssize_t b = a, end = a + 256 < last[s] + 1 ? a + 256 : last[s] + 1;
+                const unsigned short *high = g + r[s];   /* high[-b] is G(r - b) */
+                const __m512i cv = _mm512_set1_epi16((short) c[s]);
+                for (; b < end; b += 32) {
+                    __mmask32 valid = end - b >= 32 ? 0xFFFFFFFFu : (1u << (end - b)) - 1;
+                    __m512i y = _mm512_loadu_si512((const void *) (high - b - 31));
+                    __m512i x = _mm512_xor_si512(_mm512_xor_si512(
+                        _mm512_loadu_si512((const void *) (g + b)),
+                        _mm512_permutexvar_epi16(reverse, y)), cv);
+                    __m512i word = _mm512_srli_epi16(x, 4);
+                    __m512i lo = _mm512_permutex2var_epi16(t0, word, t1);
+                    __m512i hi = _mm512_permutex2var_epi16(t2, word, t3);
+                    __m512i w = _mm512_mask_blend_epi16(_mm512_test_epi16_mask(x, bit10), lo, hi);
+                    __mmask32 hits = _mm512_mask_test_epi16_mask(
+                        valid, _mm512_srlv_epi16(w, _mm512_and_si512(x, low4)), one);
+                    for (; hits; hits &= hits - 1) {
+                        Py_ssize_t p = b + __builtin_ctz(hits);
+                        unsigned v = g[p] ^ high[-p] ^ c[s];
+                        if (seen[v] == stamp)
+                            continue;   /* a second lane with the same value */
+                        seen[v] = stamp;
+                        if (!--left)
+                            return 0;
+                        __mmask32 lane = 1u << (v >> 4 & 31);
+                        __m512i bit = _mm512_set1_epi16((short) (1 << (v & 15)));
+                        unsigned q = v >> 9;
+                        t0 = _mm512_xor_si512(t0, _mm512_maskz_mov_epi16(q == 0 ? lane : 0, bit));
+                        t1 = _mm512_xor_si512(t1, _mm512_maskz_mov_epi16(q == 1 ? lane : 0, bit));
+                        t2 = _mm512_xor_si512(t2, _mm512_maskz_mov_epi16(q == 2 ? lane : 0, bit));
+                        t3 = _mm512_xor_si512(t3, _mm512_maskz_mov_epi16(q == 3 ? lane : 0, bit));
+                    }
+                }
             }
         }
+        return left;
     }
+
+    static int kayles_avx512(void) {
+        __builtin_cpu_init();
+        return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw");
+    }
+    #else
+    static int kayles_sweep_avx512(
+            const unsigned short *g, const Py_ssize_t *r, const Py_ssize_t *last,
+            const unsigned int *c, int nsplits, Py_ssize_t a, unsigned short *values, int n,
+            unsigned int *seen, unsigned int stamp) {
+        return kayles_sweep_portable(g, r, last, c, nsplits, a, values, n, seen, stamp);
+    }
+    static int kayles_sweep_set_avx512(
+            const unsigned short *g, const Py_ssize_t *r, const Py_ssize_t *last,
+            const unsigned int *c, int nsplits, Py_ssize_t a, const unsigned short *set, int left,
+            unsigned int *seen, unsigned int stamp) {
+        return left;   /* never called: kayles_avx512() is 0 */
+    }
+    static int kayles_avx512(void) { return 0; }
+    #endif
 
     /* out[j] = OR over i < n of onehot[r0 - pos[i] + j], j < 64: the one-hot
        path's hot loop.  Eight accumulators stay in registers, so each source
@@ -214,12 +356,26 @@ cdef extern from *:
     void mark_pairs "kayles_mark_pairs"(const nimber_t* g, Py_ssize_t r, Py_ssize_t a,
                                         Py_ssize_t end, unsigned int c, stamp_t* seen,
                                         stamp_t stamp) noexcept nogil
-    bint sweep_for "kayles_sweep_for"(const nimber_t* g, const Py_ssize_t* r,
-                                       const Py_ssize_t* last, const unsigned int* c,
-                                       int nsplits, Py_ssize_t* next_a, const nimber_t* values,
-                                       int n, stamp_t* seen, stamp_t stamp) noexcept nogil
+    int sweep_portable "kayles_sweep_portable"(
+        const nimber_t* g, const Py_ssize_t* r, const Py_ssize_t* last, const unsigned int* c,
+        int nsplits, Py_ssize_t a, nimber_t* values, int n, stamp_t* seen,
+        stamp_t stamp) noexcept nogil
+    int sweep_avx512 "kayles_sweep_avx512"(
+        const nimber_t* g, const Py_ssize_t* r, const Py_ssize_t* last, const unsigned int* c,
+        int nsplits, Py_ssize_t a, nimber_t* values, int n, stamp_t* seen,
+        stamp_t stamp) noexcept nogil
+    int sweep_set_avx512 "kayles_sweep_set_avx512"(
+        const nimber_t* g, const Py_ssize_t* r, const Py_ssize_t* last, const unsigned int* c,
+        int nsplits, Py_ssize_t a, const nimber_t* wanted, int n, stamp_t* seen,
+        stamp_t stamp) noexcept nogil
+    bint has_avx512 "kayles_avx512"() noexcept nogil
+    const char* PORTABLE "KAYLES_PORTABLE"
     void gather_or "kayles_gather_or"(word_t* out, const word_t* onehot, Py_ssize_t r0,
                                       const pos_t* pos, Py_ssize_t n) noexcept nogil
+
+
+# The instruction sets the search can sweep with on this CPU, fastest first.
+VECTORS = (("avx512bw",) if has_avx512() else ()) + (PORTABLE.decode(),)
 
 
 cdef struct Kind:
@@ -245,6 +401,9 @@ cdef struct PairGroup:    # the G(a) ^ G(r - a) over rare a, for r in [r0, r0 + 
 
 
 cdef struct Sparse:       # the sparse method's state, kept by a Scratch between calls
+    bint avx512           # sweep 32 pairs a vector (the CPU has AVX-512BW)
+    int few               # values left at which the search sweeps for them all at once
+    nimber_t wanted[SET_WIDTH >> 4]    # the set path's values, a bit each
     int mask              # 0: no saving split, use the plain scan
     pos_t* rare           # the rare positions, ascending
     nimber_t* rare_values # G at those positions
@@ -277,12 +436,19 @@ cdef class Scratch:
     A Sequence owns one and passes it to every call, so a call costs no
     allocation and no clearing; without one, each call makes its own.  It holds
     no values between calls that a call does not rebuild from its table.
+
+    vector names the instructions of the search's last stage, one of VECTORS
+    (default: the first, the fastest this CPU runs); only the speed depends on it.
     """
 
     cdef Sparse st
 
-    def __cinit__(self):
+    def __cinit__(self, vector=None):
+        if vector is not None and vector not in VECTORS:
+            raise ValueError(f"vector must be one of {', '.join(VECTORS)}, not {vector!r}")
         memset(&self.st, 0, sizeof(Sparse))
+        self.st.avx512 = (vector or VECTORS[0]) == "avx512bw"
+        self.st.few = FEW_AVX512 if self.st.avx512 else FEW
         self.st.seen = <stamp_t*> calloc(STAMPS, sizeof(stamp_t))
         self.st.pending = <nimber_t*> calloc(VALUE_LIMIT, sizeof(nimber_t))
         self.st.counts = <long long*> calloc(VALUE_LIMIT, sizeof(long long))
@@ -684,22 +850,25 @@ cdef bint has_split(const nimber_t* g, Sparse* st, Py_ssize_t lo, Py_ssize_t hi,
     return False
 
 
-cdef bint search(const nimber_t* g, Split* splits, int nsplits, Py_ssize_t* next_a,
-                 stamp_t* seen, stamp_t stamp, int value) noexcept nogil:
-    """Mark the options of the splits until value is marked; False if it never is.
+cdef int search(const nimber_t* g, Split* splits, int nsplits, Py_ssize_t* next_a,
+                Py_ssize_t pause, stamp_t* seen, stamp_t stamp, int value) noexcept nogil:
+    """Mark the options of the splits until value is marked: 1; 0 if it never is.
 
     The splits are swept side by side in blocks of 32 smaller parts, resuming
     where the last search stopped (next_a), so each pair is marked at most once
     per heap and a value that one split lacks costs no more than the first hit
     in another.  (Blocks of 64 took about 7% longer on .376: most searches end
-    early, and a block is marked whole.)
+    early, and a block is marked whole.)  -1: next_a reached pause first, for the
+    caller to look at what is left.
     """
     cdef Py_ssize_t a, last, end
     cdef int s
     cdef bint active = True
     while seen[value] != stamp:
         if not active:
-            return False
+            return 0
+        if next_a[0] >= pause:
+            return -1
         active = False
         a = next_a[0]
         end = a + 32
@@ -710,27 +879,39 @@ cdef bint search(const nimber_t* g, Split* splits, int nsplits, Py_ssize_t* next
             active = True
             mark_pairs(g, splits[s].r, a, min(end, last + 1), splits[s].c, seen, stamp)
         next_a[0] = end
-    return True
+    return 1
 
 
-cdef bint find_block(const nimber_t* g, Split* splits, int nsplits, Py_ssize_t* next_a,
-                     stamp_t* seen, stamp_t stamp, const nimber_t* values,
-                     int nvalues) noexcept nogil:
-    """Sweep on to the first block of pairs that holds one of the values (1 to FEW).
+cdef int sweep(const nimber_t* g, Split* splits, int nsplits, Py_ssize_t a, Sparse* st,
+               nimber_t* values, int nvalues, stamp_t stamp) noexcept nogil:
+    """Look for all the values at once, from smaller part a to the splits' ends.
 
-    Blocks of 64 smaller parts, the splits side by side as in search; only the
-    values found in that block are marked (no other value is asked for once
-    these are the ones left).  False if no block holds one.
+    The splits are swept side by side and each value found is marked.  Returns
+    the least value no pair gives, or -1 if every one is found.  Callers keep
+    nvalues <= st.few unless st.avx512 and st.width <= SET_WIDTH (the set path).
     """
     cdef Py_ssize_t r[MAX_KINDS]
     cdef Py_ssize_t last[MAX_KINDS]
     cdef unsigned int c[MAX_KINDS]
-    cdef int s
+    cdef int s, k, left, least = -1
     for s in range(nsplits):
         r[s] = splits[s].r
         last[s] = last_part(&splits[s])
         c[s] = splits[s].c
-    return sweep_for(g, r, last, c, nsplits, next_a, values, nvalues, seen, stamp)
+    if st.avx512 and st.width <= SET_WIDTH:
+        memset(st.wanted, 0, sizeof(st.wanted))
+        for k in range(nvalues):
+            st.wanted[values[k] >> 4] |= 1 << (values[k] & 15)
+        left = sweep_set_avx512(g, r, last, c, nsplits, a, st.wanted, nvalues, st.seen, stamp)
+        left = nvalues if left else 0   # the values left are those still unmarked
+    elif st.avx512:
+        left = sweep_avx512(g, r, last, c, nsplits, a, values, nvalues, st.seen, stamp)
+    else:
+        left = sweep_portable(g, r, last, c, nsplits, a, values, nvalues, st.seen, stamp)
+    for k in range(left):
+        if st.seen[values[k]] != stamp and (least < 0 or values[k] < least):
+            least = values[k]
+    return least
 
 
 cdef inline bint flagged(unsigned char** found, const int* widths, const int* consts,
@@ -783,11 +964,14 @@ cdef int mex_sparse(const nimber_t* g, Py_ssize_t n, Kind* kinds, int nkinds, Sp
             st.pending[npending] = common
             npending += 1
         common += 1
-    # Confirm the smallest first; far into the sweep, keep only the values left
-    # and, once they are few, look for all of them at once.
+    # Confirm the smallest first, marking; from FAR pairs on, look now and then
+    # at the values left and, once they are few (on the set path: few, or the
+    # search has reached SET_FAR), look for all of them at once to the end.
+    cdef bint set_path = st.avx512 and st.width <= SET_WIDTH
+    cdef Py_ssize_t check = FAR
     j = 0
     while True:
-        if next_a >= FAR:
+        if next_a >= check:
             left = 0
             for k in range(j, npending):
                 if seen[st.pending[k]] != stamp:
@@ -795,15 +979,18 @@ cdef int mex_sparse(const nimber_t* g, Py_ssize_t n, Kind* kinds, int nkinds, Sp
                     left += 1
             npending = left
             j = 0
-            if 0 < npending <= FEW:
-                if not find_block(g, splits, nsplits, &next_a, seen, stamp, st.pending, npending):
-                    return st.pending[0]
-                continue
+            if npending and (npending <= st.few or set_path and
+                             (npending <= SET_FEW or next_a >= SET_FAR)):
+                v = sweep(g, splits, nsplits, next_a, st, st.pending, npending, stamp)
+                return common if v < 0 else v
+            check = next_a + next_a // 2  # a geometric pace keeps the looks few
+            if set_path:
+                check = max(check, SET_FAR)
         while j < npending and seen[st.pending[j]] == stamp:
             j += 1
         if j == npending:
             return common
-        if not search(g, splits, nsplits, &next_a, seen, stamp, st.pending[j]):
+        if not search(g, splits, nsplits, &next_a, check, seen, stamp, st.pending[j]):
             return st.pending[j]
 
 

@@ -82,9 +82,11 @@ def _read_stdin() -> bytes:
 
 
 def core_name() -> str:
-    from ._impl import IMPLEMENTATION
+    from ._impl import IMPLEMENTATION, kernel
 
-    return "compiled (Cython) core" if IMPLEMENTATION == "cython" else "pure-Python core"
+    if IMPLEMENTATION == "cython":
+        return f"compiled (Cython) core, {kernel.VECTORS[0]}"
+    return "pure-Python core"
 
 
 def version_line(prog: str) -> str:

@@ -13,6 +13,7 @@ from operator import xor
 from ._constants import MAX_KEPT, MAX_KINDS, MAX_SPAN, PIN
 
 __all__ = [
+    "VECTORS",
     "Scratch",
     "choose_mask",
     "extend_plain",
@@ -25,6 +26,9 @@ __all__ = [
 VALUE_LIMIT = 1 << 16  # nimbers are stored as unsigned 16-bit integers
 POSITION_LIMIT = (1 << 32) - 1  # the compiled core keeps rare positions in 32 bits
 SAVING = 1  # split when its estimated cost is under 1/SAVING of the plain scan's
+
+# The instruction sets the search can sweep with (the compiled core's are CPU ones).
+VECTORS = ("python",)
 
 
 def _check_kinds(kinds) -> None:
@@ -100,11 +104,15 @@ class Scratch:
 
     The compiled core's twin: here it keeps the value histogram's list between
     calls.  It holds no values between calls that a call does not rebuild.
+    vector names the search's instructions, one of VECTORS; only the speed
+    depends on it.
     """
 
     __slots__ = ("counts",)
 
-    def __init__(self) -> None:
+    def __init__(self, vector: str | None = None) -> None:
+        if vector is not None and vector not in VECTORS:
+            raise ValueError(f"vector must be one of {', '.join(VECTORS)}, not {vector!r}")
         self.counts: list[int] = []
 
 

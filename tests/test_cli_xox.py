@@ -229,8 +229,11 @@ def test_version_says_pure_in_pure_mode():
 
 
 def test_version_says_compiled_by_default(compiled_env):
+    from kayles import _core
+
     line = version_line(compiled_env)
     assert "compiled" in line and "pure" not in line
+    assert line.rstrip().endswith(_core.VECTORS[0])  # the instructions its searches use
 
 
 # -- where it runs from -----------------------------------------------------------------------

@@ -76,13 +76,55 @@ def test_sparse_equals_plain_on_long_tables_and_in_pieces(kernel, name):
     assert computed(kernel, "sparse", kinds, n, pieces=7) == plain
 
 
-@pytest.mark.parametrize("code", ["0.04", "0.376"])
-def test_sparse_equals_plain_where_searches_sweep_far(kernel, code):
-    """Past a few thousand heaps .04's searches sweep thousands of pairs, and the
-    compiled core then looks for the last values all at once."""
+def computed_with(kernel, vector: str, kinds, prefix: list[int], n: int) -> list[int]:
+    """G(len(prefix)..n-1) after a given prefix, by extend_sparse on one vector path."""
+    table = new_table(n)
+    for i, v in enumerate(prefix):
+        table[i] = v
+    scratch = kernel.Scratch(vector=vector)
+    for start, stop in ((len(prefix), (len(prefix) + n) // 2), ((len(prefix) + n) // 2, n)):
+        kernel.extend_sparse(table, start, stop, encode(kinds), scratch)
+    return table.tolist()
+
+
+def plain_after(kernel, kinds, prefix: list[int], n: int) -> list[int]:
+    table = new_table(n)
+    for i, v in enumerate(prefix):
+        table[i] = v
+    kernel.extend_plain(table, len(prefix), n, encode(kinds))
+    return table.tolist()
+
+
+@pytest.mark.parametrize("name", ["grundy", "0.376", "0.04"])
+def test_every_vector_path_gives_the_plain_values(kernel, name):
+    """Grundy's game and .376 reach the searches' last stage thousands of times
+    by 20,000 heaps (.04 later): each instruction set this CPU has must agree."""
     n = 20000 if kernel.__name__.endswith("_core") else 600
-    kinds = parse_octal(code).kinds
-    assert computed(kernel, "sparse", kinds, n, pieces=3) == computed(kernel, "plain", kinds, n)
+    kinds = GAMES[name].kinds if name in GAMES else parse_octal(name).kinds
+    plain = computed(kernel, "plain", kinds, n)
+    for vector in kernel.VECTORS:
+        assert computed_with(kernel, vector, kinds, [], n) == plain, vector
+
+
+@pytest.mark.parametrize("top", [1 << 10, 1 << 11])
+def test_every_vector_path_agrees_on_long_lonely_searches(kernel, top):
+    """A prefix of odd values in (top, 2 top): every option of a new heap is even,
+    so 0 needs two equal parts and is often never found, and the search sweeps to
+    the end: the set path below 2048, the compare path from 2048 on."""
+    size, n = (3000, 3400) if kernel.__name__.endswith("_core") else (300, 340)
+    rng = random.Random(top)
+    prefix = [rng.randrange(top + 1, 2 * top, 2) for _ in range(size)]
+    kinds = parse_octal("0.04").kinds
+    plain = plain_after(kernel, kinds, prefix, n)
+    assert 0 in plain[size:]  # some new heaps are 0: their searches swept every pair
+    for vector in kernel.VECTORS:
+        assert computed_with(kernel, vector, kinds, prefix, n) == plain, vector
+
+
+def test_a_scratch_names_only_vectors_it_has(kernel):
+    assert kernel.VECTORS and all(isinstance(v, str) for v in kernel.VECTORS)
+    with pytest.raises(ValueError, match="vector must be one of"):
+        kernel.Scratch(vector="mmx")
 
 
 @pytest.mark.parametrize(
