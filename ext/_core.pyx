@@ -31,6 +31,19 @@ cost(M) = 3 rare(M) + 2 D(M) bit_length(D(M)); the plain scan costs about
 total/2 pairs a heap, i.e. total in the same units.  The allowed mask of least
 cost wins (ties: the smaller mask) and is used when SAVING * cost < total.
 
+How step (1) is cut (rare_pairs, checked_gives).  The rare pass costs a byte
+store a pair, about one a cycle whatever the instructions.  With AVX-512 and
+CHECK_MIN rare positions, a group of remainders flags only its older rare parts;
+for the newest 1/CHECKED it takes each remainder's first CANDIDATES common
+values the flags leave unset and checks those parts against them with vector
+compares (a load and a compare for 32 lanes where flagging costs four stores).
+Step (2) reads a candidate's answer from the check; a value past a full list
+(on .04 about one remainder in a hundred; games of several splits more often)
+gets the checked parts flagged after all.  Rare values that only a checked
+pair gives stay unflagged and are found by step (3) like any other.  Step (2)
+itself tests 64 values a step (marks and every split's flags at once) and looks
+only at the unmarked ones.
+
 How step (3) ends (sweep).  Marking costs a store a pair, so once the search
 has swept FAR pairs and few values are left, it looks for all of them at once
 to the end instead: by comparisons (an instruction per value and vector of
@@ -65,6 +78,9 @@ cdef enum:
     SET_WIDTH = 2048      # with AVX-512 and values below this, the set path takes any number
     SET_FEW = 32          # ... once this few are left
     SET_FAR = 4096        # ... or once the search has swept this far (tuned on .04, Grundy)
+    CHECKED = 3           # with AVX-512 the newest 1/CHECKED of a group's rare a are checked,
+    CHECK_MIN = 256       # ... not flagged, once there are this many rare a in all
+    CANDIDATES = 8        # ... against this many candidates a remainder (32 lanes / GROUP)
     FLAG_STRIDE = 65600   # a group's flags for r0 + j start at j * FLAG_STRIDE (kayles_flag_group)
     MAX_GROUPS = MAX_SPAN // GROUP + 2   # groups one heap's remainders may need at once
     PIN = <int> c'x'      # a standing pin in a row (kayles/_constants.py)
@@ -75,6 +91,7 @@ cdef Py_ssize_t POSITION_LIMIT = 0xFFFFFFFF  # rare positions are unsigned 32-bi
 
 cdef extern from *:
     """
+    #include <string.h>
     #if defined(__SSE2__)
     #include <emmintrin.h>
     #endif
@@ -86,6 +103,18 @@ cdef extern from *:
     #define KAYLES_NOINLINE
     #define KAYLES_RESTRICT
     #endif
+
+    /* {v ^ u : v in x} for a one-hot set x of values below 64: swap the bit
+       blocks of each size in u. */
+    static inline unsigned long long kayles_xor_permute(unsigned long long x, int u) {
+        if (u & 1) x = ((x & 0x5555555555555555ULL) << 1) | ((x >> 1) & 0x5555555555555555ULL);
+        if (u & 2) x = ((x & 0x3333333333333333ULL) << 2) | ((x >> 2) & 0x3333333333333333ULL);
+        if (u & 4) x = ((x & 0x0F0F0F0F0F0F0F0FULL) << 4) | ((x >> 4) & 0x0F0F0F0F0F0F0F0FULL);
+        if (u & 8) x = ((x & 0x00FF00FF00FF00FFULL) << 8) | ((x >> 8) & 0x00FF00FF00FF00FFULL);
+        if (u & 16) x = ((x & 0x0000FFFF0000FFFFULL) << 16) | ((x >> 16) & 0x0000FFFF0000FFFFULL);
+        if (u & 32) x = (x << 32) | (x >> 32);
+        return x;
+    }
 
     /* The general sparse path's hottest loop: flags[j * 65600 + (G(a) ^ G(r0 + j - a))] = 1
        for the rare a and j < 4 (the four remainders of a group).  One load of a and
@@ -102,6 +131,15 @@ cdef extern from *:
             unsigned v = *value_of_a;
             flags[v ^ p[0]] = 1; f1[v ^ p[1]] = 1; f2[v ^ p[2]] = 1; f3[v ^ p[3]] = 1;
         }
+    }
+
+    /* The same for one remainder r: flags[G(a) ^ G(r - a)] = 1 (top = G + r). */
+    static KAYLES_NOINLINE void kayles_flag_one(
+            const unsigned short *KAYLES_RESTRICT top, const unsigned int *KAYLES_RESTRICT a,
+            const unsigned int *end, const unsigned short *KAYLES_RESTRICT value_of_a,
+            unsigned char *KAYLES_RESTRICT flags) {
+        for (; a < end; a++, value_of_a++)
+            flags[*value_of_a ^ top[-(Py_ssize_t) *a]] = 1;
     }
 
     /* seen[G(a) ^ G(r - a) ^ c] = stamp for a in [a, end): the search's and the
@@ -257,6 +295,14 @@ cdef extern from *:
        A value found gets seen[v] = stamp and leaves the set (in the registers:
        a store to set and a wide load of it would stall).  Returns how many are
        left: no pair gives them. */
+    #define KAYLES_SET_LOOKUP(x, hits, valid) do {                                        \
+            __m512i word_ = _mm512_srli_epi16(x, 4);                                      \
+            __m512i lo_ = _mm512_permutex2var_epi16(t0, word_, t1);                        \
+            __m512i hi_ = _mm512_permutex2var_epi16(t2, word_, t3);                        \
+            __m512i w_ = _mm512_mask_blend_epi16(_mm512_test_epi16_mask(x, bit10), lo_, hi_); \
+            hits = _mm512_mask_test_epi16_mask(                                           \
+                valid, _mm512_srlv_epi16(w_, _mm512_and_si512(x, low4)), one);            \
+        } while (0)
     __attribute__((target("avx512f,avx512bw"))) static KAYLES_NOINLINE int kayles_sweep_set_avx512(
             const unsigned short *g, const Py_ssize_t *r, const Py_ssize_t *last,
             const unsigned int *c, int nsplits, Py_ssize_t a, const unsigned short *set,
@@ -269,27 +315,39 @@ cdef extern from *:
         __m512i t0 = _mm512_loadu_si512(set), t1 = _mm512_loadu_si512(set + 32);
         __m512i t2 = _mm512_loadu_si512(set + 64), t3 = _mm512_loadu_si512(set + 96);
         int s, active = 1;
-        for (; active; a += 256) {
+        for (; active; a += 1024) {
             active = 0;
             for (s = 0; s < nsplits; s++) {
                 if (a > last[s])
                     continue;
                 active = 1;
-                Py_ssize_t b = a, end = a + 256 < last[s] + 1 ? a + 256 : last[s] + 1;
+                Py_ssize_t b = a, end = a + 1024 < last[s] + 1 ? a + 1024 : last[s] + 1;
                 const unsigned short *high = g + r[s];   /* high[-b] is G(r - b) */
                 const __m512i cv = _mm512_set1_epi16((short) c[s]);
-                for (; b < end; b += 32) {
-                    __mmask32 valid = end - b >= 32 ? 0xFFFFFFFFu : (1u << (end - b)) - 1;
-                    __m512i y = _mm512_loadu_si512((const void *) (high - b - 31));
-                    __m512i x = _mm512_xor_si512(_mm512_xor_si512(
-                        _mm512_loadu_si512((const void *) (g + b)),
-                        _mm512_permutexvar_epi16(reverse, y)), cv);
-                    __m512i word = _mm512_srli_epi16(x, 4);
-                    __m512i lo = _mm512_permutex2var_epi16(t0, word, t1);
-                    __m512i hi = _mm512_permutex2var_epi16(t2, word, t3);
-                    __m512i w = _mm512_mask_blend_epi16(_mm512_test_epi16_mask(x, bit10), lo, hi);
-                    __mmask32 hits = _mm512_mask_test_epi16_mask(
-                        valid, _mm512_srlv_epi16(w, _mm512_and_si512(x, low4)), one);
+                while (b < end) {
+                    __mmask32 hits;
+                    /* whole vectors until one hits; then at most one partial */
+                    for (; end - b >= 32; b += 32) {
+                        __m512i x = _mm512_ternarylogic_epi32(
+                            _mm512_loadu_si512((const void *) (g + b)),
+                            _mm512_permutexvar_epi16(
+                                reverse, _mm512_loadu_si512((const void *) (high - b - 31))),
+                            cv, 0x96);
+                        KAYLES_SET_LOOKUP(x, hits, 0xFFFFFFFFu);
+                        if (hits)
+                            break;
+                    }
+                    if (end - b < 32) {
+                        if (b >= end)
+                            break;
+                        __mmask32 valid = (1u << (end - b)) - 1;
+                        __m512i x = _mm512_ternarylogic_epi32(
+                            _mm512_maskz_loadu_epi16(valid, (const void *) (g + b)),
+                            _mm512_permutexvar_epi16(reverse, _mm512_maskz_loadu_epi16(
+                                valid << (32 - (end - b)), (const void *) (high - b - 31))),
+                            cv, 0x96);
+                        KAYLES_SET_LOOKUP(x, hits, valid);
+                    }
                     for (; hits; hits &= hits - 1) {
                         Py_ssize_t p = b + __builtin_ctz(hits);
                         unsigned v = g[p] ^ high[-p] ^ c[s];
@@ -306,8 +364,83 @@ cdef extern from *:
                         t2 = _mm512_xor_si512(t2, _mm512_maskz_mov_epi16(q == 2 ? lane : 0, bit));
                         t3 = _mm512_xor_si512(t3, _mm512_maskz_mov_epi16(q == 3 ? lane : 0, bit));
                     }
+                    b += 32;
                 }
             }
+        }
+        return left;
+    }
+    #undef KAYLES_SET_LOOKUP
+
+    /* The rare pass's checked share (AVX-512BW): whether any rare a in [a, end)
+       gives G(a) ^ G(r0 + j - a) == cands[4k + j], candidate k of remainder
+       r0 + j.  One broadcast of G(r0 - a .. r0 + 3 - a) lines up with all 32
+       lanes, so a rare a costs a load and a compare where flagging it costs four
+       stores; four chains of compares hide the mask latency.  Returns the lanes
+       no pair hits. */
+    __attribute__((target("avx512f,avx512bw"))) static KAYLES_NOINLINE unsigned kayles_unhit_avx512(
+            const unsigned short *top, const unsigned int *a, const unsigned int *end,
+            const unsigned short *value_of_a, const unsigned short *cands) {
+        const __m512i want = _mm512_loadu_si512((const void *) cands);
+        __mmask32 n0 = 0xFFFFFFFFu, n1 = 0xFFFFFFFFu, n2 = 0xFFFFFFFFu, n3 = 0xFFFFFFFFu;
+    #define KAYLES_UNHIT(none, i) do {                                                    \
+            long long four_;                                                               \
+            memcpy(&four_, top - (Py_ssize_t) a[i], sizeof four_);                         \
+            none = _mm512_mask_cmpneq_epi16_mask(none, _mm512_xor_si512(                  \
+                _mm512_set1_epi64(four_), _mm512_set1_epi16((short) value_of_a[i])), want); \
+        } while (0)
+        for (; end - a >= 4; a += 4, value_of_a += 4) {
+            KAYLES_UNHIT(n0, 0); KAYLES_UNHIT(n1, 1); KAYLES_UNHIT(n2, 2); KAYLES_UNHIT(n3, 3);
+        }
+        for (; a < end; a++, value_of_a++)
+            KAYLES_UNHIT(n0, 0);
+    #undef KAYLES_UNHIT
+        return n0 & n1 & n2 & n3;
+    }
+
+    /* The first (at most max) values u < width, ascending, that flags leaves
+       unset and the mask makes common; bit i of low_common says whether i & 63
+       is (width: a power of two; flags readable to max(width, 64)). */
+    __attribute__((target("avx512f,avx512bw"))) static int kayles_candidates_avx512(
+            const unsigned char *flags, int width, int mask, unsigned long long low_common,
+            unsigned short *out, int max) {
+        int n = 0;
+        for (int b = 0; b < width && n < max; b += 64) {
+            __m512i f = _mm512_loadu_si512((const void *) (flags + b));
+            unsigned long long left = _mm512_testn_epi8_mask(f, f);
+            left &= __builtin_parity(b & mask) ? ~low_common : low_common;
+            if (width - b < 64)
+                left &= (1ULL << (width - b)) - 1;
+            for (; left && n < max; left &= left - 1)
+                out[n++] = (unsigned short) (b + __builtin_ctzll(left));
+        }
+        return n;
+    }
+
+    /* The values in [b, b + 64) a heap has no option for yet, a bit each: those
+       with seen[v] != stamp that no split's rare pass flagged (x = v ^ c[k]
+       below width[k] with flags[k][x] set, save x == 0 where drop_zero[k]).
+       Flags are tested 64 at a time and moved into place by XOR-permuting the
+       bits with c[k] & 63. */
+    __attribute__((target("avx512f,avx512bw"))) static unsigned long long kayles_unmarked_avx512(
+            const unsigned int *seen, unsigned int stamp, int b, unsigned char *const *flags,
+            const int *width, const int *c, const int *drop_zero, int nflags) {
+        const __m512i now = _mm512_set1_epi32((int) stamp);
+        unsigned long long left = 0;
+        for (int q = 0; q < 4; q++)
+            left |= (unsigned long long) _mm512_cmpneq_epi32_mask(
+                _mm512_loadu_si512((const void *) (seen + b + 16 * q)), now) << (16 * q);
+        for (int k = 0; k < nflags && left; k++) {
+            int base = b ^ (c[k] & ~63);
+            if (base >= width[k])
+                continue;   /* no flags from here on */
+            __m512i f = _mm512_loadu_si512((const void *) (flags[k] + base));
+            unsigned long long set = _mm512_test_epi8_mask(f, f);
+            if (width[k] - base < 64)
+                set &= (1ULL << (width[k] - base)) - 1;
+            if (base == 0 && drop_zero[k])
+                set &= ~1ULL;
+            left &= ~kayles_xor_permute(set, c[k] & 63);
         }
         return left;
     }
@@ -328,6 +461,21 @@ cdef extern from *:
             const unsigned int *c, int nsplits, Py_ssize_t a, const unsigned short *set, int left,
             unsigned int *seen, unsigned int stamp) {
         return left;   /* never called: kayles_avx512() is 0 */
+    }
+    static unsigned kayles_unhit_avx512(
+            const unsigned short *top, const unsigned int *a, const unsigned int *end,
+            const unsigned short *value_of_a, const unsigned short *cands) {
+        return 0xFFFFFFFFu;   /* never called: kayles_avx512() is 0 */
+    }
+    static int kayles_candidates_avx512(
+            const unsigned char *flags, int width, int mask, unsigned long long low_common,
+            unsigned short *out, int max) {
+        return 0;   /* never called */
+    }
+    static unsigned long long kayles_unmarked_avx512(
+            const unsigned int *seen, unsigned int stamp, int b, unsigned char *const *flags,
+            const int *width, const int *c, const int *drop_zero, int nflags) {
+        return 0;   /* never called */
     }
     static int kayles_avx512(void) { return 0; }
     #endif
@@ -353,6 +501,8 @@ cdef extern from *:
     void flag_group "kayles_flag_group"(const nimber_t* top, const pos_t* a,
                                         const pos_t* end, const nimber_t* value_of_a,
                                         unsigned char* flags) noexcept nogil
+    void flag_one "kayles_flag_one"(const nimber_t* top, const pos_t* a, const pos_t* end,
+                                    const nimber_t* value_of_a, unsigned char* flags) noexcept nogil
     void mark_pairs "kayles_mark_pairs"(const nimber_t* g, Py_ssize_t r, Py_ssize_t a,
                                         Py_ssize_t end, unsigned int c, stamp_t* seen,
                                         stamp_t stamp) noexcept nogil
@@ -368,6 +518,16 @@ cdef extern from *:
         const nimber_t* g, const Py_ssize_t* r, const Py_ssize_t* last, const unsigned int* c,
         int nsplits, Py_ssize_t a, const nimber_t* wanted, int n, stamp_t* seen,
         stamp_t stamp) noexcept nogil
+    unsigned int unhit_avx512 "kayles_unhit_avx512"(
+        const nimber_t* top, const pos_t* a, const pos_t* end, const nimber_t* value_of_a,
+        const nimber_t* cands) noexcept nogil
+    int candidates_avx512 "kayles_candidates_avx512"(
+        const unsigned char* flags, int width, int mask, word_t low_common, nimber_t* out,
+        int max) noexcept nogil
+    word_t unmarked_avx512 "kayles_unmarked_avx512"(
+        const stamp_t* seen, stamp_t stamp, int b, unsigned char** flags, const int* width,
+        const int* c, const bint* drop_zero, int nflags) noexcept nogil
+    word_t xor_permute "kayles_xor_permute"(word_t x, int u) noexcept nogil
     bint has_avx512 "kayles_avx512"() noexcept nogil
     const char* PORTABLE "KAYLES_PORTABLE"
     void gather_or "kayles_gather_or"(word_t* out, const word_t* onehot, Py_ssize_t r0,
@@ -398,6 +558,12 @@ cdef struct PairGroup:    # the G(a) ^ G(r - a) over rare a, for r in [r0, r0 + 
     int width[GROUP]      # flags of r0 + j: valid below width[j]
     signed char drop_zero[GROUP]  # unequal splits of r0 + j: 0 only from the equal one (-1: unknown)
     unsigned char* flags  # flags[j * FLAG_STRIDE + v] = 1: some rare a gives v for r0 + j
+    Py_ssize_t checked_lo, checked_hi  # rare[checked_lo:checked_hi]: checked, not flagged
+    bint checking[GROUP]  # r0 + j still relies on its candidates for those a
+    int ncandidates[GROUP]
+    int checked_width[GROUP]      # candidates are below this; so is every checked pair
+    nimber_t candidates[CANDIDATES * GROUP]  # lane k * GROUP + j: candidate k of r0 + j
+    unsigned int unhit    # bit k * GROUP + j: no checked pair gives that candidate
 
 
 cdef struct Sparse:       # the sparse method's state, kept by a Scratch between calls
@@ -405,6 +571,8 @@ cdef struct Sparse:       # the sparse method's state, kept by a Scratch between
     int few               # values left at which the search sweeps for them all at once
     nimber_t wanted[SET_WIDTH >> 4]    # the set path's values, a bit each
     int mask              # 0: no saving split, use the plain scan
+    word_t low_common     # bit i: i is common under the mask (i < 64)
+    nimber_t found_candidates[CANDIDATES]   # scratch for rare_pairs
     pos_t* rare           # the rare positions, ascending
     nimber_t* rare_values # G at those positions
     Py_ssize_t nrare
@@ -525,14 +693,22 @@ cdef extern from *:
     """
     #if defined(__GNUC__) || defined(__clang__)
     #define kayles_parity(x) __builtin_parity(x)
+    #define kayles_lowest_bit(x) __builtin_ctzll(x)
     #else
     static int kayles_parity(unsigned int x) {
         x ^= x >> 16; x ^= x >> 8; x ^= x >> 4; x ^= x >> 2; x ^= x >> 1;
         return x & 1;
     }
+    static int kayles_lowest_bit(unsigned long long x) {
+        int i = 0;
+        for (; !(x & 1); x >>= 1)
+            i++;
+        return i;
+    }
     #endif
     """
     int parity "kayles_parity"(unsigned int x) noexcept nogil
+    int lowest_bit "kayles_lowest_bit"(word_t x) noexcept nogil   # x != 0
 
 
 cdef inline int constant(const nimber_t* g, Kind* kind) noexcept nogil:
@@ -734,7 +910,7 @@ cdef inline Py_ssize_t bisect(const pos_t* items, Py_ssize_t count, Py_ssize_t x
 
 
 cdef unsigned char* rare_pairs(const nimber_t* g, Py_ssize_t r, Sparse* st,
-                               int* width) noexcept nogil:
+                               int* width, PairGroup** of_group) noexcept nogil:
     """The flags of every G(a) ^ G(r - a) over rare a in [1, r - 1], valid below width.
 
     Remainders come in groups of GROUP: the first r of a group asked for flags
@@ -742,11 +918,15 @@ cdef unsigned char* rare_pairs(const nimber_t* g, Py_ssize_t r, Sparse* st,
     known by then); each r adds the rest, a < GROUP and a in [r0, r), when first
     asked.  Every a < r is computed by the time r is needed, so the flags stay
     valid until the rare set changes (a new mask).
+
+    With AVX-512 the newest 1/CHECKED of the group's rare a are not flagged but
+    checked against candidates (see checked_gives); of_group receives the group.
     """
-    cdef Py_ssize_t r0 = r - r % GROUP, i, lo, hi
-    cdef int j = r - r0
+    cdef Py_ssize_t r0 = r - r % GROUP, i, lo, hi, mid
+    cdef int j = r - r0, k
     cdef PairGroup* group = &st.groups[(r0 // GROUP) % st.ngroups]
     cdef unsigned char* flags
+    of_group[0] = group
     if group.r0 != r0:
         for i in range(GROUP):
             memset(group.flags + i * FLAG_STRIDE, 0, st.width)
@@ -755,8 +935,24 @@ cdef unsigned char* rare_pairs(const nimber_t* g, Py_ssize_t r, Sparse* st,
             group.drop_zero[i] = -1
         lo = bisect(st.rare, st.nrare, GROUP)
         hi = bisect(st.rare, st.nrare, r0)
-        if lo < hi:
-            flag_group(g + r0, st.rare + lo, st.rare + hi, st.rare_values + lo, group.flags)
+        mid = hi - (hi - lo) // CHECKED if st.avx512 and hi - lo >= CHECK_MIN else hi
+        if lo < mid:
+            flag_group(g + r0, st.rare + lo, st.rare + mid, st.rare_values + lo, group.flags)
+        group.checked_lo = mid
+        group.checked_hi = hi
+        for i in range(GROUP):
+            group.checking[i] = mid < hi
+        if mid < hi:
+            memset(group.candidates, 0, sizeof(group.candidates))
+            for i in range(GROUP):
+                group.checked_width[i] = st.width
+                group.ncandidates[i] = candidates_avx512(
+                    group.flags + i * FLAG_STRIDE, st.width, st.mask, st.low_common,
+                    st.found_candidates, CANDIDATES)
+                for k in range(group.ncandidates[i]):
+                    group.candidates[k * GROUP + i] = st.found_candidates[k]
+            group.unhit = unhit_avx512(g + r0, st.rare + mid, st.rare + hi,
+                                       st.rare_values + mid, group.candidates)
         group.r0 = r0
     flags = group.flags + j * FLAG_STRIDE
     if not group.done[j]:
@@ -786,21 +982,31 @@ cdef bint zero_from_equal_only(const nimber_t* g, Sparse* st, Py_ssize_t r) noex
     return group.drop_zero[j]
 
 
-cdef inline word_t xor_permute(word_t x, int u) noexcept nogil:
-    """{v ^ u : v in x} for a one-hot set x: swap bit blocks of each size in u."""
-    if u & 1:
-        x = ((x & 0x5555555555555555ULL) << 1) | ((x >> 1) & 0x5555555555555555ULL)
-    if u & 2:
-        x = ((x & 0x3333333333333333ULL) << 2) | ((x >> 2) & 0x3333333333333333ULL)
-    if u & 4:
-        x = ((x & 0x0F0F0F0F0F0F0F0FULL) << 4) | ((x >> 4) & 0x0F0F0F0F0F0F0F0FULL)
-    if u & 8:
-        x = ((x & 0x00FF00FF00FF00FFULL) << 8) | ((x >> 8) & 0x00FF00FF00FF00FFULL)
-    if u & 16:
-        x = ((x & 0x0000FFFF0000FFFFULL) << 16) | ((x >> 16) & 0x0000FFFF0000FFFFULL)
-    if u & 32:
-        x = (x << 32) | (x >> 32)
-    return x
+cdef bint checked_gives(const nimber_t* g, Sparse* st, PairGroup* group, Py_ssize_t r,
+                        int x) noexcept nogil:
+    """Whether a checked rare a (not flagged) gives the common value x for r.
+
+    Called only for an x the flags leave unset.  The group's candidates for r
+    are the least common values its flags left unset when it was filled, so an
+    x among them has its answer, and an x below the last one or past the
+    width then is not given by a checked pair.  Past a full list, the checked
+    a are flagged for r after all (rarely: the candidate is mostly the first).
+    """
+    cdef int j = r % GROUP, k
+    cdef Py_ssize_t i
+    cdef unsigned char* flags
+    if not group.checking[j] or x >= group.checked_width[j]:
+        return False
+    for k in range(group.ncandidates[j]):
+        if group.candidates[k * GROUP + j] == x:
+            return not (group.unhit >> (k * GROUP + j) & 1)
+    if group.ncandidates[j] < CANDIDATES or x < group.candidates[(CANDIDATES - 1) * GROUP + j]:
+        return False
+    flags = group.flags + j * FLAG_STRIDE
+    flag_one(g + r, st.rare + group.checked_lo, st.rare + group.checked_hi,
+             st.rare_values + group.checked_lo, flags)
+    group.checking[j] = False
+    return flags[x]
 
 
 cdef void fill_batch(Sparse* st, Py_ssize_t r0, word_t* bits) noexcept nogil:
@@ -925,6 +1131,16 @@ cdef inline bint flagged(unsigned char** found, const int* widths, const int* co
     return False
 
 
+cdef bint checked(const nimber_t* g, Sparse* st, PairGroup** groups, const Py_ssize_t* rs,
+                  const int* consts, int nfound, int v) noexcept nogil:
+    """Whether a checked rare a of some split gives the common option value v."""
+    cdef int k
+    for k in range(nfound):
+        if checked_gives(g, st, groups[k], rs[k], v ^ consts[k]):
+            return True
+    return False
+
+
 cdef int mex_sparse(const nimber_t* g, Py_ssize_t n, Kind* kinds, int nkinds, Sparse* st,
                     stamp_t* seen, stamp_t stamp) noexcept nogil:
     cdef Split splits[MAX_KINDS]
@@ -932,6 +1148,8 @@ cdef int mex_sparse(const nimber_t* g, Py_ssize_t n, Kind* kinds, int nkinds, Sp
     cdef int widths[MAX_KINDS]
     cdef bint drop_zero[MAX_KINDS]         # 0 came only from an equal split it may not make
     cdef int consts[MAX_KINDS]
+    cdef PairGroup* groups[MAX_KINDS]      # ... and where their checked rare a are
+    cdef Py_ssize_t rs[MAX_KINDS]
     cdef int nsplits = mark_whole_and_ends(g, n, kinds, nkinds, seen, stamp, splits)
     cdef int s, c, v, common, mask = st.mask, nfound = 0
     cdef Py_ssize_t next_a = 1  # where the search resumes
@@ -946,24 +1164,48 @@ cdef int mex_sparse(const nimber_t* g, Py_ssize_t n, Kind* kinds, int nkinds, Sp
                 if bits >> v & 1:
                     seen[v ^ c] = stamp
         else:
-            found[nfound] = rare_pairs(g, r, st, &widths[nfound])
+            found[nfound] = rare_pairs(g, r, st, &widths[nfound], &groups[nfound])
+            rs[nfound] = r
             drop_zero[nfound] = (splits[s].unequal and r % 2 == 0
                                  and zero_from_equal_only(g, st, r))
             consts[nfound] = c
             nfound += 1
-    # Every common-valued option has a rare part, so it is marked by now: the
-    # least unmarked common value is the candidate; the unmarked rare values
-    # below it wait for the search, in ascending order.
+    # Every common-valued option has a rare part, so it is flagged by now or,
+    # for a checked rare part, answered by checked(): the least common value
+    # neither marks is the candidate; the unmarked rare values below it wait
+    # for the search, in ascending order.
     cdef Py_ssize_t npending = 0, left, k
+    cdef word_t unmarked
+    cdef int candidate = -1
     common = 0
-    while True:
-        if seen[common] != stamp and not flagged(found, widths, consts, drop_zero, nfound,
-                                                 common):
-            if parity(common & mask):
-                break
-            st.pending[npending] = common
-            npending += 1
-        common += 1
+    if st.avx512:   # 64 values a step, then only the unmarked ones
+        while candidate < 0:
+            unmarked = unmarked_avx512(seen, stamp, common, found, widths, consts, drop_zero,
+                                       nfound)
+            while unmarked and candidate < 0:
+                v = common + lowest_bit(unmarked)
+                unmarked &= unmarked - 1
+                if flagged(found, widths, consts, drop_zero, nfound, v):
+                    continue   # by a checked share flagged in full since the step began
+                if not parity(v & mask):
+                    st.pending[npending] = v
+                    npending += 1
+                elif not checked(g, st, groups, rs, consts, nfound, v):
+                    candidate = v
+            common += 64
+        common = candidate
+    else:
+        while True:
+            if seen[common] != stamp and not flagged(found, widths, consts, drop_zero, nfound,
+                                                     common):
+                if parity(common & mask):
+                    if not checked(g, st, groups, rs, consts, nfound, common):
+                        break
+                    common += 1
+                    continue
+                st.pending[npending] = common
+                npending += 1
+            common += 1
     # Confirm the smallest first, marking; from FAR pairs on, look now and then
     # at the values left and, once they are few (on the set path: few, or the
     # search has reached SET_FAR), look for all of them at once to the end.
@@ -973,10 +1215,9 @@ cdef int mex_sparse(const nimber_t* g, Py_ssize_t n, Kind* kinds, int nkinds, Sp
     while True:
         if next_a >= check:
             left = 0
-            for k in range(j, npending):
-                if seen[st.pending[k]] != stamp:
-                    st.pending[left] = st.pending[k]
-                    left += 1
+            for k in range(j, npending):   # without branches: found or not is a coin toss
+                st.pending[left] = st.pending[k]
+                left += seen[st.pending[k]] != stamp
             npending = left
             j = 0
             if npending and (npending <= st.few or set_path and
@@ -1009,6 +1250,9 @@ cdef void choose_split(const nimber_t* g, Py_ssize_t n, Kind* kinds, int nkinds,
     if mask == st.mask:
         return
     st.mask = mask
+    st.low_common = 0
+    for k in range(64):
+        st.low_common |= (<word_t> parity(k & mask)) << k
     st.nrare = 0
     st.batch_r0[0] = st.batch_r0[1] = -1
     for k in range(st.ngroups):

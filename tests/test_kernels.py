@@ -121,6 +121,27 @@ def test_every_vector_path_agrees_on_long_lonely_searches(kernel, top):
         assert computed_with(kernel, vector, kinds, prefix, n) == plain, vector
 
 
+CHECKED_SHARE_GAMES = {
+    ".04": (parse_octal("0.04").kinds, 40000),
+    "xx+xoooooxx": ([MoveKind("xx", {2}), MoveKind("xoooooxx", {2})], 20000),
+}
+
+
+@pytest.mark.parametrize("name", CHECKED_SHARE_GAMES)
+def test_every_vector_path_agrees_where_rare_pairs_are_checked(kernel, name):
+    """From CHECK_MIN rare positions on, the AVX-512 rare pass flags the older
+    rare parts only and checks the newest against each remainder's candidates,
+    flagging them after all for a value past its candidates.  .04 gets there
+    by 40,000 heaps; the second game does thousands of times by 20,000 and
+    reads its candidates through a constant (its kept run of 5 has G = 1)."""
+    kinds, n = CHECKED_SHARE_GAMES[name]
+    n = n if kernel.__name__.endswith("_core") else 600
+    plain = computed(kernel, "plain", kinds, n)
+    assert len(kinds) == 1 or plain[5] == 1
+    for vector in kernel.VECTORS:
+        assert computed_with(kernel, vector, kinds, [], n) == plain, vector
+
+
 def test_a_scratch_names_only_vectors_it_has(kernel):
     assert kernel.VECTORS and all(isinstance(v, str) for v in kernel.VECTORS)
     with pytest.raises(ValueError, match="vector must be one of"):
