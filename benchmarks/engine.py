@@ -89,9 +89,9 @@ def measure(engines: dict[str, Path], label: str, what: str, game: str, count: i
 
 
 def compare_vectors(size: int) -> None:
-    """Each instruction set the search can use on this CPU, side by side (same values)."""
-    print(f"In process, the search's instruction sets on this CPU, to 2**{size.bit_length() - 1}"
-          " (median of 3):")
+    """Each instruction set the sparse method can use on this CPU, side by side (same values)."""
+    print("In process, the sparse method's instruction sets on this CPU,"
+          f" to 2**{size.bit_length() - 1} (median of 3):")
     for game in ("grundy", ".04"):
         kinds = encode(get_game(game).kinds)
         times = {}

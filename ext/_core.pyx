@@ -39,10 +39,12 @@ values the flags leave unset and checks those parts against them with vector
 compares (a load and a compare for 32 lanes where flagging costs four stores).
 Step (2) reads a candidate's answer from the check; a value past a full list
 (on .04 about one remainder in a hundred; games of several splits more often)
-gets the checked parts flagged after all.  Rare values that only a checked
-pair gives stay unflagged and are found by step (3) like any other.  Step (2)
-itself tests 64 values a step (marks and every split's flags at once) and looks
-only at the unmarked ones.
+gets the checked parts flagged after all; where that befalls over 1/MISS_SHARE
+of the remainders, checking stops till the mask is next chosen (choose_split,
+at each doubling of the table).  Rare values that only a checked pair gives
+stay unflagged and are found by step (3) like any other.  Step (2) itself
+tests 64 values a step (marks and every split's flags at once) and looks only
+at the unmarked ones.
 
 How step (3) ends (sweep).  Marking costs a store a pair, so once the search
 has swept FAR pairs and few values are left, it looks for all of them at once
@@ -81,6 +83,8 @@ cdef enum:
     CHECKED = 3           # with AVX-512 the newest 1/CHECKED of a group's rare a are checked,
     CHECK_MIN = 256       # ... not flagged, once there are this many rare a in all
     CANDIDATES = 8        # ... against this many candidates a remainder (32 lanes / GROUP)
+    TRIAL_LANES = 1024    # ... and stops till the next choose_split once, after this many
+    MISS_SHARE = 4        # ... remainders, over 1/MISS_SHARE of them needed the flags after all
     FLAG_STRIDE = 65600   # a group's flags for r0 + j start at j * FLAG_STRIDE (kayles_flag_group)
     MAX_GROUPS = MAX_SPAN // GROUP + 2   # groups one heap's remainders may need at once
     PIN = <int> c'x'      # a standing pin in a row (kayles/_constants.py)
@@ -534,7 +538,7 @@ cdef extern from *:
                                       const pos_t* pos, Py_ssize_t n) noexcept nogil
 
 
-# The instruction sets the search can sweep with on this CPU, fastest first.
+# The instruction sets the sparse method's vector steps can use on this CPU, fastest first.
 VECTORS = (("avx512bw",) if has_avx512() else ()) + (PORTABLE.decode(),)
 
 
@@ -573,6 +577,7 @@ cdef struct Sparse:       # the sparse method's state, kept by a Scratch between
     int mask              # 0: no saving split, use the plain scan
     word_t low_common     # bit i: i is common under the mask (i < 64)
     nimber_t found_candidates[CANDIDATES]   # scratch for rare_pairs
+    Py_ssize_t checked_lanes, checked_misses  # remainders checked, and flagged after all
     pos_t* rare           # the rare positions, ascending
     nimber_t* rare_values # G at those positions
     Py_ssize_t nrare
@@ -605,8 +610,10 @@ cdef class Scratch:
     allocation and no clearing; without one, each call makes its own.  It holds
     no values between calls that a call does not rebuild from its table.
 
-    vector names the instructions of the search's last stage, one of VECTORS
-    (default: the first, the fastest this CPU runs); only the speed depends on it.
+    vector names the instructions of the sparse method's vector steps (the rare
+    pass's checked share, the candidate scan, the search's last stage), one of
+    VECTORS (default: the first, the fastest this CPU runs); only the speed
+    depends on it.
     """
 
     cdef Sparse st
@@ -935,7 +942,11 @@ cdef unsigned char* rare_pairs(const nimber_t* g, Py_ssize_t r, Sparse* st,
             group.drop_zero[i] = -1
         lo = bisect(st.rare, st.nrare, GROUP)
         hi = bisect(st.rare, st.nrare, r0)
-        mid = hi - (hi - lo) // CHECKED if st.avx512 and hi - lo >= CHECK_MIN else hi
+        mid = hi
+        if st.avx512 and hi - lo >= CHECK_MIN and (st.checked_lanes < TRIAL_LANES or
+                                                   MISS_SHARE * st.checked_misses < st.checked_lanes):
+            mid = hi - (hi - lo) // CHECKED
+            st.checked_lanes += GROUP
         if lo < mid:
             flag_group(g + r0, st.rare + lo, st.rare + mid, st.rare_values + lo, group.flags)
         group.checked_lo = mid
@@ -1002,6 +1013,7 @@ cdef bint checked_gives(const nimber_t* g, Sparse* st, PairGroup* group, Py_ssiz
             return not (group.unhit >> (k * GROUP + j) & 1)
     if group.ncandidates[j] < CANDIDATES or x < group.candidates[(CANDIDATES - 1) * GROUP + j]:
         return False
+    st.checked_misses += 1
     flags = group.flags + j * FLAG_STRIDE
     flag_one(g + r, st.rare + group.checked_lo, st.rare + group.checked_hi,
              st.rare_values + group.checked_lo, flags)
@@ -1247,6 +1259,7 @@ cdef void choose_split(const nimber_t* g, Py_ssize_t n, Kind* kinds, int nkinds,
             constants[nconst] = constant(g, &kinds[k])
             nconst += 1
     mask = pick_mask(st, constants, nconst, &rare)
+    st.checked_lanes = st.checked_misses = 0   # the checked share is tried anew
     if mask == st.mask:
         return
     st.mask = mask

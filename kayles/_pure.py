@@ -104,8 +104,8 @@ class Scratch:
 
     The compiled core's twin: here it keeps the value histogram's list between
     calls.  It holds no values between calls that a call does not rebuild.
-    vector names the search's instructions, one of VECTORS; only the speed
-    depends on it.
+    vector names the sparse method's instructions, one of VECTORS; only the
+    speed depends on it.
     """
 
     __slots__ = ("counts",)
