@@ -3,6 +3,7 @@
     .venv/bin/python benchmarks/engine.py                  # several minutes (.04 to 2**20)
     .venv/bin/python benchmarks/engine.py --quick          # Grundy's game and .04 to 2**18 only
     .venv/bin/python benchmarks/engine.py --against DIR    # also the kayles package in DIR
+    .venv/bin/python benchmarks/engine.py --external 'CMD' # also another program's tables
 
 Each figure comes from its own child process (a fresh interpreter running only
 that computation), which reports its wall time, its CPU time and its peak
@@ -10,8 +11,11 @@ resident memory (getrusage's ru_maxrss), and the Fletcher-32 checksum of the
 values, so two engines can be seen to agree.  With --against DIR (a directory
 holding another build of the `kayles` package, e.g. a checkout of an older
 commit after `make`), every child runs for both engines side by side and the
-ratios compare them in the same run.  The public C++ analyser cannot be fetched
-on this machine: the targets are checked through the in-run ratios.  On a
+ratios compare them in the same run.  With --external CMD, another program (a
+public analyser built elsewhere, say) computes the same tables in the same run:
+CMD is a command with {game} (.04 or grundy), {count} and {log2} filled in, run
+under GNU time for its time and peak memory; its values are not compared (it
+prints its own output), and it is not asked for proofs.  On a
 shared machine wall time is noisy; CPU time is the steadier figure.  Nothing
 here asserts: it reports.
 """
@@ -20,6 +24,8 @@ from __future__ import annotations
 
 import argparse
 import json
+import shlex
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -57,6 +63,22 @@ print(json.dumps(result))
 """
 
 
+def external(template: str, game: str, count: int) -> dict:
+    """Run another program's table of game to count under GNU time.
+
+    GNU time, not a Python parent: a child forked from an interpreter starts
+    with the interpreter's resident pages, and its peak would count them."""
+    timer = shutil.which("time")
+    if timer is None:
+        sys.exit("engine.py: --external needs GNU time (Debian: apt install time)")
+    command = shlex.split(template.format(game=game, count=count, log2=count.bit_length() - 1))
+    done = subprocess.run([timer, "-f", "%e %U %S %M", *command], stdout=subprocess.DEVNULL,
+                          stderr=subprocess.PIPE, text=True, check=True)
+    wall, user, system, peak_kb = done.stderr.split()[-4:]
+    return {"wall": float(wall), "cpu": float(user) + float(system),
+            "peak_mb": int(peak_kb) / 1024, "checksum": "-", "values": count}
+
+
 def child(root: Path, what: str, game: str, count: int) -> dict:
     """Run one computation in a fresh interpreter on the package in root."""
     done = subprocess.run([sys.executable, "-c", CHILD, str(root), what, game, str(count)],
@@ -73,16 +95,27 @@ def describe(result: dict) -> str:
             f"  values {result['values']}{proof}")
 
 
-def measure(engines: dict[str, Path], label: str, what: str, game: str, count: int) -> dict:
+def measure(engines: dict[str, Path | str], label: str, what: str, game: str,
+            count: int) -> dict:
+    """One computation on every engine (a kayles package's directory, or an
+    external command for tables), then this engine's ratios to each other."""
     print(f"{label}:")
     results = {}
-    for name, root in engines.items():
-        results[name] = child(root, what, game, count)
+    for name, engine in engines.items():
+        if isinstance(engine, Path):
+            results[name] = child(engine, what, game, count)
+        elif what == "table":
+            results[name] = external(engine, game, count)
+        else:
+            continue
         print(f"  {name:8} {describe(results[name])}")
-    if len(results) == 2:
-        new, old = results.values()
-        same = "identical values" if new["checksum"] == old["checksum"] else "VALUES DIFFER"
-        print(f"  this/other: cpu {new['cpu'] / old['cpu']:.2f}x"
+    new = results["this"]
+    for name, old in results.items():
+        if name == "this":
+            continue
+        same = ("values not compared" if "-" in (new["checksum"], old["checksum"]) else
+                "identical values" if new["checksum"] == old["checksum"] else "VALUES DIFFER")
+        print(f"  this/{name}: cpu {new['cpu'] / old['cpu']:.2f}x"
               f"  wall {new['wall'] / old['wall']:.2f}x"
               f"  peak {new['peak_mb'] / old['peak_mb']:.2f}x  ({same})")
     return results
@@ -110,10 +143,14 @@ def main() -> None:
     parser.add_argument("--quick", action="store_true", help="short tables, no proofs")
     parser.add_argument("--against", type=Path, metavar="DIR",
                         help="a directory holding another build of the kayles package")
+    parser.add_argument("--external", metavar="CMD",
+                        help="another program's table: a command with {game}, {count}, {log2}")
     args = parser.parse_args()
-    engines = {"this": ROOT}
+    engines: dict[str, Path | str] = {"this": ROOT}
     if args.against:
         engines["other"] = args.against.resolve()
+    if args.external:
+        engines["external"] = args.external
     size = 1 << (18 if args.quick else 20)
     grundy = measure(engines, f"Grundy's game, G(0..2**{size.bit_length() - 1}-1)",
                      "table", "grundy", size)

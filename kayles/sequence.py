@@ -258,6 +258,8 @@ class Sequence:
     def table(self, count: int) -> memoryview:
         """G(0..count-1) as a memoryview of 16-bit values (valid until the next growth)."""
         if count > self._length:
+            if count <= DIRECT_LIMIT:
+                self._reserve(count)  # the table ends this long either way: one allocation
             self._compute(count)
             if self._length < count:
                 self._copy_period(count)

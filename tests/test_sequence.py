@@ -6,6 +6,7 @@ import io
 
 import pytest
 
+from kayles import sequence as sequence_module
 from kayles import xox
 from kayles._output import write_nimbers
 from kayles.rules import GAMES, Game, MoveKind, encode, parse_octal
@@ -129,6 +130,18 @@ def test_unprovable_games_compute_up_to_the_direct_limit(kernel):
     assert len(sequence) == 0
     with pytest.raises(ValueError, match="past the direct limit"):
         sequence.nimber(DIRECT_LIMIT + 1)
+
+
+@pytest.mark.parametrize("game", ["grundy", "kayles"])
+def test_a_table_asked_for_at_once_is_allocated_once(kernel, game, monkeypatch):
+    """table(count) allocates its count values once: growing by doubling would hold
+    the old and the new table at once (1.5 times the final bytes at the peak)."""
+    sequence, sizes, count = Sequence(GAMES[game], kernel=kernel), [], 5000
+    new_table = sequence_module._new_table
+    monkeypatch.setattr(sequence_module, "_new_table", lambda size: sizes.append(size)
+                        or new_table(size))
+    assert len(sequence.table(count)) == count
+    assert sizes == [count]
 
 
 def test_progress_is_reported_while_computing(kernel):
