@@ -576,7 +576,6 @@ cdef struct Sparse:       # the sparse method's state, kept by a Scratch between
     nimber_t wanted[SET_WIDTH >> 4]    # the set path's values, a bit each
     int mask              # 0: no saving split, use the plain scan
     word_t low_common     # bit i: i is common under the mask (i < 64)
-    nimber_t found_candidates[CANDIDATES]   # scratch for rare_pairs
     Py_ssize_t checked_lanes, checked_misses  # remainders checked, and flagged after all
     pos_t* rare           # the rare positions, ascending
     nimber_t* rare_values # G at those positions
@@ -931,6 +930,7 @@ cdef unsigned char* rare_pairs(const nimber_t* g, Py_ssize_t r, Sparse* st,
     """
     cdef Py_ssize_t r0 = r - r % GROUP, i, lo, hi, mid
     cdef int j = r - r0, k
+    cdef nimber_t unset[CANDIDATES]
     cdef PairGroup* group = &st.groups[(r0 // GROUP) % st.ngroups]
     cdef unsigned char* flags
     of_group[0] = group
@@ -958,10 +958,10 @@ cdef unsigned char* rare_pairs(const nimber_t* g, Py_ssize_t r, Sparse* st,
             for i in range(GROUP):
                 group.checked_width[i] = st.width
                 group.ncandidates[i] = candidates_avx512(
-                    group.flags + i * FLAG_STRIDE, st.width, st.mask, st.low_common,
-                    st.found_candidates, CANDIDATES)
+                    group.flags + i * FLAG_STRIDE, st.width, st.mask, st.low_common, unset,
+                    CANDIDATES)
                 for k in range(group.ncandidates[i]):
-                    group.candidates[k * GROUP + i] = st.found_candidates[k]
+                    group.candidates[k * GROUP + i] = unset[k]
             group.unhit = unhit_avx512(g + r0, st.rare + mid, st.rare + hi,
                                        st.rare_values + mid, group.candidates)
         group.r0 = r0
@@ -1004,7 +1004,6 @@ cdef bint checked_gives(const nimber_t* g, Sparse* st, PairGroup* group, Py_ssiz
     a are flagged for r after all (rarely: the candidate is mostly the first).
     """
     cdef int j = r % GROUP, k
-    cdef Py_ssize_t i
     cdef unsigned char* flags
     if not group.checking[j] or x >= group.checked_width[j]:
         return False
