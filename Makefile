@@ -29,8 +29,10 @@ $(EXTRAS): $(READY)
 
 build: $(CORE)
 
+KERNEL_SOURCES := $(wildcard ext/*.pyx ext/*.pxd ext/src/*.c ext/src/*.h)
+
 # A failed compile leaves the pure-Python core in charge: setup.py says so loudly.
-$(CORE): ext/_core.pyx setup.py $(READY)
+$(CORE): $(KERNEL_SOURCES) setup.py $(READY)
 	$(PY) setup.py -q build_ext --inplace
 	@mkdir -p build && touch $@
 

@@ -1,7 +1,8 @@
 """kayles: Sprague-Grundy solver for take-and-break games, on a Cython core.
 
 Light on purpose: importing the package loads nothing heavy; the names below
-are loaded on first use.
+are loaded on first use.  Inside IPython or Jupyter, a ``Sequence`` shows itself
+as its picture (``kayles.plot``, with the ``plot`` extra).
 
     >>> import kayles
     >>> kayles.xox.nimbers(6)
@@ -9,6 +10,8 @@ are loaded on first use.
     >>> kayles.xox.winning_move("xxxxxxx.xxxxxxxx..xxxxxxxx.")
     'xxx.xxx.xxxxxxxx..xxxxxxxx.'
 """
+
+import sys
 
 __version__ = "0.1.0"
 
@@ -58,3 +61,21 @@ def __getattr__(name: str):
 
 def __dir__() -> list:
     return sorted(set(globals()) | set(__all__))
+
+
+def _sequence_png(sequence) -> bytes | None:
+    from .plot import repr_png
+
+    return repr_png(sequence)
+
+
+def _show_sequences_in_ipython() -> None:
+    """Register ``_sequence_png`` as a Sequence's PNG form in a running IPython shell."""
+    ipython = sys.modules.get("IPython")
+    shell = getattr(ipython, "get_ipython", lambda: None)()
+    if shell is not None:
+        formatter = shell.display_formatter.formatters["image/png"]
+        formatter.for_type_by_name("kayles.sequence", "Sequence", _sequence_png)
+
+
+_show_sequences_in_ipython()

@@ -1,6 +1,7 @@
 """Misère play (whoever moves last loses) for every heap game: outcomes, winning moves, genus.
 
-How this works.  The kernel (``misere_value`` in both twins) finds the misère Grundy value
+How this works.  The kernel (``misere_value`` in ext/_misere.pyx and its twin
+kayles/_misere_pure.py) finds the misère Grundy value
 of a whole position by exhaustive, memoised search over positions kept as sorted multisets
 of heaps: identical heaps do not cancel in misère play, so no nim-sum shortcut is taken.
 The only reductions are proved ones (see the kernel's header): heaps with no move vanish,
@@ -25,7 +26,7 @@ from __future__ import annotations
 from ._constants import DEFAULT_BUDGET, MAX_BUDGET
 from ._numbers import brief
 from .heaps import HeapMove
-from .row import parse_row
+from .row import parse_row, runs, taken, without
 from .rules import Game, encode
 from .sequence import Sequence
 
@@ -55,16 +56,6 @@ def _check_heaps(heaps: list[int], budget: int) -> None:
                              f"{budget} positions")
 
 
-def _runs(data: bytes) -> list[tuple[int, int]]:
-    """(start, length) of every run of pins, left to right."""
-    runs, start = [], 0
-    for piece in data.split(b"."):
-        if piece:
-            runs.append((start, len(piece)))
-        start += len(piece) + 1
-    return runs
-
-
 def _moves(size: int, game: Game):
     """(left part a, kind index, heaps left) of every move on a heap, in tie-break order."""
     for option in game.options(size):
@@ -81,6 +72,7 @@ class Solver:
     """Misère answers for one game, sharing one memo of positions (at most ``budget``)."""
 
     def __init__(self, game: Game, budget: int = DEFAULT_BUDGET, kernel=None) -> None:
+        """``kernel``: a misère kernel module (default: the one ``kayles._impl`` chooses)."""
         if not 1 <= budget <= MAX_BUDGET:
             raise ValueError(f"the search budget must be 1 to {MAX_BUDGET} positions, not {budget}")
         self.game = game
@@ -88,7 +80,7 @@ class Solver:
         if kernel is None:
             from . import _impl
 
-            kernel = _impl.kernel
+            kernel = _impl.misere_kernel
         self.kernel = kernel
         self.memo = self.kernel.MisereMemo(encode(game.kinds), budget)
 
@@ -120,36 +112,31 @@ class Solver:
         i, _, _, parts = found
         return HeapMove(i, heaps[i], tuple(parts))
 
-    def _row(self, row: str) -> tuple[bytes, list[tuple[int, int]]]:
+    def _runs(self, row: str) -> list[tuple[int, int]]:
         if not self.game.on_rows:
             raise ValueError(f"{self.game.name} is not played on rows of pins; give heap sizes")
-        data = parse_row(row)
-        return data, _runs(data)
+        parse_row(row)
+        return runs(row)
 
     def row_outcome(self, row: str) -> str:
         """'P' or 'N' for a row of pins ('x' standing, '.' removed) under misère play."""
-        _, runs = self._row(row)
-        return self.outcome([length for _, length in runs])
+        return self.outcome([length for _, length in self._runs(row)])
 
     def row_winning_move(self, row: str) -> str | None:
         """The row after the misère winning move (removed pins turned to '.'), or None."""
-        data, runs = self._row(row)
-        found = self._first_win([length for _, length in runs])
+        found_runs = self._runs(row)
+        found = self._first_win([length for _, length in found_runs])
         if found is None:
             return None
         i, a, k, _ = found
-        out = bytearray(data)
-        for offset, token in enumerate(self.game.kinds[k].pattern):
-            if token == "x":
-                out[runs[i][0] + a + offset] = ord(".")
-        return out.decode("ascii")
+        return without(row, taken(self.game.kinds[k], found_runs[i][0] + a))
 
     def genera(self, n: int) -> list[Genus]:
         """The genus of every single heap 0..n, each proved (see the module header)."""
         if n < 0:
             raise ValueError("the largest heap must be >= 0")
         _check_heaps([n], self.budget)
-        sequence = Sequence(self.game, kernel=self.kernel)
+        sequence = Sequence(self.game)
         gammas: list[list[int]] = [[] for _ in range(n + 1)]
         for twos in range(MAX_TWOS + 1):
             for heap in range(n + 1):

@@ -25,11 +25,12 @@ Move syntax (``MOVE_HELP`` says the same to the user):
 from __future__ import annotations
 
 import re
-from collections import Counter
 
+from ._numbers import natural
 from .errors import shown
 from .heaps import HeapMove
-from .rules import Game, MoveKind
+from .row import runs, taken, without
+from .rules import Game
 from .sequence import Sequence
 
 TYPE_CHECKING = False
@@ -147,8 +148,8 @@ class Match:
     def moves(self) -> Iterator[Move]:
         """Every legal move, left to right (at one place, in the game's move-kind order)."""
         if self.on_rows:
-            return _row_moves(self.position, self.game.kinds)
-        return _heap_moves(self.position, self.game.kinds)
+            return _row_moves(self.position, self.game)
+        return _heap_moves(self.position, self.game)
 
     def has_move(self) -> bool:
         return next(self.moves(), None) is not None
@@ -163,9 +164,9 @@ class Match:
         if found is not None:
             return found
         if self.on_rows:  # min keeps the first of equals: the earlier move kind
-            removed = min(_row_takes(self.position, self.game.kinds),
-                          key=lambda taken: (len(taken), taken))
-            return Move(_after(self.position, removed), removed)
+            removed = min(_row_takes(self.position, self.game),
+                          key=lambda pins: (len(pins), pins))
+            return Move(without(self.position, removed), removed)
         return min(self.moves(), key=_heap_cost)
 
     def play(self, move: Move) -> None:
@@ -217,7 +218,7 @@ class Match:
         words = rest.replace("+", " ").replace(",", " ").split()
         parts = [] if words == ["nothing"] else _numbers(" ".join(words), "a heap size", True)
         parts = tuple(p for p in parts if p)
-        why = _heap_move_error(size, parts, self.game.kinds)
+        why = _heap_move_error(size, parts, self.game)
         if why:
             raise ValueError(f"heap {index + 1} of {size} cannot become {_parts_text(parts)}: "
                              f"{why}")
@@ -267,36 +268,16 @@ def _solver(sequence: Sequence, misere: bool) -> Callable[[object], Move | None]
 # -- rows ---------------------------------------------------------------------------------------
 
 
-def _runs(row: str) -> Iterator[tuple[int, int]]:
-    """(start, stop) of every group of standing pins."""
-    for match in re.finditer(r"x+", row):
-        yield match.start(), match.end()
-
-
-def _taken(kind: MoveKind, start: int) -> tuple[int, ...]:
-    return tuple(start + j for j, token in enumerate(kind.pattern) if token == "x")
-
-
-def _after(row: str, removed) -> str:
-    out = list(row)
-    for pin in removed:
-        out[pin] = "."
-    return "".join(out)
-
-
-def _row_takes(row: str, kinds: tuple[MoveKind, ...]) -> Iterator[tuple[int, ...]]:
+def _row_takes(row: str, game: Game) -> Iterator[tuple[int, ...]]:
     """The pins every legal move takes, left to right, in move-kind order at one pin."""
-    for start, stop in _runs(row):
-        for pin in range(start, stop):
-            for kind in kinds:
-                end = pin + kind.span
-                if end <= stop and (pin > start) + (end < stop) in kind.leave:
-                    yield _taken(kind, pin)
+    for start, length in runs(row):
+        for option in game.options(length):
+            yield taken(game.kinds[option.kind], start + option.a)
 
 
-def _row_moves(row: str, kinds: tuple[MoveKind, ...]) -> Iterator[Move]:
-    for removed in _row_takes(row, kinds):
-        yield Move(_after(row, removed), removed)
+def _row_moves(row: str, game: Game) -> Iterator[Move]:
+    for removed in _row_takes(row, game):
+        yield Move(without(row, removed), removed)
 
 
 def _pins(text: str) -> set[int]:
@@ -332,7 +313,7 @@ def _row_move(row: str, removed: set[int], game: Game) -> Move:
     why = f"{named} is not one move of {game.name} ({_rules(game)})"
     first = min(removed)
     for kind in game.kinds:
-        if set(_taken(kind, first)) != removed:
+        if set(taken(kind, first)) != removed:
             continue
         end = first + kind.span
         if "." in row[first:end] or end > len(row):
@@ -341,11 +322,11 @@ def _row_move(row: str, removed: set[int], game: Game) -> Move:
         start = row.rfind(".", 0, first) + 1
         stop = row.find(".", first)
         stop = len(row) if stop < 0 else stop
-        if (first > start) + (end < stop) not in kind.leave:
+        if not kind.allows(first - start, stop - end):
             why = f"{named} is not allowed here ({kind.describe()})"
             continue
-        taken = tuple(sorted(removed))
-        return Move(_after(row, taken), taken)
+        pins = tuple(sorted(removed))
+        return Move(without(row, pins), pins)
     raise ValueError(why)
 
 
@@ -359,16 +340,11 @@ def _rules(game: Game) -> str:
 # -- heaps --------------------------------------------------------------------------------------
 
 
-def _heap_moves(heaps: list[int], kinds: tuple[MoveKind, ...]) -> Iterator[Move]:
+def _heap_moves(heaps: list[int], game: Game) -> Iterator[Move]:
     for index, size in enumerate(heaps):
-        for a in range(size + 1):
-            for kind in kinds:
-                b = size - kind.span - a
-                if b < 0 or (a > 0) + (b > 0) not in kind.leave or (kind.unequal and a == b > 0):
-                    continue
-                kept = tuple(len(run) for run in kind.pattern.split("x") if run)
-                move = HeapMove(index, size, tuple(p for p in (a, *kept, b) if p))
-                yield Move(move.apply(heaps), heap=move)
+        for option in game.options(size):
+            move = HeapMove(index, size, option.parts)
+            yield Move(move.apply(heaps), heap=move)
 
 
 def _heap_cost(move: Move) -> tuple[int, int]:
@@ -377,21 +353,13 @@ def _heap_cost(move: Move) -> tuple[int, int]:
     return (move.heap.size - sum(move.heap.parts), move.heap.index)
 
 
-def _heap_move_error(size: int, parts: tuple[int, ...], kinds: tuple[MoveKind, ...]) -> str:
+def _heap_move_error(size: int, parts: tuple[int, ...], game: Game) -> str:
     """Why one heap of ``size`` cannot become the heaps ``parts`` (any order); '' if it can."""
-    for kind in kinds:
-        kept = Counter(len(run) for run in kind.pattern.split("x") if run)
-        rest = Counter(parts)
-        rest.subtract(kept)
-        if any(count < 0 for count in rest.values()):
-            continue
-        outer = sorted(rest.elements())
-        if len(outer) > 2 or sum(outer) + kind.span != size or len(outer) not in kind.leave:
-            continue
-        if kind.unequal and len(outer) == 2 and outer[0] == outer[1]:
-            continue
+    wanted = sorted(parts)
+    if sum(wanted) <= size and any(sorted(option.parts) == wanted
+                                   for option in game.options(size)):
         return ""
-    return "; ".join(kind.describe() for kind in kinds)
+    return "; ".join(kind.describe() for kind in game.kinds)
 
 
 def _heap_list_move(heaps: list[int], after: list[int], game: Game) -> Move:
@@ -407,7 +375,7 @@ def _heap_list_move(heaps: list[int], after: list[int], game: Game) -> Move:
         if after[len(after) - keep :] != heaps[index + 1 :]:
             continue
         parts = tuple(p for p in after[index : len(after) - keep] if p)
-        why = _heap_move_error(heaps[index], parts, game.kinds)
+        why = _heap_move_error(heaps[index], parts, game)
         if not why:
             move = HeapMove(index, heaps[index], parts)
             return Move(move.apply(heaps), heap=move)
@@ -427,9 +395,7 @@ def _parts_text(parts: tuple[int, ...]) -> str:
 
 
 def _number(word: str, what: str) -> int:
-    if not (word.isascii() and word.isdigit()):
-        raise ValueError(f"{what} is a whole number, not {shown(word)}")
-    return int(word)
+    return natural(word, what, "is a whole number")
 
 
 def _numbers(text: str, what: str, empty: bool = False) -> list[int]:

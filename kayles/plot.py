@@ -9,9 +9,9 @@ value that occurs in it (no averaging, no blur), drawn as a rasterised
 scatter so SVG and PDF files stay small.
 
 Rare values: with a mask M, G(n) is *rare* when popcount(G(n) & M) is even.
-The mask drawn is the one with the fewest rare positions among 0..N, found
-from the value histogram by a Walsh-Hadamard transform:
-rare(M) = (total + sum_v count[v] * (-1)^popcount(v & M)) / 2.
+The mask drawn is the allowed one (every option constant rare) with the fewest
+rare positions among 0..N, found from the value histogram by a Walsh-Hadamard
+transform (``kayles.spectrum.fewest_rare``, the mask a survey reports).
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ from ._numbers import brief
 from .errors import SetupError, shown
 from .rules import get_game
 from .sequence import Sequence
+from .spectrum import fewest_rare, parity
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -34,7 +35,6 @@ __all__ = [
     "figure",
     "last_heap",
     "parse_size",
-    "rare_mask",
     "repr_png",
     "save_format",
 ]
@@ -77,26 +77,6 @@ def parse_size(text: str) -> tuple[int, int]:
     return size
 
 
-def rare_mask(counts: list[int]) -> tuple[int, int] | None:
-    """(mask, rare positions) for the mask with the fewest rare positions (smallest mask at a
-    tie), given ``counts[v]`` = how many positions have value v; None if every value is 0."""
-    size = 1
-    while size < len(counts):
-        size *= 2
-    if size == 1:
-        return None
-    w = list(counts) + [0] * (size - len(counts))
-    step = 1
-    while step < size:  # in-place Walsh-Hadamard transform
-        for start in range(0, size, 2 * step):
-            for i in range(start, start + step):
-                w[i], w[i + step] = w[i] + w[i + step], w[i] - w[i + step]
-        step *= 2
-    total = w[0]
-    rare, mask = min(((total + w[m]) // 2, m) for m in range(1, size))
-    return mask, rare
-
-
 def last_heap(sequence: Sequence, last: int | None = None) -> int:
     """The last heap drawn: ``last``, else the proof's length (at least 100 heaps), else
     DEFAULT_LAST."""
@@ -126,7 +106,8 @@ def figure(source: Sequence | Game | str, last: int | None = None, *,
     values = np.array(sequence.table(last + 1), dtype=np.uint16)
     count = last + 1
     counts = np.bincount(values).tolist()
-    found = rare_mask(counts)
+    found = None if len(counts) == 1 else fewest_rare(counts, sequence.game.constants(
+        sequence.nimber))
 
     width, height = size
     fig = Figure(figsize=(width / DPI, height / DPI), dpi=DPI)
@@ -147,8 +128,8 @@ def figure(source: Sequence | Game | str, last: int | None = None, *,
         ax.scatter(xs, ys, color="tab:blue", label=f"G(n) (all 0: {count} heaps)", **marker)
     else:
         mask, rare_count = found
-        parity = np.array([bin(v & mask).count("1") % 2 for v in range(len(counts))])
-        rare = parity[ys] == 0
+        odd = np.array([parity(v & mask) for v in range(len(counts))])
+        rare = odd[ys] == 0
         ax.scatter(xs[~rare], ys[~rare], color="tab:blue",
                    label=f"common values ({count - rare_count} heaps)", **marker)
         ax.scatter(xs[rare], ys[rare], color="tab:red",
@@ -194,7 +175,8 @@ def _proof_text(sequence: Sequence) -> str:
 
 
 def repr_png(sequence: Sequence) -> bytes | None:
-    """The PNG of ``figure(sequence)`` (for Jupyter), or None without matplotlib."""
+    """The PNG of ``figure(sequence)``, or None without matplotlib: how Jupyter shows a
+    Sequence (``kayles`` registers it with IPython, see ``kayles/__init__.py``)."""
     from io import BytesIO
 
     try:

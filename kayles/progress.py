@@ -55,6 +55,6 @@ def bar(total: int, description: str, unit: str = "it") -> Bar:
 
 
 def sequence_bar(description: str) -> Bar | None:
-    """A bar for ``Sequence.progress = bar.update``, or None when nothing would show."""
+    """A bar for ``Sequence.progress``, or None when nothing would show."""
     shown = bar(0, description, "values")
     return shown if shown.shown else None

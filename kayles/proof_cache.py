@@ -4,29 +4,36 @@ The cache lives in ``$XDG_CACHE_HOME/kayles/`` (when that is an absolute path) o
 ``~/.cache/kayles/``; one file per game and core, ``<game>.<core>.proof``.  Its
 content is computed by this program and nothing else: the first ``values``
 nimbers of the game (exactly the table that proved the period) and the period.
+``shared(name)`` is the process's one sequence of a named game, read from here.
 
 How stale values are kept out:
 
 * the key, stored in the file and compared in full, names the package version,
   the cache format, the game's moves (``rules.describe_moves``), and the path,
   size and modification time of the kernel module that computed the table
-  (``_core*.so`` or ``_pure.py``) and of ``sequence.py`` and ``rules.py``.  The
-  kernel is found the way ``kayles._impl`` finds it, without importing it;
-  a table is stored only when the kernel that computed it is that very file,
-  so KAYLES_PURE=1 and the compiled core never read each other's files, and a
+  (``_core*.so`` or ``_core_pure.py``, as ``kayles._impl.choice`` names it
+  without importing it) and of ``sequence.py`` and ``rules.py``.  A table is
+  stored only when the kernel that computed it is that very file, so
+  KAYLES_PURE=1 and the compiled core never read each other's files, and a
   rebuilt kernel or edited rules simply miss;
 * a CRC-32 (zlib's) of the whole file is checked on load, and the period's
   certificate is checked again on the loaded table (``Sequence.from_proof``);
 * writes go to a temporary file in the same directory, renamed over the old
   one (``os.replace``), so two processes writing at once leave one whole file.
 
-Any failure (no home, a read-only or full disk, a damaged or foreign file) is
-silent: the run computes as if there were no cache, and rewrites a bad file.
+Any failure (no home, a read-only or full disk, a damaged or foreign file, a
+file that is not a regular one) is silent: the run computes as if there were no
+cache, and rewrites a bad file.
+
+Memory: the header is read first, and a file that cannot serve the request
+(another key, or a proof longer than the run may use) is left unread; the
+values are read straight into the table the sequence keeps, so a load costs
+the table and nothing more.  A store writes the table as it stands.
 
 Loading runs at every start of Kayles-xox, whose whole budget is a few
 milliseconds, so it does not import ``os`` (0.8 ms, a sixth of the interpreter's
-own start-up): it reads the environment and stats files through ``posix``, the
-built-in half of ``os`` (and through ``os`` where there is no ``posix``).
+own start-up): files are opened and checked through ``posix``, the built-in
+half of ``os`` (and through ``os`` where there is no ``posix``).
 
 File format (little-endian): b"KAYLESPC", u32 key length, the key (UTF-8),
 u64 preperiod, u64 period, u64 count, count u16 values, u32 CRC-32 of all before.
@@ -36,7 +43,9 @@ from __future__ import annotations
 
 import sys
 
-from .rules import Game, describe_moves
+from . import _impl
+from .errors import SetupError
+from .rules import GAMES, Game, describe_moves
 
 if "posix" in sys.builtin_module_names:
     import posix as _system
@@ -54,61 +63,36 @@ __all__ = [
     "cache_path",
     "kernel_file",
     "load",
+    "save",
     "sequence",
-    "store",
+    "shared",
 ]
 
 MAGIC = b"KAYLESPC"
 FORMAT = 1
 LARGEST = 1 << 26  # bytes: a bigger file is not one of ours
+REGULAR = 0o100000  # S_IFREG: the file type bits of a regular file (stat.S_ISREG)
 PROVED_AT_ONCE = frozenset({"kayles-xox"})  # quick proofs that nearly every run uses
-SEP = "/" if _system.__name__ == "posix" else "\\"
-HERE = __file__.rpartition(SEP)[0]  # a module's __file__ is an absolute path
-
-
-def _getenv(name: str) -> str:
-    os = sys.modules.get("os")
-    if os is not None:  # os.environ sees changes made through it since start-up
-        return os.environ.get(name, "")
-    value = _system.environ.get(name.encode(), b"")  # posix.environ: bytes, as at start-up
-    return value.decode(sys.getfilesystemencoding(), "surrogateescape")
-
-
-def _flag(name: str) -> bool:
-    return _getenv(name) not in ("", "0")
+SEP = _impl.SEP
+HERE = _impl.HERE
 
 
 def _isabs(path: str) -> bool:
     return path.startswith(SEP) if SEP == "/" else len(path) > 2 and path[1:3] == ":\\"
 
 
-def _stat(path: str):
-    try:
-        return _system.stat(path)
-    except OSError:
-        return None
-
-
 def kernel_file() -> tuple[str, str] | None:
-    """(core name, file) of the kernel ``kayles._impl`` will load, or None if it will fail."""
-    if not _flag("KAYLES_PURE"):
-        import _imp
-
-        for suffix in _imp.extension_suffixes():
-            path = f"{HERE}{SEP}_core{suffix}"
-            if _stat(path) is not None:
-                return "cython", path
-        if _flag("KAYLES_REQUIRE_NATIVE"):
-            return None
-    elif _flag("KAYLES_REQUIRE_NATIVE"):
+    """(core name, file) of the kernel ``kayles._impl`` chooses, or None if it cannot."""
+    try:
+        return _impl.choice()
+    except SetupError:
         return None
-    return "python", f"{HERE}{SEP}_pure.py"
 
 
 def cache_dir() -> str | None:
-    base = _getenv("XDG_CACHE_HOME")
+    base = _impl.getenv("XDG_CACHE_HOME")
     if not _isabs(base):
-        home = _getenv("HOME")
+        home = _impl.getenv("HOME")
         if not _isabs(home):
             return None
         base = f"{home.rstrip(SEP)}{SEP}.cache"
@@ -144,59 +128,68 @@ def cache_path(game: Game, core: str) -> str | None:
     return f"{folder}{SEP}{slug}.{core}.proof"
 
 
-def load(game: Game) -> Sequence | None:
-    """The proved sequence of ``game`` from the cache, or None (silently) on any miss."""
+def load(game: Game, most: int | None = None) -> Sequence | None:
+    """The proved sequence of ``game`` from the cache, or None (silently) on any miss.
+
+    ``most``: take only a proof that needed at most that many values.
+    """
     keyed = cache_key(game)
     path = keyed and cache_path(game, keyed[0])
     if not path:
         return None
     try:
-        with open(path, "rb") as handle:
-            data = handle.read(LARGEST + 1)
+        fd = _system.open(path, _system.O_RDONLY | getattr(_system, "O_NONBLOCK", 0))
     except OSError:
         return None
-    return _parse(data, game, keyed[1].encode())
+    try:
+        with open(fd, "rb", buffering=0) as handle:
+            return _read(handle, _system.fstat(fd), game, keyed[1].encode(), most)
+    except (OSError, ValueError):
+        return None
 
 
-def _parse(data: bytes, game: Game, key: bytes) -> Sequence | None:
+def _read(handle, info, game: Game, key: bytes, most: int | None) -> Sequence | None:
     from zlib import crc32
 
-    size = len(key)
-    start = 12 + size + 24  # where the values begin
-    if (
-        len(data) > LARGEST
-        or len(data) < start + 4
-        or data[:8] != MAGIC
-        or int.from_bytes(data[8:12], "little") != size
-        or data[12 : 12 + size] != key
-        or int.from_bytes(data[-4:], "little") != crc32(memoryview(data)[:-4])
-    ):
+    if info.st_mode & 0o170000 != REGULAR or info.st_size > LARGEST:
+        return None  # a FIFO, a device, a directory: never ours, and reading could hang
+    head = handle.read(12 + len(key) + 24)
+    if len(head) < 12 + len(key) + 24 or head[:8] != MAGIC or head[12 : 12 + len(key)] != key:
         return None
-    n0, p, count = (int.from_bytes(data[i : i + 8], "little") for i in range(12 + size, start, 8))
-    if len(data) != start + 2 * count + 4:
+    if int.from_bytes(head[8:12], "little") != len(key):
         return None
-    values = memoryview(data)[start : start + 2 * count].cast("H")
-    if sys.byteorder == "big":
-        from array import array
-
-        values = array("H", values)
-        values.byteswap()
+    n0, p, count = (int.from_bytes(head[i : i + 8], "little") for i in range(12 + len(key),
+                                                                            len(head), 8))
+    if info.st_size != len(head) + 2 * count + 4 or (most is not None and count > most):
+        return None
     from .sequence import Period, Sequence
 
-    try:
-        return Sequence.from_proof(game, values, Period(n0, p, count))
-    except ValueError:
+    table = memoryview(bytearray(2 * count))
+    if handle.readinto(table) != 2 * count or len(tail := handle.read(5)) != 4:
         return None
+    if int.from_bytes(tail, "little") != crc32(table, crc32(head)):
+        return None
+    values = table.cast("H")
+    if sys.byteorder == "big":
+        values = _swapped(values)
+    return Sequence.from_proof(game, values, Period(n0, p, count))
 
 
-def store(sequence: Sequence) -> bool:
+def _swapped(values: memoryview) -> memoryview:
+    from array import array
+
+    swapped = array("H", values)
+    swapped.byteswap()
+    return memoryview(swapped)
+
+
+def save(sequence: Sequence) -> bool:
     """Write a proved sequence to the cache; False (silently) when it cannot."""
     found = sequence.period
     keyed = cache_key(sequence.game)
     if found is None or keyed is None:
         return False
-    kernel = kernel_file()
-    if kernel is None or getattr(sequence.kernel, "__file__", "") != kernel[1]:
+    if getattr(sequence.kernel, "__file__", "") != kernel_file()[1]:
         return False  # computed by another kernel than the key names
     path = cache_path(sequence.game, keyed[0])
     if path is None:
@@ -206,26 +199,20 @@ def store(sequence: Sequence) -> bool:
 
     key = keyed[1].encode()
     values = sequence.table(found.values)[: found.values]
-    data = bytearray(MAGIC)
-    data += len(key).to_bytes(4, "little") + key
-    for number in (found.preperiod, found.period, found.values):
-        data += number.to_bytes(8, "little")
     if sys.byteorder == "big":
-        from array import array
-
-        swapped = array("H", values)
-        swapped.byteswap()
-        data += swapped.tobytes()
-    else:
-        data += values.tobytes()
-    data += crc32(data).to_bytes(4, "little")
+        values = _swapped(values)
+    head = MAGIC + len(key).to_bytes(4, "little") + key
+    for number in (found.preperiod, found.period, found.values):
+        head += number.to_bytes(8, "little")
     folder = os.path.dirname(path)
     unique = f"{os.getpid()}.{os.urandom(4).hex()}"
     temporary = os.path.join(folder, f".{os.path.basename(path)}.{unique}.tmp")
     try:
         os.makedirs(folder, exist_ok=True)
-        with open(temporary, "wb") as handle:
-            handle.write(data)
+        with open(temporary, "xb") as handle:
+            handle.write(head)
+            handle.write(values)
+            handle.write(crc32(values, crc32(head)).to_bytes(4, "little"))
         os.replace(temporary, path)
     except OSError:
         try:
@@ -249,10 +236,10 @@ def _writable() -> bool:
     return os.access(folder, os.W_OK)
 
 
-def _store_when_proved(sequence: Sequence) -> None:
+def _save_when_proved(sequence: Sequence) -> None:
     if sequence.period is not None:
-        sequence.on_growth = None
-        store(sequence)
+        sequence.listeners.remove(_save_when_proved)
+        save(sequence)
 
 
 def sequence(game: Game, most: int | None = None) -> Sequence:
@@ -265,19 +252,34 @@ def sequence(game: Game, most: int | None = None) -> Sequence:
     otherwise (the pure core is some 200 times slower, other proofs may take
     minutes) the proof is stored whenever a run finds it.
     """
-    found = load(game)
-    if found is not None and (most is None or found.period.values <= most):
+    found = load(game, most)
+    if found is not None:
         return found
     from .sequence import Sequence
 
     fresh = Sequence(game)
     if game.provable:
-        fresh.on_growth = _store_when_proved
+        fresh.listeners.append(_save_when_proved)
         if (
             most is None
             and game.name in PROVED_AT_ONCE
-            and fresh.kernel.__name__.endswith("_core")
+            and _impl.choice()[0] == "cython"
             and _writable()
         ):
             fresh.prove()
     return fresh
+
+
+_SHARED: dict[str, Sequence] = {}
+
+
+def shared(name: str) -> Sequence:
+    """The process's one Sequence of a named game (``rules.GAMES``), made on first use.
+
+    Modules that serve one game (``xox``, ``games.grundys_game``, ...) take their
+    sequence from here, so values computed by one are there for the others; a
+    proof a run has stored in the user's cache is loaded.
+    """
+    if name not in _SHARED:
+        _SHARED[name] = sequence(GAMES[name])
+    return _SHARED[name]

@@ -1,19 +1,29 @@
-"""Rows of pins: 'x' standing, '.' removed.  Runs, nim-sum and the seed's winning move.
+"""Rows of pins: 'x' standing, '.' removed.  Runs, moves on a row, nim-sum, the winning move.
 
-The winning move (DESIGN.md): with X the nim-sum of all runs, X == 0 is a loss;
-otherwise take the leftmost run whose value can be lowered (G(run) ^ X < G(run)),
-in it the leftmost placement whose option value is G(run) ^ X, and at the same
-placement the earlier move kind.  The answer is the input with exactly the
-removed pins turned into '.'.
+The one home of rows in Python: ``parse_row`` checks one, ``runs`` finds its runs
+of pins, ``taken`` and ``without`` say which pins a move takes and what the row
+becomes (``kayles.misere`` and ``kayles.play`` use them too).  The compiled and
+pure kernels scan rows on their own, as twins (``row_nim_sum``, ``row_move``).
+
+The winning move: with X the nim-sum of all runs, X == 0 is a loss; otherwise
+take the leftmost run whose value can be lowered (G(run) ^ X < G(run)), in it
+the leftmost placement whose option value is G(run) ^ X, and at the same
+placement the earlier move kind (``Game.options`` order).  The answer is the
+input with exactly the removed pins turned into '.'.
 """
 
 from __future__ import annotations
 
-from ._constants import GAP
 from .errors import shown
-from .sequence import Sequence
 
-__all__ = ["nim_sum", "parse_row", "winning_move"]
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+
+    from .rules import MoveKind
+    from .sequence import Sequence
+
+__all__ = ["nim_sum", "parse_row", "runs", "taken", "winning_move", "without"]
 
 
 def parse_row(text: str) -> bytes:
@@ -24,6 +34,29 @@ def parse_row(text: str) -> bytes:
             if ch not in ".x":
                 raise ValueError(f"a position holds only '.' and 'x', not {shown(ch)} (at {i + 1})")
     return data
+
+
+def runs(row: str | bytes) -> list[tuple[int, int]]:
+    """(first pin, length) of every run of pins, left to right (pins count from 0)."""
+    found, start = [], 0
+    for piece in row.split("." if isinstance(row, str) else b"."):
+        if piece:
+            found.append((start, len(piece)))
+        start += len(piece) + 1
+    return found
+
+
+def taken(kind: MoveKind, start: int) -> tuple[int, ...]:
+    """The pins a move of ``kind`` laid at pin ``start`` removes (its pattern's 'x')."""
+    return tuple(start + j for j, token in enumerate(kind.pattern) if token == "x")
+
+
+def without(row: str, pins: Iterable[int]) -> str:
+    """The row with ``pins`` removed (turned to '.')."""
+    out = list(row)
+    for pin in pins:
+        out[pin] = "."
+    return "".join(out)
 
 
 def _table_for(data: bytes, sequence: Sequence):
@@ -47,8 +80,4 @@ def winning_move(row: str, sequence: Sequence) -> str | None:
     if found is None:
         return None
     start, kind = found
-    out = bytearray(data)
-    for offset, token in enumerate(sequence.game.kinds[kind].pattern):
-        if token == "x":
-            out[start + offset] = GAP
-    return out.decode("ascii")
+    return without(data.decode("ascii"), taken(sequence.game.kinds[kind], start))

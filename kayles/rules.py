@@ -47,6 +47,7 @@ __all__ = [
     "Game",
     "MoveKind",
     "Option",
+    "allowed",
     "describe_moves",
     "encode",
     "get_game",
@@ -59,7 +60,7 @@ EncodedKind = tuple  # (span, kept, leave_mask, unequal), see the header
 class MoveKind:
     """One kind of move: a pattern of removed (x) and kept (o) tokens."""
 
-    __slots__ = ("pattern", "leave", "unequal", "kept")
+    __slots__ = ("pattern", "leave", "unequal", "kept", "leave_mask")
 
     def __init__(self, pattern: str, leave: Iterable[int], unequal: bool = False) -> None:
         leave = frozenset(leave)
@@ -80,6 +81,7 @@ class MoveKind:
         self.leave = leave
         self.unequal = bool(unequal)
         self.kept = kept  # the lengths of the 'o' runs, left to right
+        self.leave_mask = sum(1 << count for count in leave)  # bit i: i parts may remain
 
     @property
     def span(self) -> int:
@@ -92,7 +94,7 @@ class MoveKind:
 
     def allows(self, a: int, b: int) -> bool:
         """Whether outer parts ``a`` and ``b`` may remain (see the module header)."""
-        return (a > 0) + (b > 0) in self.leave and not (self.unequal and a == b > 0)
+        return allowed(self.leave_mask, self.unequal, a, b)
 
     def describe(self) -> str:
         what = f"remove {self.pattern!r}" if self.pattern else "split a heap"
@@ -177,6 +179,16 @@ class Game:
         """Whether the octal periodicity theorem applies (no 'unequal' moves)."""
         return not any(k.unequal for k in self.kinds)
 
+    def constants(self, nimber: Callable[[int], int]) -> set[int]:
+        """The option constants, given G: each kind's XOR of G over its kept runs."""
+        values = set()
+        for kind in self.kinds:
+            value = 0
+            for h in kind.kept:
+                value ^= nimber(h)
+            values.add(value)
+        return values
+
     def options(self, n: int) -> Iterator[Option]:
         """Every option of a heap of ``n``, in tie-break order: smallest ``a``, then kind.
 
@@ -193,11 +205,19 @@ class Game:
         return f"Game({self.name!r}, {list(self.kinds)!r})"
 
 
+def allowed(leave_mask: int, unequal: bool, a: int, b: int) -> bool:
+    """Whether a move may leave outer parts ``a`` and ``b``: the one statement of that rule.
+
+    ``leave_mask`` has bit ``i`` set when ``i`` non-empty parts may remain; ``unequal``
+    forbids ``a == b > 0`` (see the module header).  ``MoveKind.allows`` and the pure
+    kernels call this; the compiled kernels' ``allows`` (ext/_common.pxd) is its twin.
+    """
+    return bool(leave_mask >> ((a > 0) + (b > 0)) & 1) and not (unequal and a == b > 0)
+
+
 def encode(kinds: Iterable[MoveKind]) -> tuple[EncodedKind, ...]:
     """The kernels' view of a game: ``(span, kept, leave_mask, unequal)`` per kind."""
-    return tuple(
-        (kind.span, kind.kept, sum(1 << k for k in kind.leave), kind.unequal) for kind in kinds
-    )
+    return tuple((kind.span, kind.kept, kind.leave_mask, kind.unequal) for kind in kinds)
 
 
 def describe_moves(game: Game) -> str:

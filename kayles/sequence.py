@@ -15,13 +15,13 @@ No period is ever typed in: it is found and proved from the table.  Games with
 from __future__ import annotations
 
 from .errors import shown
-from .rules import GAMES, Game, encode
+from .rules import Game, encode
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterator
 
-__all__ = ["DIRECT_LIMIT", "PROOF_LIMIT", "Period", "Sequence", "shared"]
+__all__ = ["DIRECT_LIMIT", "PROOF_LIMIT", "Period", "Sequence"]
 
 PROOF_LIMIT = 1 << 20  # how many values a proof search may compute unless told otherwise
 DIRECT_LIMIT = 1 << 27  # the largest table computed when no period is proved
@@ -54,58 +54,57 @@ def _new_table(size: int) -> memoryview:
     return memoryview(bytearray(2 * size)).cast("H")
 
 
-class _KernelOnDemand:
-    """Stands for the chosen kernel module, imported when one of its functions is called."""
-
-    def __getattr__(self, name: str):
-        if name.startswith("__"):
-            return getattr(_chosen_kernel(), name)
-
-        def call(*args):
-            return getattr(_chosen_kernel(), name)(*args)
-
-        return call
-
-
-def _chosen_kernel():
-    from . import _impl
-
-    return _impl.kernel
-
-
 class Sequence:
     """The nimbers G(0), G(1), ... of one heap game.
 
     ``method`` is "sparse" (the default: the sparse-space kernel, which falls back
     to the plain scan where it would not save) or "plain" (always the plain scan).
+    ``kernel`` is a kernel module (default: the one ``kayles._impl`` chooses,
+    imported when a value is first computed, so a proof read from a cache costs
+    no kernel).  ``progress``, if given, is told ``update(computed, wanted)``
+    while values are computed (``kayles.progress.Bar`` is one).  Each function of
+    ``listeners`` is called with the sequence after every kernel call (a saved
+    run writes its new values there); ``step``, if set, bounds the values one
+    kernel call computes.
     """
 
-    def __init__(self, game: Game, method: str = "sparse", kernel=None) -> None:
+    def __init__(self, game: Game, method: str = "sparse", kernel=None, *,
+                 progress=None) -> None:
         if method not in ("sparse", "plain"):
             raise ValueError(f"method must be 'sparse' or 'plain', not {shown(method)}")
         self.game = game
-        self.kernel = kernel or _chosen_kernel()  # imported here: a cached proof needs none
+        self.method = method
+        self._kernel = kernel
         self.encoded = encode(game.kinds)
-        self._extend = self.kernel.extend_sparse if method == "sparse" else self.kernel.extend_plain
         self._scratch = None  # the kernel's working memory, made by the first call, then reused
         self._table = _new_table(FIRST_CHECK)
         self._length = 0
         self._checkpoint = FIRST_CHECK
         self._checked = 0  # the table length at the last period search
         self.period: Period | None = None
-        self.progress = None  # called as progress(computed, wanted) while computing
-        self.step: int | None = None  # at most this many values per kernel call, if set
-        self.on_growth: Callable[[Sequence], None] | None = None  # called after each call
+        self.progress = progress
+        self.step: int | None = None
+        self.listeners: list[Callable[[Sequence], None]] = []
+
+    @property
+    def kernel(self):
+        """The kernel module that computes this sequence's values."""
+        if self._kernel is None:
+            from . import _impl
+
+            self._kernel = _impl.kernel
+        return self._kernel
 
     @classmethod
-    def from_values(cls, game: Game, values, method: str = "sparse", kernel=None) -> Sequence:
+    def from_values(cls, game: Game, values, method: str = "sparse", kernel=None, *,
+                    progress=None) -> Sequence:
         """A sequence that starts from known values G(0..len(values)-1), e.g. a saved table.
 
         The checkpoints an uninterrupted run would have passed are replayed on the
         given values, so the sequence is in the state that run would be in (a period
         proved at the same length, or the same next checkpoint).
         """
-        sequence = cls(game, method, kernel)
+        sequence = cls(game, method, kernel, progress=progress)
         count = len(values)
         sequence._reserve(count)
         sequence._table[:count] = values
@@ -117,20 +116,19 @@ class Sequence:
         return sequence
 
     @classmethod
-    def from_proof(cls, game: Game, values, period: Period) -> Sequence:
-        """A proved sequence from its first ``period.values`` values (e.g. a cache).
+    def from_proof(cls, game: Game, table: memoryview, period: Period) -> Sequence:
+        """A proved sequence that takes over ``table``, its first ``period.values`` values
+        (e.g. read from a cache: no copy is made, so the caller gives the table up).
 
-        The kernel is imported only when one of its functions is called (moves on
-        a row call one): every nimber is read or copied from the table.  The
+        No kernel is imported until one of its functions is called (moves on a
+        row call one): every nimber is read or copied from the table.  The
         proof's certificate is checked again here (O(values), at memcmp speed), so
         a table that does not prove ``period`` is a ValueError.
         """
         length, n0, p, t = period.values, period.preperiod, period.period, game.span
-        if len(values) != length:
-            raise ValueError(f"{game.name}: {len(values)} values, but {period!r}")
-        table = _new_table(max(length, 1))
-        table[:length] = values
-        raw = table[:length].tobytes()
+        if len(table) != length or table.format != "H":
+            raise ValueError(f"{game.name}: {len(table)} values, but {period!r}")
+        raw = table.cast("B")
         if (
             not game.provable
             or p < 1
@@ -138,7 +136,7 @@ class Sequence:
             or raw[2 * (n0 + p) :] != raw[2 * n0 : 2 * (length - p)]
         ):
             raise ValueError(f"{game.name}: the table does not prove {period!r}")
-        sequence = cls(game, kernel=_KernelOnDemand())
+        sequence = cls(game)
         sequence._table = table
         sequence._length = sequence._checkpoint = length
         sequence.period = period
@@ -186,18 +184,20 @@ class Sequence:
             stop = min(count, self._checkpoint)
             if self.progress is not None:
                 stop = min(stop, self._length + PROGRESS_STEP)
-                self.progress(self._length, count)
+                self.progress.update(self._length, count)
             if self.step is not None:
                 stop = min(stop, self._length + self.step)
             self._reserve(stop)
+            kernel = self.kernel
             if self._scratch is None:
-                self._scratch = self.kernel.Scratch()
-            self._extend(self._table, self._length, stop, self.encoded, self._scratch)
+                self._scratch = kernel.Scratch()
+            extend = kernel.extend_sparse if self.method == "sparse" else kernel.extend_plain
+            extend(self._table, self._length, stop, self.encoded, self._scratch)
             self._length = stop
             if stop == self._checkpoint:
                 self._check()
-            if self.on_growth is not None:
-                self.on_growth(self)
+            for listener in tuple(self.listeners):
+                listener(self)
 
     def _check(self) -> None:
         length = self._checked = self._length
@@ -238,12 +238,6 @@ class Sequence:
             take = min(span, count - have)
             g[have : have + take] = g[have - span : have - span + take]
             self._length = have + take
-
-    def _repr_png_(self) -> bytes | None:
-        """Jupyter shows a Sequence as its picture (kayles.plot; None without matplotlib)."""
-        from .plot import repr_png
-
-        return repr_png(self)
 
     # -- asking ----------------------------------------------------------------
 
@@ -298,20 +292,3 @@ class Sequence:
         block = self._table[n0 : n0 + p]
         repeats, tail = divmod(count - n0 - p, p)
         return iter([(head, 1), (block, repeats), (block[:tail], 1)])
-
-
-_SHARED: dict[str, Sequence] = {}
-
-
-def shared(name: str) -> Sequence:
-    """The process's one Sequence of a named game (``rules.GAMES``), made on first use.
-
-    Modules that serve one game (``xox``, ``games.grundys_game``, ...) take their
-    sequence from here, so values computed by one are there for the others.  A
-    proof a run has stored in the user's cache is loaded (``kayles.proof_cache``).
-    """
-    if name not in _SHARED:
-        from . import proof_cache
-
-        _SHARED[name] = proof_cache.sequence(GAMES[name])
-    return _SHARED[name]

@@ -6,16 +6,9 @@ or ``limit`` values are computed and returns a ``Summary`` of plain data (it run
 in worker processes, so it takes and returns only picklable things);
 ``equivalence_classes`` groups summaries whose first N values agree.
 
-The rare mask (sparse space).  For a mask M, a value v is *rare* when
-popcount(v & M) is even, *common* when it is odd.  Over the masks that keep every
-option constant rare (``constants``: the XOR of G over a pattern's kept runs; 0 for
-octal codes), the survey reports the one with the fewest rare heaps n < values,
-the smallest such mask on a tie.  With the value histogram h,
-
-    rare(M) = sum_v h[v] [popcount(v & M) even] = (total + W[M]) / 2,
-    W[M]    = sum_v h[v] (-1)**popcount(v & M)    (the Walsh-Hadamard transform of h),
-
-so every mask is scored at once in O(B log B), B the power of two above the largest value.
+The rare mask (sparse space, ``kayles.spectrum``): over the masks that keep every
+option constant rare, the survey reports the one with the fewest rare heaps
+n < values, the smallest such mask on a tie.
 """
 
 from __future__ import annotations
@@ -25,16 +18,15 @@ import itertools
 import time
 import zlib
 from array import array
-from collections import Counter
 
 from .checksum import fletcher32
-from .rules import encode, get_game
+from .rules import get_game
 from .sequence import Sequence
+from .spectrum import fewest_rare, parity
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Iterable, Mapping
-    from collections.abc import Sequence as Values
+    from collections.abc import Iterable
 
 __all__ = [
     "FIELDS",
@@ -43,9 +35,7 @@ __all__ = [
     "compared_values",
     "codes_with_digits",
     "equivalence_classes",
-    "rare_mask",
     "summarise",
-    "walsh_hadamard",
 ]
 
 # The report's columns, in order (``Summary`` has one attribute per name).
@@ -132,45 +122,6 @@ def codes_with_digits(digits: int, first: str = "0") -> list[str]:
             for last in "1234567"]
 
 
-def walsh_hadamard(counts: Values[int]) -> list[int]:
-    """W[M] = sum_v counts[v] * (-1)**popcount(v & M); len(counts) a power of two."""
-    w = list(counts)
-    size, half = len(w), 1
-    if size & (size - 1):
-        raise ValueError(f"the length {size} is not a power of two")
-    while half < size:
-        for start in range(0, size, 2 * half):
-            for i in range(start, start + half):
-                a, b = w[i], w[i + half]
-                w[i], w[i + half] = a + b, a - b
-        half *= 2
-    return w
-
-
-def rare_mask(histogram: Mapping[int, int], constants: Iterable[int] = ()) -> tuple[int, int]:
-    """(mask, rare): the non-zero mask with the fewest rare values, and that number.
-
-    ``histogram`` maps a value to how many heaps have it; masks range over
-    1 .. B-1 (B the least power of two >= 2 above every value and constant) and must
-    give every constant an even popcount.  Ties go to the smallest mask; (0, total)
-    when no mask qualifies.
-    """
-    constants = set(constants)
-    top = max([*histogram, *constants, 1])
-    size = 1 << top.bit_length()
-    counts = [0] * size
-    for value, times in histogram.items():
-        counts[value] += times
-    total = sum(counts)
-    transform = walsh_hadamard(counts)
-    best, best_rare = 0, total + 1
-    for mask in range(1, size):
-        rare = (total + transform[mask]) // 2
-        if rare < best_rare and all(bin(c & mask).count("1") % 2 == 0 for c in constants):
-            best, best_rare = mask, rare
-    return (best, best_rare) if best else (0, total)
-
-
 def summarise(code: str, limit: int) -> Summary:
     """Compute ``code`` until its period is proved or ``limit`` values, and sum it up."""
     started = time.perf_counter()
@@ -179,15 +130,11 @@ def summarise(code: str, limit: int) -> Summary:
     period = sequence.prove(limit)
     used = period.values if period is not None else limit
     values = sequence.table(used).tolist()
-    constants = set()
-    for _span, kept, _mask, _unequal in encode(game.kinds):
-        constant = 0
-        for heap in kept:
-            constant ^= values[heap] if heap < used else sequence.nimber(heap)
-        constants.add(constant)
-    mask, rare = rare_mask(Counter(values), constants)
-    last_rare = next((n for n in reversed(range(used))
-                      if bin(values[n] & mask).count("1") % 2 == 0), None)
+    counts = [0] * (max(values, default=0) + 1)
+    for value in values:
+        counts[value] += 1
+    mask, rare = fewest_rare(counts, game.constants(sequence.nimber))
+    last_rare = next((n for n in reversed(range(used)) if not parity(values[n] & mask)), None)
     largest = max(values, default=0)
     head = values[: period.preperiod + period.period] if period is not None else values
     return Summary(

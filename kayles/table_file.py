@@ -240,7 +240,7 @@ class TableWriter:
         sequence.step = self._smallest = chunk
         self._seconds = seconds
         self._since = time.monotonic()
-        sequence.on_growth = self.save
+        sequence.listeners.append(self.save)
 
     def save(self, sequence: Sequence) -> None:
         """Append the values computed since the last save (a no-op if there are none)."""
@@ -264,7 +264,8 @@ class TableWriter:
     def finish(self, sequence: Sequence) -> None:
         """Save what is left, cut away anything half-written, close the file."""
         try:
-            sequence.on_growth = None
+            if self.save in sequence.listeners:
+                sequence.listeners.remove(self.save)
             os.ftruncate(self._fd, self._end)
             self.save(sequence)
         finally:

@@ -7,8 +7,9 @@
 
 from __future__ import annotations
 
+from .proof_cache import shared
 from .rules import GAMES
-from .sequence import Period, Sequence, shared
+from .sequence import Period, Sequence
 
 __all__ = ["GAME", "nim_sum", "nimber", "nimbers", "period", "sequence", "winning_move"]
 

@@ -1,9 +1,10 @@
 """Shared fixtures: every kernel test runs on both twins.
 
-The ``kernel`` fixture is the compiled core and the pure twin in turn.  When the
-compiled core is missing its case is skipped, unless KAYLES_REQUIRE_NATIVE is set
-(as CI and ``make test`` do): then it fails, so a broken build cannot pass as
-"pure tested twice".
+The ``kernel`` fixture is the compiled nim-sequence kernel (kayles._core) and its
+pure twin (kayles._core_pure) in turn; ``misere_kernel`` the same for the misère
+search (kayles._misere, kayles._misere_pure).  When the compiled core is missing
+its case is skipped, unless KAYLES_REQUIRE_NATIVE is set (as CI and ``make test``
+do): then it fails, so a broken build cannot pass as "pure tested twice".
 """
 
 from __future__ import annotations
@@ -30,11 +31,11 @@ os.environ["XDG_CACHE_HOME"] = tempfile.mkdtemp(prefix="kayles-test-cache-")
 atexit.register(shutil.rmtree, os.environ["XDG_CACHE_HOME"], True)
 
 
-def load_kernel(name: str):
+def load_kernel(name: str, concern: str = "core"):
     if name == "python":
-        return importlib.import_module("kayles._pure")
+        return importlib.import_module(f"kayles._{concern}_pure")
     try:
-        return importlib.import_module("kayles._core")
+        return importlib.import_module(f"kayles._{concern}")
     except ImportError as exc:
         if REQUIRE_NATIVE:
             pytest.fail(f"KAYLES_REQUIRE_NATIVE is set but the compiled core is missing: {exc}")
@@ -50,6 +51,16 @@ def kernel(request):
 def both_kernels():
     """(compiled, pure), for tests that compare the twins directly."""
     return load_kernel("cython"), load_kernel("python")
+
+
+@pytest.fixture(scope="session", params=["cython", "python"])
+def misere_kernel(request):
+    return load_kernel(request.param, "misere")
+
+
+@pytest.fixture(scope="session")
+def both_misere_kernels():
+    return load_kernel("cython", "misere"), load_kernel("python", "misere")
 
 
 def assert_usage_error(result) -> None:

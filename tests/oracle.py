@@ -330,3 +330,20 @@ def fletcher32(values) -> int:
         s1 = (s1 + v) % 65535
         s2 = (s2 + s1) % 65535
     return s2 << 16 | s1
+
+
+def fewest_rare_by_trial(values: list[int], constants=()) -> tuple[int, int]:
+    """Every mask below the power of two above all values and constants tried: the one,
+    among those giving every constant an even popcount, with the fewest values v of even
+    popcount(v & mask), the smallest mask on a tie; (0, len(values)) when none qualifies."""
+    def even(value: int, mask: int) -> bool:
+        return bin(value & mask).count("1") % 2 == 0
+
+    top = max([*values, *constants, 1])
+    best = None
+    for mask in range(1, 1 << top.bit_length()):
+        if all(even(c, mask) for c in constants):
+            rare = sum(even(v, mask) for v in values)
+            if best is None or rare < best[1]:
+                best = (mask, rare)
+    return best or (0, len(values))

@@ -40,8 +40,8 @@ def rows(longest: int):
             yield "".join(cells)
 
 
-def test_misere_kayles_matches_the_published_values(kernel):
-    solver = misere.Solver(get_game("kayles"), kernel=kernel)
+def test_misere_kayles_matches_the_published_values(misere_kernel):
+    solver = misere.Solver(get_game("kayles"), kernel=misere_kernel)
     assert [solver.value([n]) for n in range(len(MISERE_KAYLES))] == MISERE_KAYLES
 
 
@@ -51,9 +51,9 @@ def test_the_oracle_matches_the_published_values():
 
 
 @pytest.mark.parametrize("name", ROW_GAMES)
-def test_every_row_up_to_12_pins(kernel, name):
+def test_every_row_up_to_12_pins(misere_kernel, name):
     game, rules = get_game(name), ROW_GAMES[name]
-    solver = misere.Solver(game, kernel=kernel)
+    solver = misere.Solver(game, kernel=misere_kernel)
     for row in rows(MAX_PINS):
         expected = oracle.misere_row_move(rules, row)
         assert solver.row_winning_move(row) == expected, row
@@ -61,8 +61,8 @@ def test_every_row_up_to_12_pins(kernel, name):
         assert solver.row_outcome(row) == ("N" if wins else "P"), row
 
 
-def test_grundys_game_heap_lists(kernel):
-    solver = misere.Solver(get_game("grundy"), kernel=kernel)
+def test_grundys_game_heap_lists(misere_kernel):
+    solver = misere.Solver(get_game("grundy"), kernel=misere_kernel)
     for heaps in itertools.chain.from_iterable(
         itertools.product(range(12), repeat=k) for k in range(4)
     ):
@@ -78,9 +78,9 @@ def test_grundys_game_heap_lists(kernel):
 
 
 @pytest.mark.parametrize("name", ROW_GAMES)
-def test_genus_against_the_oracle(kernel, name):
+def test_genus_against_the_oracle(misere_kernel, name):
     game, rules = get_game(name), ROW_GAMES[name]
-    found = misere.Solver(game, kernel=kernel).genera(8)
+    found = misere.Solver(game, kernel=misere_kernel).genera(8)
     for n, genus in enumerate(found):
         assert genus.normal == rules.grundy("x" * n)
         for k in range(7):
@@ -97,29 +97,29 @@ def test_genus_text_form():
     assert misere.genus(5, get_game("kayles")) == misere.Genus(4, (1, 4, 6))
 
 
-def test_identical_heaps_do_not_cancel(kernel):
-    solver = misere.Solver(get_game("kayles"), kernel=kernel)
+def test_identical_heaps_do_not_cancel(misere_kernel):
+    solver = misere.Solver(get_game("kayles"), kernel=misere_kernel)
     # Normal play: two equal heaps are a loss.  Misère: 2 + 2 is, but 1 + 1 is a win (take one).
     assert solver.outcome([2, 2]) == "P"
     assert solver.outcome([1, 1]) == "N"
     assert solver.outcome([1, 1, 1]) == "P"
 
 
-def test_no_move_at_all_is_a_win_with_no_move(kernel):
-    solver = misere.Solver(get_game("dawsons-kayles"), kernel=kernel)
+def test_no_move_at_all_is_a_win_with_no_move(misere_kernel):
+    solver = misere.Solver(get_game("dawsons-kayles"), kernel=misere_kernel)
     assert solver.outcome([]) == "N" and solver.outcome([1, 1, 0]) == "N"
     assert solver.heaps_winning_move([1, 1]) is None
     assert solver.row_winning_move("x.x") is None and solver.row_outcome("x.x") == "N"
 
 
-def test_budget_is_an_error_never_a_guess(kernel):
-    solver = misere.Solver(get_game("kayles"), budget=50, kernel=kernel)
+def test_budget_is_an_error_never_a_guess(misere_kernel):
+    solver = misere.Solver(get_game("kayles"), budget=50, kernel=misere_kernel)
     with pytest.raises(ValueError, match="more than 50 positions"):
         solver.value([30])
     with pytest.raises(ValueError, match="beyond the misère search budget"):
         solver.value([51])
     with pytest.raises(ValueError, match="budget must be"):
-        misere.Solver(get_game("kayles"), budget=0, kernel=kernel)
+        misere.Solver(get_game("kayles"), budget=0, kernel=misere_kernel)
 
 
 def test_bad_positions_are_refused():
@@ -137,9 +137,9 @@ GAME_NAMES = ["kayles", "dawsons-kayles", "kayles-xox", "0.137", "grundy", "4.07
 @settings(max_examples=60, deadline=None)
 @given(name=st.sampled_from(GAME_NAMES), heaps=st.lists(st.integers(-1, 14), max_size=4),
        twos=st.integers(-1, 3), budget=st.integers(1, 3000))
-def test_twins_agree(both_kernels, name, heaps, twos, budget):
+def test_twins_agree(both_misere_kernels, name, heaps, twos, budget):
     results = []
-    for kernel in both_kernels:
+    for kernel in both_misere_kernels:
         memo = kernel.MisereMemo(misere.encode(get_game(name).kinds), budget)
         try:
             results.append((kernel.misere_value(memo, heaps, twos), len(memo),
@@ -202,9 +202,9 @@ SPLIT_GAMES = {
 
 
 @pytest.mark.parametrize("name", SPLIT_GAMES)
-def test_heap_lists_of_splitting_games(kernel, name):
+def test_heap_lists_of_splitting_games(misere_kernel, name):
     splits = SPLIT_GAMES[name]
-    solver = misere.Solver(get_game(name), kernel=kernel)
+    solver = misere.Solver(get_game(name), kernel=misere_kernel)
     for heaps in itertools.chain.from_iterable(
         itertools.product(range(10), repeat=k) for k in range(3)
     ):
@@ -219,8 +219,8 @@ def test_heap_lists_of_splitting_games(kernel, name):
 
 
 @pytest.mark.parametrize("name", SPLIT_GAMES)
-def test_genus_of_splitting_games_against_the_oracle(kernel, name):
+def test_genus_of_splitting_games_against_the_oracle(misere_kernel, name):
     splits = SPLIT_GAMES[name]
-    for n, genus in enumerate(misere.Solver(get_game(name), kernel=kernel).genera(12)):
+    for n, genus in enumerate(misere.Solver(get_game(name), kernel=misere_kernel).genera(12)):
         for k in range(6):
             assert genus.gamma(k) == oracle.heap_misere_value(splits, (n,), (2,) * k), (n, k)

@@ -16,7 +16,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
-from kayles import proof_cache
+from kayles import _impl, proof_cache
 from kayles.rules import GAMES, get_game
 from kayles.sequence import Sequence
 from kayles.table_file import read_table
@@ -103,7 +103,7 @@ def test_only_the_kernel_the_key_names_may_store(cache_home, both_kernels):
     for kernel in both_kernels:
         sequence = Sequence(game, kernel=kernel)
         sequence.prove()
-        stored.append(proof_cache.store(sequence))
+        stored.append(proof_cache.save(sequence))
     chosen = proof_cache.kernel_file()[1]
     assert stored == [kernel.__file__ == chosen for kernel in both_kernels]
     assert stored.count(True) == 1
@@ -131,7 +131,7 @@ def test_an_unusable_cache_is_silent(tmp_path, monkeypatch):
     game = get_game("0.77")
     sequence = prove_through_cache(game)
     assert sequence.nimbers(200) == oracle.octal_nimbers("0.77", 200)
-    assert proof_cache.store(sequence) is False
+    assert proof_cache.save(sequence) is False
     monkeypatch.setenv("XDG_CACHE_HOME", "relative/path")
     monkeypatch.delenv("HOME", raising=False)
     assert proof_cache.cache_dir() is None and proof_cache.load(game) is None
@@ -188,6 +188,7 @@ def test_compiled_and_pure_never_read_each_others_files(tmp_path, monkeypatch, e
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
     monkeypatch.setenv("KAYLES_PURE", "1")
     monkeypatch.delenv("KAYLES_REQUIRE_NATIVE", raising=False)
+    monkeypatch.setattr(_impl, "_chosen", None)  # the choice is made once a process: anew
     pure_key = proof_cache.cache_key(GAMES["kayles-xox"])[1].encode()
     assert pure_key != key
     (folder / "kayles-xox.python.proof").write_bytes(craft(pure_key, n0, p, [*values[:7], 77,
@@ -236,7 +237,7 @@ def test_a_warm_run_imports_neither_a_kernel_nor_os(tmp_path, expected_1000):
     imported = {line.rsplit("|", 1)[-1].strip() for line in result.stderr.decode().splitlines()
                 if line.startswith("import time:")}
     assert "kayles.xox" in imported and "kayles.proof_cache" in imported
-    for heavy in ("kayles._core", "kayles._pure", "kayles._impl", "os", "importlib",
+    for heavy in ("kayles._core", "kayles._core_pure", "os", "importlib",
                   "collections", "argparse", "kayles.row", "struct", "array"):
         assert heavy not in imported, heavy
 

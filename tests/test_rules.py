@@ -12,8 +12,9 @@ import kayles
 from kayles import heaps, xox
 from kayles.games import grundys_game
 from kayles.heaps import HeapMove
+from kayles.proof_cache import shared
 from kayles.rules import GAMES, MAX_KEPT, MAX_KINDS, MAX_SPAN, Game, MoveKind, Option, parse_octal
-from kayles.sequence import Period, Sequence, shared
+from kayles.sequence import Period, Sequence
 
 import oracle
 

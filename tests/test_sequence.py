@@ -146,8 +146,12 @@ def test_a_table_asked_for_at_once_is_allocated_once(kernel, game, monkeypatch):
 
 def test_progress_is_reported_while_computing(kernel):
     seen = []
-    sequence = Sequence(GAMES["grundy"], kernel=kernel)
-    sequence.progress = lambda done, wanted: seen.append((done, wanted))
+
+    class Progress:
+        def update(self, done, wanted):
+            seen.append((done, wanted))
+
+    sequence = Sequence(GAMES["grundy"], kernel=kernel, progress=Progress())
     sequence.nimbers(300)
     assert seen and all(wanted == 301 and done < 301 for done, wanted in seen)
 

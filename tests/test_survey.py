@@ -24,17 +24,9 @@ import termios
 import time
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
 
 from kayles._impl import IMPLEMENTATION
-from kayles.survey import (
-    codes_with_digits,
-    equivalence_classes,
-    rare_mask,
-    summarise,
-    walsh_hadamard,
-)
+from kayles.survey import codes_with_digits, equivalence_classes, summarise
 
 import oracle
 from conftest import ROOT, assert_usage_error
@@ -65,23 +57,6 @@ def rows(db) -> dict[str, tuple]:
 # -- brute-force references ------------------------------------------------------------------
 
 
-def parity_even(value: int, mask: int) -> bool:
-    return bin(value & mask).count("1") % 2 == 0
-
-
-def brute_rare_mask(values: list[int], constants=()) -> tuple[int, int]:
-    """Try every mask below the power of two above all values: fewest rare, smallest mask."""
-    top = max([*values, *constants, 1])
-    best = None
-    for mask in range(1, 1 << top.bit_length()):
-        if any(not parity_even(c, mask) for c in constants):
-            continue
-        rare = sum(parity_even(v, mask) for v in values)
-        if best is None or rare < best[1]:
-            best = (mask, rare)
-    return best or (0, len(values))
-
-
 def fletcher32_by_definition(values: list[int]) -> str:
     return f"{oracle.fletcher32(values):08x}"
 
@@ -90,33 +65,6 @@ def smallest_period(values: list[int], start: int) -> int:
     """The least p with values[n + p] == values[n] for every n >= start in the list."""
     return next(p for p in range(1, len(values))
                 if all(values[n] == values[n + p] for n in range(start, len(values) - p)))
-
-
-# -- the rare mask ---------------------------------------------------------------------------
-
-
-@given(st.lists(st.integers(0, 70), min_size=1, max_size=200),
-       st.lists(st.integers(0, 70), max_size=3))
-@settings(max_examples=300, deadline=None)
-def test_rare_mask_is_the_brute_force_minimum(values, constants):
-    histogram: dict[int, int] = {}
-    for v in values:
-        histogram[v] = histogram.get(v, 0) + 1
-    assert rare_mask(histogram, constants) == brute_rare_mask(values, constants)
-
-
-@given(st.integers(0, 6).flatmap(
-    lambda bits: st.lists(st.integers(-50, 50), min_size=1 << bits, max_size=1 << bits)))
-def test_walsh_hadamard_is_its_definition(counts):
-    assert walsh_hadamard(counts) == [
-        sum(c * (-1) ** bin(v & m).count("1") for v, c in enumerate(counts))
-        for m in range(len(counts))]
-
-
-def test_rare_mask_of_the_kayles_xox_constant_keeps_bit_zero_clear():
-    # Kayles-xox's pattern 'xox' keeps one pin: constant G(1) = 1, so the mask must be even.
-    mask, _ = rare_mask({0: 5, 1: 5, 2: 1, 3: 1}, {1})
-    assert mask % 2 == 0 and (mask, _) == brute_rare_mask([0] * 5 + [1] * 5 + [2, 3], [1])
 
 
 # -- which codes -----------------------------------------------------------------------------
@@ -152,8 +100,8 @@ def test_summary_matches_the_oracle(code):
     else:
         assert summary.values == limit
     assert summary.largest == max(used) and summary.largest_heap == used.index(max(used))
-    assert (summary.mask, summary.rare) == brute_rare_mask(used)
-    rare_heaps = [n for n, v in enumerate(used) if parity_even(v, summary.mask)]
+    assert (summary.mask, summary.rare) == oracle.fewest_rare_by_trial(used)
+    rare_heaps = [n for n, v in enumerate(used) if bin(v & summary.mask).count("1") % 2 == 0]
     assert summary.last_rare == rare_heaps[-1] and summary.rare == len(rare_heaps)
     assert summary.row()["checksum"] == fletcher32_by_definition(used)
 
@@ -184,7 +132,7 @@ def test_summary_of_kayles_xox_respects_its_pattern_constant():
     summary = summarise("kayles-xox", 200)
     values = oracle.xox_nimbers_by_sum(199)
     assert summary.first(200) == values
-    assert (summary.mask, summary.rare) == brute_rare_mask(values, [values[1]])
+    assert (summary.mask, summary.rare) == oracle.fewest_rare_by_trial(values, [values[1]])
 
 
 # (code, period, preperiod): published (Winning Ways; Berlekamp, Conway and Guy).

@@ -76,17 +76,14 @@ def open_sequence(name: str, cached: bool = True, most: int | None = None) -> Se
         from ..sequence import Sequence
 
         sequence = Sequence(game)
-    shown = sequence_bar(f"{sequence.game.name}: computing")
-    if shown is not None:
-        sequence.progress = shown.update
+    sequence.progress = sequence_bar(f"{sequence.game.name}: computing")
     return sequence
 
 
 def end_progress(sequence: Sequence) -> None:
     """Close the sequence's progress bar, if it has one."""
-    shown = getattr(sequence.progress, "__self__", None)
-    if shown is not None:
-        shown.close()
+    if sequence.progress is not None:
+        sequence.progress.close()
         sequence.progress = None
 
 

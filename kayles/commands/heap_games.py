@@ -83,8 +83,8 @@ def _long_run(args, limit: int | None = None):
     if args.resume is not None:
         saved = read_table(args.resume)
         check_game(saved, sequence.game, args.resume)
-        resumed = Sequence.from_values(sequence.game, saved.values[:limit])
-        resumed.progress, sequence = sequence.progress, resumed
+        sequence = Sequence.from_values(sequence.game, saved.values[:limit],
+                                        progress=sequence.progress)
         writer = TableWriter.reopen(args.resume, saved)
     elif args.save is not None:
         writer = TableWriter.create(args.save, sequence.game)
@@ -106,7 +106,7 @@ class _Saving:
         self.asked = False
         self._previous = None
         if threading.current_thread() is threading.main_thread():  # where signals go
-            sequence.on_growth = self._save_then_stop
+            sequence.listeners.append(self._stop_if_asked)  # after the writer's save
             self._previous = signal.signal(signal.SIGINT, self._on_sigint)
 
     def _on_sigint(self, signum, frame) -> None:
@@ -115,8 +115,7 @@ class _Saving:
         self.asked = True
         signal.signal(signal.SIGINT, signal.default_int_handler)
 
-    def _save_then_stop(self, sequence) -> None:
-        self.writer.save(sequence)
+    def _stop_if_asked(self, sequence) -> None:
         if self.asked:
             raise KeyboardInterrupt
 

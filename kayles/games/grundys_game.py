@@ -20,7 +20,7 @@ __all__ = ["nim_sum", "nimber", "outcome", "p_positions", "sequence", "winning_m
 
 def sequence() -> Sequence:
     """The engine's nim-sequence of Grundy's game, shared by the process."""
-    from ..sequence import shared
+    from ..proof_cache import shared
 
     return shared("grundy")
 

@@ -35,7 +35,7 @@ __all__ = ["gaps", "parse_file", "parse_row", "winning_cells"]
 
 def _nimbers(count: int) -> list[int]:
     """G(0..count-1) of 0.007, from the engine Sequence shared by the process."""
-    from ..sequence import shared
+    from ..proof_cache import shared
 
     return shared("treblecross").table(count).tolist()
 

@@ -1,4 +1,5 @@
-"""The kernels in plain Python: same names, arguments, results and errors as ext/_core.pyx.
+"""The nim-sequence kernels in plain Python: same names, arguments, results and errors as
+ext/_core.pyx (tables, masks, periods, row moves).
 
 Tables are writable buffers of unsigned 16-bit nimbers (``memoryview(...).cast("H")``);
 kinds are the tuples of ``rules.encode``.  Nothing here validates user input: the
@@ -10,7 +11,9 @@ from __future__ import annotations
 from bisect import bisect_left
 from operator import xor
 
-from ._constants import MAX_KEPT, MAX_KINDS, MAX_SPAN, PIN
+from ._common_pure import check_kinds, constant, mex, options
+from ._constants import MAX_KINDS, PIN
+from .spectrum import allowed_mask, parity, walsh_hadamard
 
 __all__ = [
     "VECTORS",
@@ -31,23 +34,6 @@ SAVING = 1  # split when its estimated cost is under 1/SAVING of the plain scan'
 VECTORS = ("python",)
 
 
-def _check_kinds(kinds) -> None:
-    if len(kinds) > MAX_KINDS:
-        raise ValueError(f"at most {MAX_KINDS} move kinds")
-    if any(len(kept) > MAX_KEPT for _, kept, _, _ in kinds):
-        raise ValueError(f"at most {MAX_KEPT} kept runs in one pattern")
-    if any(not 0 <= span <= MAX_SPAN for span, _, _, _ in kinds):
-        raise ValueError(f"a move spans at most {MAX_SPAN} tokens")
-
-
-def _constant(table, kept) -> int:
-    """XOR of G over the kept runs: the part of an option's value its kind fixes."""
-    value = 0
-    for h in kept:
-        value ^= table[h]
-    return value
-
-
 def _pair_values(table, r: int, unequal: bool) -> set[int]:
     """{G(a) ^ G(b) : a + b = r, a, b >= 1} (a != b when unequal)."""
     half = r // 2
@@ -65,7 +51,7 @@ def _whole_and_ends(table, n: int, kinds, options: set[int]) -> list[list]:
     for span, kept, leave, unequal in kinds:
         if n < span:
             continue
-        c = _constant(table, kept)
+        c = constant(table, kept)
         r = n - span
         if r == 0:
             if leave & 1:  # no part left: allowed even when unequal (rules.py)
@@ -84,13 +70,6 @@ def _options_plain(table, n: int, kinds) -> set[int]:
         values = _pair_values(table, r, unequal)
         options |= {v ^ c for v in values} if c else values
     return options
-
-
-def _mex(options) -> int:
-    m = 0
-    while m in options:
-        m += 1
-    return m
 
 
 def _store(table, n: int, value: int) -> None:
@@ -126,32 +105,16 @@ def _scratch_for(scratch) -> Scratch:
 
 def extend_plain(table, start: int, stop: int, kinds, scratch=None) -> None:
     """Fill table[start:stop] with the mex over every option (the quadratic scan)."""
-    _check_kinds(kinds)
+    check_kinds(kinds)
     _scratch_for(scratch)
     _check_range(table, start, stop)
     for n in range(start, stop):
-        _store(table, n, _mex(_options_plain(table, n, kinds)))
+        _store(table, n, mex(_options_plain(table, n, kinds)))
 
 
 def _check_range(table, start: int, stop: int) -> None:
     if not 0 <= start <= stop <= len(table):
         raise ValueError(f"range {start}:{stop} does not fit a table of {len(table)}")
-
-
-def _parity(x: int) -> int:
-    return bin(x).count("1") & 1
-
-
-def _transform(h: list[int]) -> list[int]:
-    """The Walsh-Hadamard transform: H[M] = sum_v h[v] * (-1) ** popcount(v & M)."""
-    h = list(h)
-    half = 1
-    while half < len(h):
-        for i in range(0, len(h), 2 * half):
-            for j in range(i, i + half):
-                h[j], h[j + half] = h[j] + h[j + half], h[j] - h[j + half]
-        half *= 2
-    return h
 
 
 def _pick_mask(counts, constants) -> tuple[int, int]:
@@ -161,11 +124,11 @@ def _pick_mask(counts, constants) -> tuple[int, int]:
     counts = counts[:width] + [0] * (width - len(counts))
     total = sum(counts)
     distinct = sum(1 for k in counts if k)
-    spectrum = _transform(counts)
-    present = _transform([1 if k else 0 for k in counts])
+    spectrum = walsh_hadamard(counts)
+    present = walsh_hadamard([1 if k else 0 for k in counts])
     best = best_cost = best_rare = None
     for mask in range(1, width):
-        if any(_parity(c & mask) for c in constants):
+        if not allowed_mask(mask, constants):
             continue
         rare = (total + spectrum[mask]) // 2
         rare_values = (distinct + present[mask]) // 2
@@ -197,7 +160,7 @@ def choose_mask(counts, constants) -> tuple[int, int]:
 
 def extend_sparse(table, start: int, stop: int, kinds, scratch=None) -> None:
     """Fill table[start:stop] by the sparse-space method; same values as extend_plain."""
-    _check_kinds(kinds)
+    check_kinds(kinds)
     scratch = _scratch_for(scratch)
     _check_range(table, start, stop)
     if stop > POSITION_LIMIT:
@@ -215,23 +178,23 @@ def extend_sparse(table, start: int, stop: int, kinds, scratch=None) -> None:
     pairs: dict[tuple[int, bool], set[int]] = {}  # (r, unequal) -> rare pair values
     for n in range(start, stop):
         if n == start or n in spans or (n & (n - 1)) == 0:
-            live = [_constant(table, h) for s, h, *_ in kinds if s <= n]
+            live = [constant(table, h) for s, h, *_ in kinds if s <= n]
             new_mask = _pick_mask(counts[: top + 1], live)[0]
             if new_mask != mask:
                 mask = new_mask
                 pairs.clear()
-                rare = [a for a in range(n) if not _parity(table[a] & mask)] if mask else []
+                rare = [a for a in range(n) if not parity(table[a] & mask)] if mask else []
                 rare_values = [table[a] for a in rare]
         if mask:
             value = _mex_sparse(table, n, kinds, mask, rare, rare_values, pairs)
             for unequal in (False, True):  # remainders no kind will ask for again
                 pairs.pop((n - widest, unequal), None)
         else:
-            value = _mex(_options_plain(table, n, kinds))
+            value = mex(_options_plain(table, n, kinds))
         _store(table, n, value)
         counts[value] += 1
         top = max(top, value)
-        if mask and not _parity(value & mask):
+        if mask and not parity(value & mask):
             rare.append(n)
             rare_values.append(value)
 
@@ -259,10 +222,10 @@ def _mex_sparse(table, n: int, kinds, mask: int, rare, rare_values, pairs) -> in
         marked.update({v ^ c for v in pairs[key]} if c else pairs[key])
     # Every common-valued option has a rare part, so it is marked by now.
     common = 0
-    while not _parity(common & mask) or common in marked:
+    while not parity(common & mask) or common in marked:
         common += 1
     for value in range(common):
-        if _parity(value & mask) or value in marked:
+        if parity(value & mask) or value in marked:
             continue
         if not _search(table, splits, marked, value):
             return value
@@ -348,20 +311,6 @@ def row_nim_sum(row: bytes, table) -> int:
     return total
 
 
-def _row_options(size: int, kinds):
-    """(a, kind index, b) of every option of a run of ``size``, in ``Game.options`` order.
-
-    Smallest a first, then the earlier kind; ``leave`` and ``unequal`` as in
-    rules.MoveKind.allows.  Placements start inside the run (a < size): on rows
-    every kind removes a pin.
-    """
-    for a in range(size):
-        for k, (span, _, leave, unequal) in enumerate(kinds):
-            b = size - span - a
-            if b >= 0 and leave >> ((a > 0) + (b > 0)) & 1 and not (unequal and a == b > 0):
-                yield a, k, b
-
-
 def row_move(row: bytes, table, kinds) -> tuple[int, int] | None:
     """The seed's winning move on a row, as (first covered index, kind index), or None.
 
@@ -369,148 +318,16 @@ def row_move(row: bytes, table, kinds) -> tuple[int, int] | None:
     option in ``Game.options`` order (smallest placement, then the earlier kind)
     whose value G(a) ^ G(kept runs) ^ G(b) is G(run) ^ X.
     """
-    _check_kinds(kinds)
+    check_kinds(kinds)
     total = row_nim_sum(row, table)
     if not total:
         return None
     # The run holding the highest bit of the nim-sum can always be lowered.
     first, size = next((f, s) for f, s in _runs(row) if table[s] ^ total < table[s])
     target = table[size] ^ total
-    for a, k, b in _row_options(size, kinds):
-        if table[a] ^ table[b] ^ _constant(table, kinds[k][1]) == target:
+    for a, k, b in options(size, kinds):
+        if table[a] ^ table[b] ^ constant(table, kinds[k][1]) == target:
             return first + a, k
     raise RuntimeError(
         f"cannot happen: no option of G({size}) has value {target} (the table is wrong)"
     )
-
-
-# -- misère search ----------------------------------------------------------------------------
-#
-# Misère Grundy values v of positions: a multiset of game heaps, plus ``twos`` nim heaps *2
-# and ``ones`` (0 or 1) nim heap *1; v(terminal) = 1, otherwise the mex over the options.
-# v == 0 exactly when the player to move loses (whoever moves last loses).
-#
-# Sound reductions only, applied to every position before it is looked up:
-# - a heap with no move is the game 0 and vanishes;
-# - a heap whose every option leaves only such heaps is, as a game tree, the nim heap *1;
-# - *1 + *1 cancels: v(X + *1 + *1) = v(X) for every X (induction on X: the options of
-#   X + *1 + *1 are X' + *1 + *1, of value v(X') by induction, and X + *1, whose value is not
-#   v(X) because X is one of its options; so both mexes are v(X); X = 0 by hand: v(*1+*1) = 1).
-# Identical game heaps do not cancel.  Positions are memoised in a MisereMemo; the depth-first
-# search keeps its own stack (no recursion), and the memo never holds more than ``budget``
-# positions: past it, ValueError.
-
-_LIVE, _DEAD, _STAR1 = 0, 1, 2
-
-
-class MisereMemo:
-    """The misère values found so far for one game (kinds as in rules.encode)."""
-
-    def __init__(self, kinds, budget: int) -> None:
-        _check_kinds(kinds)
-        self.kinds = tuple(kinds)
-        self.budget = budget
-        self.values: dict[tuple[int, ...], int] = {}
-        self.shapes: list[int] = []  # _LIVE, _DEAD or _STAR1 per heap size
-
-    def __len__(self) -> int:
-        return len(self.values)
-
-
-def _splits(kinds, h: int):
-    """(a, b, kept run lengths) of every move on a heap of h, a <= b (mirror images agree)."""
-    for a, k, b in _row_options(h, kinds):
-        if a <= b:
-            yield a, b, kinds[k][1]
-
-
-def _shape(memo: MisereMemo, h: int) -> int:
-    shapes = memo.shapes
-    while len(shapes) <= h:
-        n = len(shapes)
-        shape = _DEAD
-        for a, b, heaps in _splits(memo.kinds, n):
-            shape = _STAR1
-            if any(shapes[p] != _DEAD for p in (a, b, *heaps)):
-                shape = _LIVE
-                break
-        shapes.append(shape)
-    return shapes[h]
-
-
-def _key(memo: MisereMemo, heaps, twos: int, ones: int) -> tuple[int, ...]:
-    """(twos, ones, live heaps ascending): the position after the reductions."""
-    live = []
-    for h in heaps:
-        shape = _shape(memo, h)
-        if shape == _STAR1:
-            ones ^= 1
-        elif shape == _LIVE:
-            live.append(h)
-    live.sort()
-    return (twos, ones, *live)
-
-
-def _options(memo: MisereMemo, key: tuple[int, ...]) -> list[tuple[int, ...]]:
-    twos, ones, *heaps = key
-    out = []
-    for i, h in enumerate(heaps):
-        if i and heaps[i - 1] == h:
-            continue  # equal heaps have the same options
-        rest = heaps[:i] + heaps[i + 1 :]
-        for a, b, kept in _splits(memo.kinds, h):
-            out.append(_key(memo, [*rest, a, b, *kept], twos, ones))
-    if twos:
-        out.append((twos - 1, ones ^ 1, *heaps))
-        out.append((twos - 1, ones, *heaps))
-    if ones:
-        out.append((twos, 0, *heaps))
-    return out
-
-
-def misere_value(memo: MisereMemo, heaps, twos: int) -> int:
-    """The misère Grundy value of the heaps plus ``twos`` nim heaps *2 (0: a loss to move)."""
-    heaps = tuple(heaps)
-    if any(h < 0 for h in heaps):
-        raise ValueError("heap sizes must be >= 0")
-    if twos < 0:
-        raise ValueError("the number of *2 heaps must be >= 0")
-    values = memo.values
-    root = _key(memo, heaps, twos, 0)
-    if root in values:
-        return values[root]
-    stack = [[root, _options(memo, root), 0, set()]]  # key, options, next option, values seen
-    while stack:
-        frame = stack[-1]
-        key, options, position, seen = frame
-        while position < len(options) and options[position] in values:
-            seen.add(values[options[position]])
-            position += 1
-        frame[2] = position
-        if position < len(options):
-            child = options[position]
-            stack.append([child, _options(memo, child), 0, set()])
-            continue
-        if len(values) >= memo.budget:
-            raise ValueError(
-                f"the misère search needs more than {memo.budget} positions (its budget)"
-            )
-        values[key] = _mex(seen) if options else 1
-        stack.pop()
-    return values[root]
-
-
-def misere_layers_agree(memo: MisereMemo, low: int, high: int) -> bool:
-    """Whether every position stored with ``high`` nim heaps *2 has the value it has with ``low``.
-
-    The values with k *2s are a function of those with k - 1 (the same for every k >= 1), so
-    once the layers low and low + 2 agree on a set closed under moves, they alternate for ever.
-    """
-    values = memo.values
-    for key, value in values.items():
-        if key[0] == high and values.get((low, *key[1:])) != value:
-            return False
-    return True
-
-
-__all__ += ["MisereMemo", "misere_layers_agree", "misere_value"]

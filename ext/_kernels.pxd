@@ -1,0 +1,51 @@
+# cython: language_level=3
+"""The C vector kernels of ext/src/kernels.h, declared once (see that header for each).
+
+A new kernel is a C function in ext/src/ and one line here.
+"""
+
+from _common cimport nimber_t, pos_t, stamp_t, word_t
+
+
+cdef extern from "kernels.h" nogil:
+    enum:
+        GROUP "KAYLES_GROUP"              # remainders per rare-pass group
+        FLAG_STRIDE "KAYLES_FLAG_STRIDE"  # a group's flags for r0 + j start at j * FLAG_STRIDE
+
+    word_t xor_permute "kayles_xor_permute"(word_t x, int u) noexcept
+    int parity "kayles_parity"(unsigned int x) noexcept
+    int lowest_bit "kayles_lowest_bit"(word_t x) noexcept   # x != 0
+
+    void flag_group "kayles_flag_group"(const nimber_t* top, const pos_t* a, const pos_t* end,
+                                        const nimber_t* value_of_a, unsigned char* flags) noexcept
+    void flag_one "kayles_flag_one"(const nimber_t* top, const pos_t* a, const pos_t* end,
+                                    const nimber_t* value_of_a, unsigned char* flags) noexcept
+    void gather_or "kayles_gather_or"(word_t* out, const word_t* onehot, Py_ssize_t r0,
+                                      const pos_t* pos, Py_ssize_t n) noexcept
+    void mark_pairs "kayles_mark_pairs"(const nimber_t* g, Py_ssize_t r, Py_ssize_t a,
+                                        Py_ssize_t end, unsigned int c, stamp_t* seen,
+                                        stamp_t stamp) noexcept
+    int sweep_portable "kayles_sweep_portable"(
+        const nimber_t* g, const Py_ssize_t* r, const Py_ssize_t* last, const unsigned int* c,
+        int nsplits, Py_ssize_t a, nimber_t* values, int n, stamp_t* seen,
+        stamp_t stamp) noexcept
+    int sweep_avx512 "kayles_sweep_avx512"(
+        const nimber_t* g, const Py_ssize_t* r, const Py_ssize_t* last, const unsigned int* c,
+        int nsplits, Py_ssize_t a, nimber_t* values, int n, stamp_t* seen,
+        stamp_t stamp) noexcept
+    int sweep_set_avx512 "kayles_sweep_set_avx512"(
+        const nimber_t* g, const Py_ssize_t* r, const Py_ssize_t* last, const unsigned int* c,
+        int nsplits, Py_ssize_t a, const nimber_t* wanted, int n, stamp_t* seen,
+        stamp_t stamp) noexcept
+    unsigned int unhit_avx512 "kayles_unhit_avx512"(
+        const nimber_t* top, const pos_t* a, const pos_t* end, const nimber_t* value_of_a,
+        const nimber_t* cands) noexcept
+    int candidates_avx512 "kayles_candidates_avx512"(
+        const unsigned char* flags, int width, int mask, word_t low_common, nimber_t* out,
+        int max) noexcept
+    word_t unmarked_avx512 "kayles_unmarked_avx512"(
+        const stamp_t* seen, stamp_t stamp, int b, unsigned char** flags, const int* width,
+        const int* c, const bint* drop_zero, int nflags) noexcept
+
+    bint has_avx512 "kayles_has_avx512"() noexcept
+    const char* PORTABLE "kayles_portable"

@@ -1,0 +1,242 @@
+/* The kernels for CPUs with AVX-512BW: 32 pairs a vector.  Each is compiled for
+   those instructions alone (target attributes), so the rest of the build runs
+   on any x86-64; cpu.c says at run time whether they may be called.  Elsewhere
+   (other compilers and CPUs) they are stubs that are never called.  See kernels.h. */
+
+#include <string.h>
+
+#include "kernels.h"
+
+#if (defined(__GNUC__) || defined(__clang__)) && defined(__x86_64__)
+#include <immintrin.h>
+
+#define KAYLES_AVX512 __attribute__((target("avx512f,avx512bw")))
+
+/* lane k of a vector holds element 31 - k of the memory loaded */
+#define KAYLES_REVERSE32 _mm512_set_epi16(                                 \
+        0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15,              \
+        16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31)
+
+KAYLES_AVX512 KAYLES_NOINLINE int kayles_sweep_avx512(
+        const kayles_value *g, const ptrdiff_t *r, const ptrdiff_t *last, const unsigned int *c,
+        int nsplits, ptrdiff_t a, kayles_value *values, int n, kayles_stamp *seen,
+        kayles_stamp stamp) {
+    const __m512i reverse = KAYLES_REVERSE32;
+    int s, i, v, active = 1;
+    for (; n > 0 && active; a += 256) {
+        active = 0;
+        for (s = 0; s < nsplits && n > 0; s++) {
+            if (a > last[s])
+                continue;
+            active = 1;
+            ptrdiff_t end = a + 256 < last[s] + 1 ? a + 256 : last[s] + 1;
+            __m512i x[8];
+            const __m512i cv = _mm512_set1_epi16((short) c[s]);
+            int vectors = (int) ((end - a) / 32);
+            for (v = 0; v < vectors; v++) {
+                __m512i y = _mm512_loadu_si512((const void *) (g + r[s] - a - 32 * v - 31));
+                x[v] = _mm512_xor_si512(_mm512_xor_si512(
+                    _mm512_loadu_si512((const void *) (g + a + 32 * v)),
+                    _mm512_permutexvar_epi16(reverse, y)), cv);
+            }
+            ptrdiff_t tail = a + 32 * vectors;
+            for (i = 0; i < n;) {
+                const __m512i w = _mm512_set1_epi16((short) values[i]);
+                __mmask32 none = 0xFFFFFFFFu;   /* lanes where no vector so far holds w */
+                for (v = 0; v < vectors; v++)
+                    none = _mm512_mask_cmpneq_epi16_mask(none, x[v], w);
+                if (none != 0xFFFFFFFFu || kayles_tail_has(g, r[s], tail, end, c[s], values[i]))
+                    n = kayles_found(values, i, n, seen, stamp);
+                else
+                    i++;
+            }
+        }
+    }
+    return n;
+}
+
+/* Bit v of set (128 words of 16 bits) says v is looked for.  Each vector of 32
+   pairs is tested against the whole set by two table lookups (vpermt2w on the
+   set, held in four registers), so the cost does not grow with the values left.
+   A value found gets seen[v] = stamp and leaves the set in the registers (a
+   store to set and a wide load of it would stall). */
+#define KAYLES_SET_LOOKUP(x, hits, valid) do {                                        \
+        __m512i word_ = _mm512_srli_epi16(x, 4);                                      \
+        __m512i lo_ = _mm512_permutex2var_epi16(t0, word_, t1);                        \
+        __m512i hi_ = _mm512_permutex2var_epi16(t2, word_, t3);                        \
+        __m512i w_ = _mm512_mask_blend_epi16(_mm512_test_epi16_mask(x, bit10), lo_, hi_); \
+        hits = _mm512_mask_test_epi16_mask(                                           \
+            valid, _mm512_srlv_epi16(w_, _mm512_and_si512(x, low4)), one);            \
+    } while (0)
+
+KAYLES_AVX512 KAYLES_NOINLINE int kayles_sweep_set_avx512(
+        const kayles_value *g, const ptrdiff_t *r, const ptrdiff_t *last, const unsigned int *c,
+        int nsplits, ptrdiff_t a, const kayles_value *set, int left, kayles_stamp *seen,
+        kayles_stamp stamp) {
+    const __m512i reverse = KAYLES_REVERSE32;
+    const __m512i one = _mm512_set1_epi16(1), low4 = _mm512_set1_epi16(15);
+    const __m512i bit10 = _mm512_set1_epi16(1 << 10);
+    __m512i t0 = _mm512_loadu_si512(set), t1 = _mm512_loadu_si512(set + 32);
+    __m512i t2 = _mm512_loadu_si512(set + 64), t3 = _mm512_loadu_si512(set + 96);
+    int s, active = 1;
+    for (; active; a += 1024) {
+        active = 0;
+        for (s = 0; s < nsplits; s++) {
+            if (a > last[s])
+                continue;
+            active = 1;
+            ptrdiff_t b = a, end = a + 1024 < last[s] + 1 ? a + 1024 : last[s] + 1;
+            const kayles_value *high = g + r[s];   /* high[-b] is G(r - b) */
+            const __m512i cv = _mm512_set1_epi16((short) c[s]);
+            while (b < end) {
+                __mmask32 hits = 0;
+                /* whole vectors until one hits; then at most one partial */
+                for (; end - b >= 32; b += 32) {
+                    __m512i x = _mm512_ternarylogic_epi32(
+                        _mm512_loadu_si512((const void *) (g + b)),
+                        _mm512_permutexvar_epi16(
+                            reverse, _mm512_loadu_si512((const void *) (high - b - 31))),
+                        cv, 0x96);
+                    KAYLES_SET_LOOKUP(x, hits, 0xFFFFFFFFu);
+                    if (hits)
+                        break;
+                }
+                if (end - b < 32) {
+                    if (b >= end)
+                        break;
+                    __mmask32 valid = (1u << (end - b)) - 1;
+                    __m512i x = _mm512_ternarylogic_epi32(
+                        _mm512_maskz_loadu_epi16(valid, (const void *) (g + b)),
+                        _mm512_permutexvar_epi16(reverse, _mm512_maskz_loadu_epi16(
+                            valid << (32 - (end - b)), (const void *) (high - b - 31))),
+                        cv, 0x96);
+                    KAYLES_SET_LOOKUP(x, hits, valid);
+                }
+                for (; hits; hits &= hits - 1) {
+                    ptrdiff_t p = b + __builtin_ctz(hits);
+                    unsigned v = g[p] ^ high[-p] ^ c[s];
+                    if (seen[v] == stamp)
+                        continue;   /* a second lane with the same value */
+                    seen[v] = stamp;
+                    if (!--left)
+                        return 0;
+                    __mmask32 lane = 1u << (v >> 4 & 31);
+                    __m512i bit = _mm512_set1_epi16((short) (1 << (v & 15)));
+                    unsigned q = v >> 9;
+                    t0 = _mm512_xor_si512(t0, _mm512_maskz_mov_epi16(q == 0 ? lane : 0, bit));
+                    t1 = _mm512_xor_si512(t1, _mm512_maskz_mov_epi16(q == 1 ? lane : 0, bit));
+                    t2 = _mm512_xor_si512(t2, _mm512_maskz_mov_epi16(q == 2 ? lane : 0, bit));
+                    t3 = _mm512_xor_si512(t3, _mm512_maskz_mov_epi16(q == 3 ? lane : 0, bit));
+                }
+                b += 32;
+            }
+        }
+    }
+    return left;
+}
+#undef KAYLES_SET_LOOKUP
+
+/* One broadcast of G(r0 - a .. r0 + 3 - a) lines up with all 32 lanes, so a
+   rare a costs a load and a compare where flagging it costs four stores; four
+   chains of compares hide the mask latency. */
+KAYLES_AVX512 KAYLES_NOINLINE unsigned kayles_unhit_avx512(
+        const kayles_value *top, const kayles_pos *a, const kayles_pos *end,
+        const kayles_value *value_of_a, const kayles_value *cands) {
+    const __m512i want = _mm512_loadu_si512((const void *) cands);
+    __mmask32 n0 = 0xFFFFFFFFu, n1 = 0xFFFFFFFFu, n2 = 0xFFFFFFFFu, n3 = 0xFFFFFFFFu;
+#define KAYLES_UNHIT(none, i) do {                                                    \
+        long long four_;                                                               \
+        memcpy(&four_, top - (ptrdiff_t) a[i], sizeof four_);                          \
+        none = _mm512_mask_cmpneq_epi16_mask(none, _mm512_xor_si512(                  \
+            _mm512_set1_epi64(four_), _mm512_set1_epi16((short) value_of_a[i])), want); \
+    } while (0)
+    for (; end - a >= 4; a += 4, value_of_a += 4) {
+        KAYLES_UNHIT(n0, 0); KAYLES_UNHIT(n1, 1); KAYLES_UNHIT(n2, 2); KAYLES_UNHIT(n3, 3);
+    }
+    for (; a < end; a++, value_of_a++)
+        KAYLES_UNHIT(n0, 0);
+#undef KAYLES_UNHIT
+    return n0 & n1 & n2 & n3;
+}
+
+/* flags is readable up to max(width, 64); width a power of two. */
+KAYLES_AVX512 int kayles_candidates_avx512(
+        const unsigned char *flags, int width, int mask, kayles_word low_common,
+        kayles_value *out, int max) {
+    int n = 0;
+    for (int b = 0; b < width && n < max; b += 64) {
+        __m512i f = _mm512_loadu_si512((const void *) (flags + b));
+        kayles_word left = _mm512_testn_epi8_mask(f, f);
+        left &= __builtin_parity(b & mask) ? ~low_common : low_common;
+        if (width - b < 64)
+            left &= (1ULL << (width - b)) - 1;
+        for (; left && n < max; left &= left - 1)
+            out[n++] = (kayles_value) (b + __builtin_ctzll(left));
+    }
+    return n;
+}
+
+/* Flags are tested 64 at a time and moved into place by XOR-permuting the bits
+   with c[k] & 63. */
+KAYLES_AVX512 kayles_word kayles_unmarked_avx512(
+        const kayles_stamp *seen, kayles_stamp stamp, int b, unsigned char *const *flags,
+        const int *width, const int *c, const int *drop_zero, int nflags) {
+    const __m512i now = _mm512_set1_epi32((int) stamp);
+    kayles_word left = 0;
+    for (int q = 0; q < 4; q++)
+        left |= (kayles_word) _mm512_cmpneq_epi32_mask(
+            _mm512_loadu_si512((const void *) (seen + b + 16 * q)), now) << (16 * q);
+    for (int k = 0; k < nflags && left; k++) {
+        int base = b ^ (c[k] & ~63);
+        if (base >= width[k])
+            continue;   /* no flags from here on */
+        __m512i f = _mm512_loadu_si512((const void *) (flags[k] + base));
+        kayles_word set = _mm512_test_epi8_mask(f, f);
+        if (width[k] - base < 64)
+            set &= (1ULL << (width[k] - base)) - 1;
+        if (base == 0 && drop_zero[k])
+            set &= ~1ULL;
+        left &= ~kayles_xor_permute(set, c[k] & 63);
+    }
+    return left;
+}
+
+#else   /* no AVX-512 kernels in this build: kayles_has_avx512() is 0, none is called */
+
+int kayles_sweep_avx512(const kayles_value *g, const ptrdiff_t *r, const ptrdiff_t *last,
+                        const unsigned int *c, int nsplits, ptrdiff_t a, kayles_value *values,
+                        int n, kayles_stamp *seen, kayles_stamp stamp) {
+    return kayles_sweep_portable(g, r, last, c, nsplits, a, values, n, seen, stamp);
+}
+
+int kayles_sweep_set_avx512(const kayles_value *g, const ptrdiff_t *r, const ptrdiff_t *last,
+                            const unsigned int *c, int nsplits, ptrdiff_t a,
+                            const kayles_value *set, int left, kayles_stamp *seen,
+                            kayles_stamp stamp) {
+    (void) g; (void) r; (void) last; (void) c; (void) nsplits; (void) a; (void) set;
+    (void) seen; (void) stamp;
+    return left;
+}
+
+unsigned kayles_unhit_avx512(const kayles_value *top, const kayles_pos *a,
+                             const kayles_pos *end, const kayles_value *value_of_a,
+                             const kayles_value *cands) {
+    (void) top; (void) a; (void) end; (void) value_of_a; (void) cands;
+    return 0xFFFFFFFFu;
+}
+
+int kayles_candidates_avx512(const unsigned char *flags, int width, int mask,
+                             kayles_word low_common, kayles_value *out, int max) {
+    (void) flags; (void) width; (void) mask; (void) low_common; (void) out; (void) max;
+    return 0;
+}
+
+kayles_word kayles_unmarked_avx512(const kayles_stamp *seen, kayles_stamp stamp, int b,
+                                   unsigned char *const *flags, const int *width, const int *c,
+                                   const int *drop_zero, int nflags) {
+    (void) seen; (void) stamp; (void) b; (void) flags; (void) width; (void) c;
+    (void) drop_zero; (void) nflags;
+    return 0;
+}
+
+#endif

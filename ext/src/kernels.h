@@ -1,0 +1,157 @@
+/* The sparse-space method's vector kernels: the loops where the time goes.
+
+   Plain C on flat arrays (no Python), called by ext/_core.pyx and declared to it
+   once in ext/_kernels.pxd.  pairs.c holds the portable kernels (SSE2 where the
+   CPU is x86-64, plain C elsewhere); avx512.c those for CPUs with AVX-512BW, compiled
+   for them with target attributes and chosen at run time (cpu.c), so one build
+   runs on any CPU.  ext/tests/test_kernels.c checks every kernel against a plain
+   loop, built with the warnings on and under the address and undefined-behaviour
+   sanitizers (make check-c).
+
+   Values (nimbers) are unsigned 16-bit; heap sizes in the rare set are unsigned
+   32-bit; every index into a table is a ptrdiff_t (Py_ssize_t to Cython). */
+
+#ifndef KAYLES_KERNELS_H
+#define KAYLES_KERNELS_H
+
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* A rare-pass group holds the flags of KAYLES_GROUP remainders, those of
+   remainder r0 + j from j * KAYLES_FLAG_STRIDE on: room for every value below
+   2**16 and a 64-byte read past the last one. */
+#define KAYLES_GROUP 4
+#define KAYLES_FLAG_STRIDE 65600
+
+#if defined(__GNUC__) || defined(__clang__)
+/* aligned: a hot loop's speed then does not hinge on the code placed before it */
+#define KAYLES_NOINLINE __attribute__((noinline, aligned(64)))
+#define KAYLES_RESTRICT __restrict__
+#else
+#define KAYLES_NOINLINE
+#define KAYLES_RESTRICT
+#endif
+
+typedef unsigned short kayles_value;   /* a nimber */
+typedef unsigned int kayles_pos;       /* a heap size in the rare set */
+typedef unsigned int kayles_stamp;     /* seen[v] == stamp: v is an option of the heap at hand */
+typedef unsigned long long kayles_word;   /* a one-hot set of values below 64 */
+
+/* {v ^ u : v in x} for a one-hot set x of values below 64: swap the bit blocks
+   of each size in u. */
+static inline kayles_word kayles_xor_permute(kayles_word x, int u) {
+    if (u & 1) x = ((x & 0x5555555555555555ULL) << 1) | ((x >> 1) & 0x5555555555555555ULL);
+    if (u & 2) x = ((x & 0x3333333333333333ULL) << 2) | ((x >> 2) & 0x3333333333333333ULL);
+    if (u & 4) x = ((x & 0x0F0F0F0F0F0F0F0FULL) << 4) | ((x >> 4) & 0x0F0F0F0F0F0F0F0FULL);
+    if (u & 8) x = ((x & 0x00FF00FF00FF00FFULL) << 8) | ((x >> 8) & 0x00FF00FF00FF00FFULL);
+    if (u & 16) x = ((x & 0x0000FFFF0000FFFFULL) << 16) | ((x >> 16) & 0x0000FFFF0000FFFFULL);
+    if (u & 32) x = (x << 32) | (x >> 32);
+    return x;
+}
+
+#if defined(__GNUC__) || defined(__clang__)
+#define kayles_parity(x) __builtin_parity(x)
+#define kayles_lowest_bit(x) __builtin_ctzll(x)
+#else
+static inline int kayles_parity(unsigned int x) {
+    x ^= x >> 16; x ^= x >> 8; x ^= x >> 4; x ^= x >> 2; x ^= x >> 1;
+    return x & 1;
+}
+static inline int kayles_lowest_bit(kayles_word x) {   /* x != 0 */
+    int i = 0;
+    for (; !(x & 1); x >>= 1)
+        i++;
+    return i;
+}
+#endif
+
+/* The sweeps' shared steps: whether a pair b in [b, end) gives value; and value
+   i found (marked, the last one takes its place; returns how many are left). */
+static inline int kayles_tail_has(const kayles_value *g, ptrdiff_t r, ptrdiff_t b,
+                                  ptrdiff_t end, unsigned c, unsigned value) {
+    for (; b < end; b++)
+        if ((unsigned) (g[b] ^ g[r - b] ^ c) == value)
+            return 1;
+    return 0;
+}
+
+static inline int kayles_found(kayles_value *values, int i, int n, kayles_stamp *seen,
+                               kayles_stamp stamp) {
+    seen[values[i]] = stamp;
+    values[i] = values[n - 1];
+    return n - 1;
+}
+
+/* -- the rare pass (pairs.c) ------------------------------------------------------ */
+
+/* flags[j * KAYLES_FLAG_STRIDE + (G(a) ^ G(r0 + j - a))] = 1 for the rare a in
+   [a, end) and j < KAYLES_GROUP; top = G + r0, value_of_a[i] = G(a[i]). */
+void kayles_flag_group(const kayles_value *top, const kayles_pos *a, const kayles_pos *end,
+                       const kayles_value *value_of_a, unsigned char *flags);
+
+/* The same for one remainder r: flags[G(a) ^ G(r - a)] = 1 (top = G + r). */
+void kayles_flag_one(const kayles_value *top, const kayles_pos *a, const kayles_pos *end,
+                     const kayles_value *value_of_a, unsigned char *flags);
+
+/* out[j] = OR over i < n of onehot[r0 - pos[i] + j], j < 64: the one-hot path. */
+void kayles_gather_or(kayles_word *out, const kayles_word *onehot, ptrdiff_t r0,
+                      const kayles_pos *pos, ptrdiff_t n);
+
+/* -- the search (pairs.c; avx512.c) ----------------------------------------------- */
+
+/* seen[G(a) ^ G(r - a) ^ c] = stamp for a in [a, end). */
+void kayles_mark_pairs(const kayles_value *g, ptrdiff_t r, ptrdiff_t a, ptrdiff_t end,
+                       unsigned int c, kayles_stamp *seen, kayles_stamp stamp);
+
+/* The search's last stage: look for values[0..n-1] among G(b) ^ G(r[s] - b) ^ c[s]
+   for b from a to last[s], the splits side by side.  A value found gets
+   seen[v] = stamp and leaves the list (the last one takes its place); returns
+   how many are left in values[0..left-1]: the values no pair gives. */
+int kayles_sweep_portable(const kayles_value *g, const ptrdiff_t *r, const ptrdiff_t *last,
+                          const unsigned int *c, int nsplits, ptrdiff_t a,
+                          kayles_value *values, int n, kayles_stamp *seen, kayles_stamp stamp);
+int kayles_sweep_avx512(const kayles_value *g, const ptrdiff_t *r, const ptrdiff_t *last,
+                        const unsigned int *c, int nsplits, ptrdiff_t a,
+                        kayles_value *values, int n, kayles_stamp *seen, kayles_stamp stamp);
+
+/* The same for any number of values below 2048, given as a set (bit v & 15 of
+   set[v >> 4]); returns how many are left unfound (0: all found). */
+int kayles_sweep_set_avx512(const kayles_value *g, const ptrdiff_t *r, const ptrdiff_t *last,
+                            const unsigned int *c, int nsplits, ptrdiff_t a,
+                            const kayles_value *set, int left, kayles_stamp *seen,
+                            kayles_stamp stamp);
+
+/* -- the checked share of the rare pass (avx512.c) -------------------------------- */
+
+/* Bit 4k + j: no rare a in [a, end) gives G(a) ^ G(r0 + j - a) == cands[4k + j]
+   (top = G + r0; 32 lanes: 8 candidates of 4 remainders). */
+unsigned kayles_unhit_avx512(const kayles_value *top, const kayles_pos *a,
+                             const kayles_pos *end, const kayles_value *value_of_a,
+                             const kayles_value *cands);
+
+/* The first (at most max) values u < width, ascending, that flags leaves unset
+   and the mask makes common (bit i of low_common: whether i & 63 is); returns
+   how many were written to out. */
+int kayles_candidates_avx512(const unsigned char *flags, int width, int mask,
+                             kayles_word low_common, kayles_value *out, int max);
+
+/* The values in [b, b + 64) a heap has no option for yet, a bit each: seen[v] !=
+   stamp and no split k's rare pass flagged v ^ c[k] (below width[k], save 0
+   where drop_zero[k]). */
+kayles_word kayles_unmarked_avx512(const kayles_stamp *seen, kayles_stamp stamp, int b,
+                                   unsigned char *const *flags, const int *width, const int *c,
+                                   const int *drop_zero, int nflags);
+
+/* -- the CPU (cpu.c) -------------------------------------------------------------- */
+
+int kayles_has_avx512(void);          /* 1: the AVX-512 kernels run on this CPU */
+extern const char kayles_portable[];  /* the portable kernels' instructions: "sse2" or "scalar" */
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

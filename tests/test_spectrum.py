@@ -1,0 +1,48 @@
+"""kayles.spectrum: parity, the Walsh-Hadamard transform and the fewest-rare mask, against
+their definitions (the kernels' cost-based masks are in test_masks.py)."""
+
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from kayles.spectrum import allowed_mask, fewest_rare, parity, walsh_hadamard
+
+import oracle
+
+
+@given(st.integers(0, 1 << 70))
+def test_parity_is_the_popcount_mod_2(x):
+    assert parity(x) == sum(int(bit) for bit in bin(x)[2:]) % 2
+
+
+@given(st.integers(0, 6).flatmap(
+    lambda bits: st.lists(st.integers(-50, 50), min_size=1 << bits, max_size=1 << bits)))
+def test_walsh_hadamard_is_its_definition(counts):
+    assert walsh_hadamard(counts) == [
+        sum(c * (-1) ** bin(v & m).count("1") for v, c in enumerate(counts))
+        for m in range(len(counts))]
+
+
+def test_walsh_hadamard_needs_a_power_of_two():
+    try:
+        walsh_hadamard([1, 2, 3])
+    except ValueError as exc:
+        assert "not a power of two" in str(exc)
+    else:
+        raise AssertionError("a length of 3 was accepted")
+
+
+@given(st.lists(st.integers(0, 70), min_size=1, max_size=200),
+       st.lists(st.integers(0, 70), max_size=3))
+@settings(max_examples=300, deadline=None)
+def test_fewest_rare_is_the_brute_force_minimum(values, constants):
+    counts = [values.count(v) for v in range(max(values) + 1)]
+    assert fewest_rare(counts, constants) == oracle.fewest_rare_by_trial(values, constants)
+
+
+def test_the_kayles_xox_constant_keeps_bit_zero_clear():
+    # Kayles-xox's pattern 'xox' keeps one pin: constant G(1) = 1, so the mask must be even.
+    mask, rare = fewest_rare([5, 5, 1, 1], {1})
+    assert mask % 2 == 0 and not allowed_mask(1, {1}) and allowed_mask(2, {1})
+    assert (mask, rare) == oracle.fewest_rare_by_trial([0] * 5 + [1] * 5 + [2, 3], [1])
