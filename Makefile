@@ -10,7 +10,7 @@ EXTRAS := $(VENV)/.extras
 CORE := build/.core
 BUILD_DEPS := "setuptools>=64" "Cython>=3.0" wheel  # the [build-system] requires of pyproject.toml
 
-.PHONY: all venv build test test-pure bench annotate lint clean
+.PHONY: all venv build test test-pure check-c sanitize bench annotate lint clean
 
 all: Kayles-xox
 
@@ -46,6 +46,32 @@ test: Kayles-xox $(EXTRAS)
 
 test-pure: Kayles-xox $(EXTRAS)
 	KAYLES_PURE=1 $(PY) -m pytest -q
+
+# The C kernels alone, against their plain loops, warnings as errors, under the sanitizers.
+CC ?= cc
+SANITIZERS := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+check-c: build/test_kernels
+	build/test_kernels
+
+build/test_kernels: ext/tests/test_kernels.c $(wildcard ext/src/*.c ext/src/*.h)
+	@mkdir -p build
+	$(CC) -O1 -g -std=c11 -Wall -Wextra -Werror $(SANITIZERS) -Iext/src \
+		ext/tests/test_kernels.c $(wildcard ext/src/*.c) -o $@
+
+# The compiled core built once more under the sanitizers, in build/sanitize (the in-place
+# build is untouched), and the kernel tests run on it: both twins, the C loops checked.
+SANITIZED := build/sanitize
+KERNEL_TESTS := tests/test_kernels.py tests/test_twins.py tests/test_masks.py tests/test_misere.py
+sanitize: $(READY)
+	rm -rf $(SANITIZED) && mkdir -p $(SANITIZED)
+	cp -r kayles $(SANITIZED)/kayles && rm -f $(SANITIZED)/kayles/*.so
+	CFLAGS="-O1 -g $(SANITIZERS)" LDFLAGS="$(SANITIZERS)" $(PY) setup.py -q \
+		build_clib --build-clib $(SANITIZED)/clib --build-temp $(SANITIZED)/temp \
+		build_ext --build-lib $(SANITIZED) --build-temp $(SANITIZED)/temp
+	LD_PRELOAD="$$($(CC) -print-file-name=libasan.so) $$($(CC) -print-file-name=libubsan.so)" \
+		ASAN_OPTIONS=detect_leaks=0 PYTHONMALLOC=malloc KAYLES_REQUIRE_NATIVE=1 \
+		$(PY) -m pytest -q -p no:cacheprovider --capture=sys -o pythonpath=$(SANITIZED) \
+		$(KERNEL_TESTS)
 
 bench: Kayles-xox
 	$(PY) benchmarks/run.py

@@ -33,9 +33,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from run import median_time, table_run  # noqa: E402  (run.py puts ROOT on sys.path)
+from run import machine, median_time, table_run  # noqa: E402  (run.py puts ROOT on sys.path)
 
-from kayles import _core, _pure  # noqa: E402
+from kayles import _core, _core_pure  # noqa: E402
 from kayles.rules import encode, get_game  # noqa: E402
 
 CHILD = r"""
@@ -152,6 +152,7 @@ def main() -> None:
     if args.external:
         engines["external"] = args.external
     size = 1 << (18 if args.quick else 20)
+    print(machine())
     grundy = measure(engines, f"Grundy's game, G(0..2**{size.bit_length() - 1}-1)",
                      "table", "grundy", size)
     octal = measure(engines, f".04, G(0..2**{size.bit_length() - 1}-1)", "table", ".04", size)
@@ -165,7 +166,7 @@ def main() -> None:
     compare_vectors(size)
     print("In process, compiled vs pure, Kayles-xox table to 5000 (extend_sparse, median):")
     fast = median_time(table_run(_core, "extend_sparse", 5000), 9)
-    slow = median_time(table_run(_pure, "extend_sparse", 5000), 3)
+    slow = median_time(table_run(_core_pure, "extend_sparse", 5000), 3)
     print(f"  cython {fast * 1e3:8.2f} ms   python {slow * 1e3:9.2f} ms"
           f"   ratio {slow / fast:6.1f}x")
 

@@ -18,7 +18,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from kayles import _core, _pure  # noqa: E402
+from run import machine  # noqa: E402
+
+from kayles import _misere, _misere_pure  # noqa: E402
 from kayles.misere import Solver  # noqa: E402
 from kayles.rules import get_game  # noqa: E402
 
@@ -48,10 +50,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="one run each")
     repeats = 1 if parser.parse_args().quick else 3
+    print(machine())
     print("Misère search, compiled vs pure kernel (median of runs, empty memo each run):")
     for label, game, work in CASES:
-        compiled, size = median_time(game, _core, work, repeats)
-        pure, _ = median_time(game, _pure, work, repeats)
+        compiled, size = median_time(game, _misere, work, repeats)
+        pure, _ = median_time(game, _misere_pure, work, repeats)
         print(f"  {label:40} {size:8} positions   cython {compiled * 1e3:9.1f} ms   "
               f"python {pure * 1e3:9.1f} ms   ratio {pure / compiled:5.1f}x")
 

@@ -22,11 +22,23 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from kayles import _core, _pure  # noqa: E402
+from kayles import _core, _core_pure  # noqa: E402
 from kayles.rules import GAMES, encode  # noqa: E402
 from kayles.sequence import Sequence, _new_table  # noqa: E402
 
 XOX = encode(GAMES["kayles-xox"].kinds)
+
+
+def machine() -> str:
+    """What the figures ran on: the CPU, and the instruction sets the compiled kernels use."""
+    model = "unknown CPU"
+    try:
+        with open("/proc/cpuinfo") as info:
+            model = next(line.split(":", 1)[1].strip() for line in info
+                         if line.startswith("model name"))
+    except (OSError, StopIteration):
+        pass
+    return f"{model}; kernels' instruction sets here: {', '.join(_core.VECTORS)}"
 
 
 def median_time(run, repeats: int) -> float:
@@ -59,7 +71,7 @@ def in_process(repeats: int) -> None:
     for method in ("extend_plain", "extend_sparse"):
         show(f"Kayles-xox table to 5000 ({method})",
              median_time(table_run(_core, method, 5000), repeats),
-             median_time(table_run(_pure, method, 5000), max(3, repeats // 3)))
+             median_time(table_run(_core_pure, method, 5000), max(3, repeats // 3)))
     rng = random.Random(2026)
     rows = {
         "100,000-pin row, one run": b"x" * 100_000,
@@ -69,7 +81,7 @@ def in_process(repeats: int) -> None:
     for label, row in rows.items():
         table = sequence.table(max(map(len, row.split(b"."))) + 1)
         show(label, median_time(row_run(_core, row, table), repeats),
-             median_time(row_run(_pure, row, table), max(3, repeats // 3)))
+             median_time(row_run(_core_pure, row, table), max(3, repeats // 3)))
 
 
 def sparse_vs_plain(repeats: int, grundy: bool) -> None:
@@ -112,6 +124,7 @@ def main() -> None:
     parser.add_argument("--grundy", action="store_true", help="also Grundy's game to 2**20")
     args = parser.parse_args()
     repeats = 5 if args.quick else 15
+    print(machine())
     in_process(repeats)
     sparse_vs_plain(repeats, args.grundy)
     whole_process(repeats)

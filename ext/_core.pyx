@@ -854,8 +854,9 @@ cdef Py_ssize_t run_sparse(nimber_t* g, Py_ssize_t start, Py_ssize_t stop, Kind*
         st.counts[v] += 1
         st.width = max(st.width, next_power(v))
         if st.narrow:
-            st.narrow = st.width <= 64
-            st.onehot[n] = (<word_t> 1) << v
+            st.narrow = st.width <= 64  # a value of 64 or more ends the one-hot path
+            if st.narrow:
+                st.onehot[n] = (<word_t> 1) << v
         if st.mask and not parity(v & st.mask):
             add_rare(st, n, v)
     return stop
@@ -880,7 +881,7 @@ cdef inline bint is_span(Kind* kinds, int nkinds, Py_ssize_t n) noexcept nogil:
 def find_period(const nimber_t[::1] table, Py_ssize_t length, Py_ssize_t span):
     """The candidate period whose proof needs the fewest values, if fewer than 2 * length.
 
-    Returns (p, n0, needed) or None; see kayles/_pure.py for the definition.
+    Returns (p, n0, needed) or None; see kayles/_core_pure.py for the definition.
     """
     if not 0 <= length <= table.shape[0]:
         raise ValueError(f"length {length} does not fit a table of {table.shape[0]}")
@@ -959,7 +960,7 @@ def row_move(const unsigned char[::1] row, const nimber_t[::1] table, kinds):
 
     The leftmost run whose value can be lowered; in it, the first option in
     Game.options order (smallest placement a, then the earlier kind) that reaches
-    the target.  See kayles/_pure.py.
+    the target.  See kayles/_core_pure.py.
     """
     cdef Kind ks[MAX_KINDS]
     cdef int nkinds = load_kinds(kinds, ks)

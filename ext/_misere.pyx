@@ -355,7 +355,7 @@ def misere_value(MisereMemo memo, heaps, Py_ssize_t twos):
 def misere_layers_agree(MisereMemo memo, Py_ssize_t low, Py_ssize_t high):
     """Whether every position stored with ``high`` nim heaps *2 has the value it has with ``low``.
 
-    See kayles/_pure.py for why that proves the values alternate from ``low`` on.
+    See kayles/_misere_pure.py for why that proves the values alternate from ``low`` on.
     """
     cdef Py_ssize_t i, n
     cdef const uint32_t* key

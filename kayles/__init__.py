@@ -11,9 +11,9 @@ as its picture (``kayles.plot``, with the ``plot`` extra).
     'xxx.xxx.xxxxxxxx..xxxxxxxx.'
 """
 
-import sys
+import sys as _sys
 
-__version__ = "0.1.0"
+from ._version import __version__ as __version__
 
 __all__ = [
     "GAMES",
@@ -71,7 +71,7 @@ def _sequence_png(sequence) -> bytes | None:
 
 def _show_sequences_in_ipython() -> None:
     """Register ``_sequence_png`` as a Sequence's PNG form in a running IPython shell."""
-    ipython = sys.modules.get("IPython")
+    ipython = _sys.modules.get("IPython")
     shell = getattr(ipython, "get_ipython", lambda: None)()
     if shell is not None:
         formatter = shell.display_formatter.formatters["image/png"]

@@ -1,9 +1,9 @@
 """The kernels' fixed sizes and row bytes, in one place.
 
-rules.py refuses a game that does not fit, the pure twin (kayles/_pure.py) checks
-the same numbers, and ext/_core.pyx repeats them in a ``cdef enum`` (C arrays need
-them at compile time); tests/test_kernels.py checks that both twins accept
-exactly these sizes.
+rules.py refuses a game that does not fit, the pure twins check the same numbers
+(kayles/_common_pure.py), and ext/_common.pxd repeats them in a ``cdef enum`` (C
+arrays need them at compile time); tests/test_kernels.py checks that both twins
+accept exactly these sizes.
 """
 
 __all__ = ["DEFAULT_BUDGET", "GAP", "MAX_BUDGET", "MAX_KEPT", "MAX_KINDS", "MAX_SPAN", "PIN"]

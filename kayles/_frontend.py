@@ -90,7 +90,7 @@ def core_name() -> str:
 
 
 def version_line(prog: str) -> str:
-    from . import __version__
+    from ._version import __version__
 
     package = "" if prog == "kayles" else " (kayles)"
     return f"{prog}{package} {__version__}, {core_name()}"
@@ -105,21 +105,20 @@ class Output:
     def write(self, text: str) -> None:
         if self.stream is None:  # started with file descriptor 1 closed
             raise OutputError("standard output is closed")
-        try:
-            # in slices: one write() of many megabytes to a pipe its reader closed
-            # returns as if written (CPython 3.11), which would lose the 141
-            for start in range(0, len(text), WRITE_SLICE):
-                self.stream.write(text[start : start + WRITE_SLICE])
-        except BrokenPipeError:
-            raise
-        except OSError as exc:
-            raise OutputError(exc.strerror or str(exc)) from None
+        # in slices: one write() of many megabytes to a pipe its reader closed
+        # returns as if written (CPython 3.11), which would lose the 141
+        for start in range(0, len(text), WRITE_SLICE):
+            self._do(self.stream.write, text[start : start + WRITE_SLICE])
 
     def flush(self) -> None:
-        if self.stream is None:
-            return
+        if self.stream is not None:
+            self._do(self.stream.flush)
+
+    @staticmethod
+    def _do(call, *args) -> None:
+        """Run a stream call; an OSError other than a closed pipe becomes OutputError."""
         try:
-            self.stream.flush()
+            call(*args)
         except BrokenPipeError:
             raise
         except OSError as exc:

@@ -106,7 +106,7 @@ def _stamp(path: str) -> str:
 
 def cache_key(game: Game) -> tuple[str, str] | None:
     """(core name, key) for ``game``, or None when there is nothing to key on."""
-    from . import __version__
+    from ._version import __version__
 
     found = kernel_file()
     if found is None:

@@ -16,9 +16,12 @@ of ``n``, in tie-break order (smallest ``a`` first; at equal ``a``, the
 earlier move kind).  Everything else is specified against it: a nimber is the
 mex of the options' values, and a winning move (of a heap, or of a run in a
 row) is the first option whose value reaches the target.  The kernels
-(ext/_core.pyx, kayles/_pure.py) implement the same on flat data, and the
-tests check them against ``Game.options``.  To change the tie-break, change
-``Game.options`` and the kernels' ``row_move`` loops (both twins).
+(ext/_core.pyx and kayles/_core_pure.py; ext/_misere.pyx and
+kayles/_misere_pure.py) implement the same on flat data, and the tests check
+them against ``Game.options``; which outer parts a move may leave is
+``allowed``, here, and its compiled twin ``allows`` in ext/_common.pxd.  To
+change the tie-break, change ``Game.options`` and the kernels' ``row_move``
+loops (both twins).
 
 Octal codes map onto this directly: digit ``d`` at place ``k`` is the pattern
 ``"x" * k`` with ``leave`` = {0 if d & 1, 1 if d & 2, 2 if d & 4}; a leading

@@ -99,7 +99,7 @@ def test_a_missing_extension_falls_back_unless_native_is_required(tmp_path):
 
 def test_importing_the_package_loads_no_kernel():
     code = "import sys, kayles; print(sorted(m for m in sys.modules if m.startswith('kayles')))"
-    assert run_python(code, {}).stdout == "['kayles']\n"
+    assert run_python(code, {}).stdout == "['kayles', 'kayles._version']\n"
 
 
 def test_the_package_is_typed():

@@ -518,3 +518,23 @@ def test_every_heap_move_parses(kernel, heaps, data):
             break
     else:
         raise AssertionError(f"no heap of {heaps} becomes {after}")
+
+
+def test_moves_obey_unequal_on_rows_and_heaps():
+    """A game whose single-pin move may not leave two equal parts: on 'xxx' the middle pin is
+    no move (1 + 1), on a heap of 3 neither is the split into 1 and 1; the legal moves are
+    exactly Game.options', and the user's move is refused by the same rule."""
+    from kayles.rules import Game, MoveKind
+
+    game = Game("unequal single pins", [MoveKind("x", {0, 1, 2}, unequal=True)])
+    sequence = Sequence(game)
+    on_row = Match(sequence, "xxx")
+    assert [move.removed for move in on_row.moves()] == [(0,), (2,)]
+    with pytest.raises(ValueError, match="not allowed here"):
+        on_row.parse("2")
+    assert on_row.parse("3").after == "xx."
+    on_heaps = Match(sequence, [3])
+    assert [move.heap.parts for move in on_heaps.moves()] == [
+        option.parts for option in game.options(3)] == [(2,), (2,)]
+    with pytest.raises(ValueError, match="cannot become 1 \\+ 1"):
+        on_heaps.parse("heap 1 -> 1 + 1")

@@ -22,6 +22,7 @@ if TYPE_CHECKING:
 __all__ = [
     "GAME_HELP",
     "add_game_option",
+    "add_json_option",
     "dump_json",
     "end_progress",
     "heap_move_json",
@@ -48,6 +49,12 @@ def natural(what: str = "N") -> Callable[[str], int]:
 def add_game_option(parser: argparse.ArgumentParser) -> None:
     option = parser.add_argument("--game", "-g", default="kayles-xox", help=GAME_HELP)
     option.completer = _game_names  # type: ignore[attr-defined]  # shell completion
+
+
+def add_json_option(parser, what: str, detail: str = "") -> None:
+    """--json: print the answer as one JSON ``what`` (an object, an array, a value)."""
+    parser.add_argument("--json", action="store_true",
+                        help=f"print one JSON {what}" + (f" ({detail})" if detail else ""))
 
 
 def _game_names(**_) -> list[str]:

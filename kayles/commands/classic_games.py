@@ -9,7 +9,7 @@ from __future__ import annotations
 import argparse
 
 from .._frontend import read_text
-from ._shared import dump_json, heap_move_json, heap_move_text, natural
+from ._shared import add_json_option, dump_json, heap_move_json, heap_move_text, natural
 
 __all__ = ["register"]
 
@@ -50,7 +50,7 @@ def register(sub) -> None:
     p.add_argument("file", metavar="FILE", help="the data file, or - for standard input")
     p.add_argument("--misere", action="store_true",
                    help="misere play: whoever takes the last counter loses")
-    p.add_argument("--json", action="store_true", help="print one JSON array")
+    add_json_option(p, "array")
     p.set_defaults(run=run_nim)
 
     p = sub.add_parser("wythoff", help="Wythoff's game: outcome, moves, P-positions, SG values",
@@ -67,14 +67,14 @@ def register(sub) -> None:
                       help="print the SG values for 0..N x 0..N")
     p.add_argument("--sg", action="store_true",
                    help="with A B: also print the SG value G(A, B) (small piles only)")
-    p.add_argument("--json", action="store_true", help="print one JSON value")
+    add_json_option(p, "value")
     p.set_defaults(run=run_wythoff)
 
     p = sub.add_parser("dag", help="Sprague-Grundy values of the vertices of a digraph",
                        description="Compute G(v) = mex{G(w) : v -> w} for every vertex of "
                        "an acyclic directed graph.", epilog=DAG_FORMAT, formatter_class=raw)
     p.add_argument("file", metavar="FILE", help="the graph file, or - for standard input")
-    p.add_argument("--json", action="store_true", help="print one JSON object {vertex: G}")
+    add_json_option(p, "object", "{vertex: G}")
     p.set_defaults(run=run_dag)
 
     p = sub.add_parser("treblecross", help="winning cells of Treblecross rows",
@@ -82,7 +82,7 @@ def register(sub) -> None:
                        "(first to make three X in a row wins).",
                        epilog=TREBLECROSS_FORMAT, formatter_class=raw)
     p.add_argument("file", metavar="FILE", help="the cases file, or - for standard input")
-    p.add_argument("--json", action="store_true", help="print one JSON array")
+    add_json_option(p, "array")
     p.set_defaults(run=run_treblecross)
 
     p = sub.add_parser("grundys", help="Grundy's game: outcome and winning move, P-positions",
@@ -93,7 +93,7 @@ def register(sub) -> None:
                    help="heap sizes (spaces or commas between them)")
     p.add_argument("--p-positions", metavar="N", type=natural(),
                    help="list the single-heap P-positions up to N")
-    p.add_argument("--json", action="store_true", help="print one JSON value")
+    add_json_option(p, "value")
     p.set_defaults(run=run_grundys)
 
 

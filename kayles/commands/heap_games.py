@@ -9,6 +9,7 @@ from ..sequence import DIRECT_LIMIT, PROOF_LIMIT, Sequence
 from ..table_file import CHUNK, SECONDS, TableWriter, check_game, read_table
 from ._shared import (
     add_game_option,
+    add_json_option,
     dump_json,
     end_progress,
     heap_move_json,
@@ -35,8 +36,7 @@ def register(sub) -> None:
     add_game_option(p)
     p.add_argument("--max", type=natural(), default=PROOF_LIMIT, metavar="N",
                    help=f"compute at most N values (default {PROOF_LIMIT})")
-    p.add_argument("--json", action="store_true", help="print one JSON object "
-                   "(with the Fletcher-32 checksum of the values computed)")
+    add_json_option(p, "object", "with the Fletcher-32 checksum of the values computed")
     _add_save_options(p)
     p.set_defaults(run=run_period)
 
@@ -47,7 +47,7 @@ def register(sub) -> None:
                        "of 'x' (pin) and '.' (gap).")
     p.add_argument("position", metavar="POSITION", nargs="+", help="a row, or heap sizes")
     add_game_option(p)
-    p.add_argument("--json", action="store_true", help="print one JSON object")
+    add_json_option(p, "object")
     p.add_argument("--misere", action="store_true",
                    help="misère play: whoever moves last loses (exhaustive search)")
     add_budget_option(p)
@@ -55,7 +55,7 @@ def register(sub) -> None:
 
     p = sub.add_parser("games", help="list the named games and their rules",
                        description="List the named games and their move kinds.")
-    p.add_argument("--json", action="store_true", help="print one JSON array")
+    add_json_option(p, "array")
     p.set_defaults(run=run_games)
 
 

@@ -2,7 +2,14 @@
 
 from __future__ import annotations
 
-from ._shared import add_game_option, dump_json, heap_move_json, heap_move_text, natural
+from ._shared import (
+    add_game_option,
+    add_json_option,
+    dump_json,
+    heap_move_json,
+    heap_move_text,
+    natural,
+)
 
 __all__ = ["add_budget_option", "register", "run_genus", "run_misere_move", "run_quotient"]
 
@@ -24,7 +31,7 @@ def register(sub) -> None:
     p.add_argument("n", metavar="N", type=natural(), help="the largest heap")
     add_game_option(p)
     add_budget_option(p)
-    p.add_argument("--json", action="store_true", help="print one JSON array")
+    add_json_option(p, "array")
     p.set_defaults(run=run_genus)
 
     p = sub.add_parser("quotient", help="the misère quotient of heaps 1..N (Plambeck-Siegel)",
@@ -37,7 +44,7 @@ def register(sub) -> None:
     p.add_argument("--max-heap", type=natural("N"), required=True, metavar="N",
                    help="the largest heap in the positions")
     add_budget_option(p)
-    p.add_argument("--json", action="store_true", help="print one JSON object")
+    add_json_option(p, "object")
     p.set_defaults(run=run_quotient)
 
 

@@ -14,7 +14,7 @@ import sys
 
 from .._numbers import brief
 from ..sequence import PROOF_LIMIT
-from ._shared import dump_json, natural
+from ._shared import add_json_option, dump_json, natural
 
 __all__ = ["register"]
 
@@ -52,7 +52,7 @@ def register(sub) -> None:
     p.add_argument("--drop-zeros", action="store_true", help="with --equivalent: compare the "
                    "N values after each sequence's leading zeros")
     form = p.add_mutually_exclusive_group()
-    form.add_argument("--json", action="store_true", help="print one JSON array")
+    add_json_option(form, "array")
     form.add_argument("--csv", action="store_true", help="print CSV with a header line")
     form.add_argument("--markdown", action="store_true", help="print a Markdown table")
     p.set_defaults(run=run_survey)

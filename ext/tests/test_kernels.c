@@ -1,0 +1,287 @@
+/* Every vector kernel of ext/src against the plain loop that defines it, on random data.
+
+   Built and run by `make check-c` with the warnings as errors and under the
+   address and undefined-behaviour sanitizers; buffers are allocated to the exact
+   sizes kernels.h promises, so a read or write past them is caught.  The
+   AVX-512 kernels are checked where the CPU has them (the run says which).
+   Exit status 0: every check passed. */
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kernels.h"
+
+static unsigned long long state = 0x9E3779B97F4A7C15ULL;
+static int failures = 0, checks = 0;
+static kayles_stamp last_stamp = 0;   /* a new one for every call that marks seen */
+
+static unsigned random_below(unsigned n) {   /* xorshift64* */
+    state ^= state >> 12; state ^= state << 25; state ^= state >> 27;
+    return (unsigned) ((state * 0x2545F4914F6CDD1DULL) >> 33) % n;
+}
+
+#define CHECK(condition, ...) do {                                   \
+        checks++;                                                    \
+        if (!(condition)) {                                          \
+            failures++;                                              \
+            fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__);     \
+            fprintf(stderr, __VA_ARGS__);                            \
+            fputc('\n', stderr);                                     \
+        }                                                            \
+    } while (0)
+
+static void *allocate(size_t bytes) {
+    void *p = calloc(bytes ? bytes : 1, 1);
+    if (!p) {
+        perror("calloc");
+        exit(2);
+    }
+    return p;
+}
+
+/* A table of n values below width, and the rare positions of it: every k-th heap. */
+static kayles_value *random_table(ptrdiff_t n, unsigned width) {
+    kayles_value *g = allocate(n * sizeof *g);
+    for (ptrdiff_t i = 0; i < n; i++)
+        g[i] = (kayles_value) random_below(width);
+    return g;
+}
+
+static void test_xor_permute(void) {
+    for (int round = 0; round < 2000; round++) {
+        kayles_word x = ((kayles_word) random_below(1u << 31) << 33) ^ random_below(1u << 31);
+        int u = (int) random_below(64);
+        kayles_word expected = 0;
+        for (int v = 0; v < 64; v++)
+            if (x >> v & 1)
+                expected |= 1ULL << (v ^ u);
+        CHECK(kayles_xor_permute(x, u) == expected, "xor_permute(%llx, %d)", x, u);
+    }
+}
+
+static void test_rare_pass(void) {
+    for (int round = 0; round < 200; round++) {
+        unsigned width = 1u << (1 + random_below(11));
+        ptrdiff_t r0 = 8 + random_below(3000), count = 0;
+        kayles_value *g = random_table(r0 + KAYLES_GROUP, width);
+        kayles_pos *rare = allocate(r0 * sizeof *rare);
+        kayles_value *rare_values = allocate(r0 * sizeof *rare_values);
+        for (ptrdiff_t a = 4; a < r0; a += 1 + random_below(4)) {
+            rare[count] = (kayles_pos) a;
+            rare_values[count++] = g[a];
+        }
+        unsigned char *flags = allocate(KAYLES_GROUP * KAYLES_FLAG_STRIDE);
+        unsigned char *expected = allocate(KAYLES_GROUP * KAYLES_FLAG_STRIDE);
+        kayles_flag_group(g + r0, rare, rare + count, rare_values, flags);
+        for (ptrdiff_t i = 0; i < count; i++)
+            for (int j = 0; j < KAYLES_GROUP; j++)
+                expected[j * KAYLES_FLAG_STRIDE + (rare_values[i] ^ g[r0 + j - rare[i]])] = 1;
+        CHECK(!memcmp(flags, expected, KAYLES_GROUP * KAYLES_FLAG_STRIDE), "flag_group r0=%td",
+              r0);
+        memset(flags, 0, KAYLES_FLAG_STRIDE);
+        kayles_flag_one(g + r0, rare, rare + count, rare_values, flags);
+        CHECK(!memcmp(flags, expected, KAYLES_FLAG_STRIDE), "flag_one r0=%td", r0);
+        free(g); free(rare); free(rare_values); free(flags); free(expected);
+    }
+}
+
+static void test_gather_or(void) {
+    for (int round = 0; round < 100; round++) {
+        ptrdiff_t r0 = 64 + random_below(2000), n = random_below(200);
+        kayles_word *onehot = allocate((r0 + 64) * sizeof *onehot);
+        for (ptrdiff_t i = 0; i < r0 + 64; i++)
+            onehot[i] = 1ULL << random_below(64);
+        kayles_pos *pos = allocate(n * sizeof *pos);
+        for (ptrdiff_t i = 0; i < n; i++)
+            pos[i] = (kayles_pos) (1 + random_below((unsigned) r0));
+        kayles_word out[64];
+        kayles_gather_or(out, onehot, r0, pos, n);
+        for (int j = 0; j < 64; j++) {
+            kayles_word expected = 0;
+            for (ptrdiff_t i = 0; i < n; i++)
+                expected |= onehot[r0 - pos[i] + j];
+            CHECK(out[j] == expected, "gather_or r0=%td j=%d", r0, j);
+        }
+        free(onehot); free(pos);
+    }
+}
+
+static void test_mark_pairs(void) {
+    static kayles_stamp seen[1 << 17], expected[1 << 17];
+    for (int round = 0; round < 200; round++) {
+        unsigned width = 1u << (1 + random_below(15));
+        ptrdiff_t r = 2 + random_below(5000), a = 1 + random_below((unsigned) r / 2);
+        ptrdiff_t end = a + random_below((unsigned) (r / 2 - a + 2));
+        unsigned c = random_below(width);
+        kayles_value *g = random_table(r + 1, width);
+        kayles_stamp stamp = ++last_stamp;
+        kayles_mark_pairs(g, r, a, end, c, seen, stamp);
+        for (ptrdiff_t b = a; b < end; b++)
+            expected[g[b] ^ g[r - b] ^ c] = stamp;
+        CHECK(!memcmp(seen, expected, sizeof seen), "mark_pairs r=%td a=%td end=%td", r, a, end);
+        free(g);
+    }
+}
+
+typedef int sweep_fn(const kayles_value *, const ptrdiff_t *, const ptrdiff_t *,
+                     const unsigned int *, int, ptrdiff_t, kayles_value *, int, kayles_stamp *,
+                     kayles_stamp);
+
+/* gives[v] = 1 for every value some split's pair b in [a, last[s]] gives. */
+static void given(const kayles_value *g, const ptrdiff_t *r, const ptrdiff_t *last,
+                  const unsigned *c, int nsplits, ptrdiff_t a, unsigned char *gives) {
+    memset(gives, 0, 1 << 16);
+    for (int s = 0; s < nsplits; s++)
+        for (ptrdiff_t b = a; b <= last[s]; b++)
+            gives[g[b] ^ g[r[s] - b] ^ c[s]] = 1;
+}
+
+static void test_sweeps(const char *name, sweep_fn *sweep, int set_path) {
+    static kayles_stamp seen[1 << 17];
+    for (int round = 0; round < 300; round++) {
+        unsigned width = set_path ? 2048 : 1u << (1 + random_below(12));
+        int nsplits = 1 + random_below(3), n = 1 + random_below(set_path ? 200 : 32);
+        n = n < (int) width ? n : (int) width;   /* distinct values below width */
+        ptrdiff_t r[3], last[3], top = 0, a = 1 + random_below(40);
+        unsigned c[3];
+        for (int s = 0; s < nsplits; s++) {
+            r[s] = 2 * a + random_below(3000);
+            last[s] = r[s] / 2;
+            c[s] = random_below(width);
+            top = r[s] > top ? r[s] : top;
+        }
+        kayles_value *g = random_table(top + 1, width);
+        kayles_value values[256], set[128] = {0};   /* set: the set path's values < 2048 */
+        static unsigned char chosen[1 << 16];
+        memset(chosen, 0, sizeof chosen);
+        for (int i = 0; i < n; i++) {   /* distinct values */
+            do
+                values[i] = (kayles_value) random_below(width);
+            while (chosen[values[i]]);
+            chosen[values[i]] = 1;
+            if (set_path)
+                set[values[i] >> 4] |= (kayles_value) (1u << (values[i] & 15));
+        }
+        kayles_value before[256];
+        memcpy(before, values, sizeof before);
+        kayles_stamp stamp = ++last_stamp;
+        int left, expected_left = 0;
+        if (set_path)
+            left = kayles_sweep_set_avx512(g, r, last, c, nsplits, a, set, n, seen, stamp);
+        else
+            left = sweep(g, r, last, c, nsplits, a, values, n, seen, stamp);
+        static unsigned char gives[1 << 16];
+        given(g, r, last, c, nsplits, a, gives);
+        for (int i = 0; i < n; i++) {
+            int found = gives[before[i]];
+            expected_left += !found;
+            CHECK(found == (seen[before[i]] == stamp), "%s: value %u found %d", name, before[i],
+                  found);
+        }
+        CHECK(left == expected_left, "%s: %d left, not %d", name, left, expected_left);
+        for (int i = 0; !set_path && i < left; i++)   /* the values left are the unfound ones */
+            CHECK(seen[values[i]] != stamp, "%s: a found value %u was left", name, values[i]);
+        free(g);
+    }
+}
+
+static void test_checked_share(void) {
+    for (int round = 0; round < 200; round++) {
+        unsigned width = 1u << (1 + random_below(11));
+        ptrdiff_t r0 = 8 + random_below(3000), count = 0;
+        kayles_value *g = random_table(r0 + KAYLES_GROUP, width);
+        kayles_pos *rare = allocate(r0 * sizeof *rare);
+        kayles_value *rare_values = allocate(r0 * sizeof *rare_values);
+        for (ptrdiff_t a = 4; a < r0; a += 1 + random_below(8)) {
+            rare[count] = (kayles_pos) a;
+            rare_values[count++] = g[a];
+        }
+        kayles_value cands[32];
+        for (int lane = 0; lane < 32; lane++)
+            cands[lane] = (kayles_value) random_below(width);
+        unsigned unhit = kayles_unhit_avx512(g + r0, rare, rare + count, rare_values, cands);
+        for (int lane = 0; lane < 32; lane++) {
+            int j = lane % KAYLES_GROUP, hit = 0;
+            for (ptrdiff_t i = 0; i < count; i++)
+                hit |= (rare_values[i] ^ g[r0 + j - rare[i]]) == cands[lane];
+            CHECK((unhit >> lane & 1) == (unsigned) !hit, "unhit lane %d r0=%td", lane, r0);
+        }
+        free(g); free(rare); free(rare_values);
+    }
+}
+
+static void test_candidates(void) {
+    for (int round = 0; round < 300; round++) {
+        int width = 1 << random_below(12), mask = (int) random_below((unsigned) width) | 1;
+        int max = 1 + random_below(8), readable = width > 64 ? width : 64;
+        unsigned char *flags = allocate((size_t) readable);
+        for (int v = 0; v < width; v++)
+            flags[v] = random_below(4) != 0;
+        kayles_word low_common = 0;
+        for (int i = 0; i < 64; i++)
+            low_common |= (kayles_word) kayles_parity((unsigned) (i & mask)) << i;
+        kayles_value out[8];
+        int n = kayles_candidates_avx512(flags, width, mask, low_common, out, max), expected = 0;
+        for (int v = 0; v < width && expected < max; v++)
+            if (!flags[v] && kayles_parity((unsigned) (v & mask))) {
+                CHECK(expected < n && out[expected] == v, "candidates: #%d is not %d", expected, v);
+                expected++;
+            }
+        CHECK(n == expected, "candidates: %d, not %d", n, expected);
+        free(flags);
+    }
+}
+
+static void test_unmarked(void) {
+    static kayles_stamp seen[1 << 17];
+    for (int round = 0; round < 300; round++) {
+        int nflags = 1 + random_below(4), b = 64 * (int) random_below(64);
+        kayles_stamp stamp = ++last_stamp;
+        for (int v = b; v < b + 64; v++)
+            seen[v] = random_below(3) ? 0 : stamp;
+        unsigned char *flags[4];
+        int width[4], c[4], drop_zero[4];
+        for (int k = 0; k < nflags; k++) {
+            width[k] = 1 << random_below(13);
+            c[k] = (int) random_below(4096);
+            drop_zero[k] = random_below(2);
+            int readable = width[k] + 64;
+            flags[k] = allocate((size_t) readable);
+            for (int x = 0; x < width[k]; x++)
+                flags[k][x] = random_below(3) == 0;
+        }
+        kayles_word left = kayles_unmarked_avx512(seen, stamp, b, flags, width, c, drop_zero,
+                                                  nflags);
+        for (int i = 0; i < 64; i++) {
+            int v = b + i, open = seen[v] != stamp;
+            for (int k = 0; k < nflags && open; k++) {
+                int x = v ^ c[k];
+                if (x < width[k] && flags[k][x] && !(x == 0 && drop_zero[k]))
+                    open = 0;
+            }
+            CHECK((int) (left >> i & 1) == open, "unmarked b=%d v=%d", b, v);
+        }
+        for (int k = 0; k < nflags; k++)
+            free(flags[k]);
+    }
+}
+
+int main(void) {
+    int avx512 = kayles_has_avx512();
+    test_xor_permute();
+    test_rare_pass();
+    test_gather_or();
+    test_mark_pairs();
+    test_sweeps(kayles_portable, kayles_sweep_portable, 0);
+    if (avx512) {
+        test_sweeps("avx512", kayles_sweep_avx512, 0);
+        test_sweeps("avx512 set", NULL, 1);
+        test_checked_share();
+        test_candidates();
+        test_unmarked();
+    }
+    printf("%d checks of the %s%s kernels: %d failed\n", checks, kayles_portable,
+           avx512 ? " and avx512bw" : "", failures);
+    return failures != 0;
+}
