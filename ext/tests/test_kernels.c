@@ -40,12 +40,40 @@ static void *allocate(size_t bytes) {
     return p;
 }
 
-/* A table of n values below width, and the rare positions of it: every k-th heap. */
+/* A table of n values below width. */
 static kayles_value *random_table(ptrdiff_t n, unsigned width) {
     kayles_value *g = allocate(n * sizeof *g);
     for (ptrdiff_t i = 0; i < n; i++)
         g[i] = (kayles_value) random_below(width);
     return g;
+}
+
+/* A rare-pass group's inputs: a table of values below width up to r0 + KAYLES_GROUP, and
+   "rare" positions a in [4, r0), one in about step/2 (rare[i], their values rare_values[i]). */
+typedef struct {
+    unsigned width;
+    ptrdiff_t r0, count;
+    kayles_value *g, *rare_values;
+    kayles_pos *rare;
+} Group;
+
+static Group random_group(unsigned step) {
+    Group t;
+    t.width = 1u << (1 + random_below(11));
+    t.r0 = 8 + random_below(3000);
+    t.count = 0;
+    t.g = random_table(t.r0 + KAYLES_GROUP, t.width);
+    t.rare = allocate(t.r0 * sizeof *t.rare);
+    t.rare_values = allocate(t.r0 * sizeof *t.rare_values);
+    for (ptrdiff_t a = 4; a < t.r0; a += 1 + random_below(step)) {
+        t.rare[t.count] = (kayles_pos) a;
+        t.rare_values[t.count++] = t.g[a];
+    }
+    return t;
+}
+
+static void free_group(Group t) {
+    free(t.g); free(t.rare); free(t.rare_values);
 }
 
 static void test_xor_permute(void) {
@@ -62,15 +90,10 @@ static void test_xor_permute(void) {
 
 static void test_rare_pass(void) {
     for (int round = 0; round < 200; round++) {
-        unsigned width = 1u << (1 + random_below(11));
-        ptrdiff_t r0 = 8 + random_below(3000), count = 0;
-        kayles_value *g = random_table(r0 + KAYLES_GROUP, width);
-        kayles_pos *rare = allocate(r0 * sizeof *rare);
-        kayles_value *rare_values = allocate(r0 * sizeof *rare_values);
-        for (ptrdiff_t a = 4; a < r0; a += 1 + random_below(4)) {
-            rare[count] = (kayles_pos) a;
-            rare_values[count++] = g[a];
-        }
+        Group t = random_group(4);
+        ptrdiff_t r0 = t.r0, count = t.count;
+        kayles_value *g = t.g, *rare_values = t.rare_values;
+        kayles_pos *rare = t.rare;
         unsigned char *flags = allocate(KAYLES_GROUP * KAYLES_FLAG_STRIDE);
         unsigned char *expected = allocate(KAYLES_GROUP * KAYLES_FLAG_STRIDE);
         kayles_flag_group(g + r0, rare, rare + count, rare_values, flags);
@@ -82,7 +105,7 @@ static void test_rare_pass(void) {
         memset(flags, 0, KAYLES_FLAG_STRIDE);
         kayles_flag_one(g + r0, rare, rare + count, rare_values, flags);
         CHECK(!memcmp(flags, expected, KAYLES_FLAG_STRIDE), "flag_one r0=%td", r0);
-        free(g); free(rare); free(rare_values); free(flags); free(expected);
+        free_group(t); free(flags); free(expected);
     }
 }
 
@@ -188,18 +211,13 @@ static void test_sweeps(const char *name, sweep_fn *sweep, int set_path) {
 
 static void test_checked_share(void) {
     for (int round = 0; round < 200; round++) {
-        unsigned width = 1u << (1 + random_below(11));
-        ptrdiff_t r0 = 8 + random_below(3000), count = 0;
-        kayles_value *g = random_table(r0 + KAYLES_GROUP, width);
-        kayles_pos *rare = allocate(r0 * sizeof *rare);
-        kayles_value *rare_values = allocate(r0 * sizeof *rare_values);
-        for (ptrdiff_t a = 4; a < r0; a += 1 + random_below(8)) {
-            rare[count] = (kayles_pos) a;
-            rare_values[count++] = g[a];
-        }
+        Group t = random_group(8);
+        ptrdiff_t r0 = t.r0, count = t.count;
+        kayles_value *g = t.g, *rare_values = t.rare_values;
+        kayles_pos *rare = t.rare;
         kayles_value cands[32];
         for (int lane = 0; lane < 32; lane++)
-            cands[lane] = (kayles_value) random_below(width);
+            cands[lane] = (kayles_value) random_below(t.width);
         unsigned unhit = kayles_unhit_avx512(g + r0, rare, rare + count, rare_values, cands);
         for (int lane = 0; lane < 32; lane++) {
             int j = lane % KAYLES_GROUP, hit = 0;
@@ -207,7 +225,7 @@ static void test_checked_share(void) {
                 hit |= (rare_values[i] ^ g[r0 + j - rare[i]]) == cands[lane];
             CHECK((unhit >> lane & 1) == (unsigned) !hit, "unhit lane %d r0=%td", lane, r0);
         }
-        free(g); free(rare); free(rare_values);
+        free_group(t);
     }
 }
 
