@@ -14,7 +14,9 @@ A position is a key of 32-bit words (twos, ones, live heaps ascending).  Stored
 keys sit in one arena as [length, words...]; an open-addressing table (linear
 probing, at most half full) maps them to their values.  The depth-first search
 keeps its own stack: each frame's options are written after its key in a second
-arena and dropped when the frame is done.
+arena and dropped when the frame is done.  The two arenas together may hold at
+most budget * WORDS_PER_POSITION + WORDS_SLACK words (checked after each option
+written and before each key stored, as the twin counts them): past it, ValueError.
 """
 
 from cpython.exc cimport PyErr_CheckSignals
@@ -31,6 +33,8 @@ cdef enum:
     EMPTY_SLOT = 0xFFFFFFFF  # a slot's offset when it holds no key
     FIRST_SLOTS = 1024       # table size to start with (a power of two)
     SIGNAL_STEPS = 4096      # search steps between looks for a signal (a power of two)
+    WORDS_PER_POSITION = 16  # the budget's weight: kayles/_constants.py (a test checks)
+    WORDS_SLACK = 65536      # ... and its room beyond that (kayles/_constants.py)
 
 
 cdef struct Slot:
@@ -70,6 +74,7 @@ cdef class MisereMemo:
     cdef Kind kinds[MAX_KINDS]
     cdef int nkinds
     cdef readonly Py_ssize_t budget
+    cdef Py_ssize_t word_limit   # budget * WORDS_PER_POSITION: the arenas' room
     cdef Py_ssize_t count
     cdef Slot* slots
     cdef Py_ssize_t nslots
@@ -86,6 +91,7 @@ cdef class MisereMemo:
         cdef Py_ssize_t i
         self.nkinds = load_kinds(kinds, self.kinds)
         self.budget = budget
+        self.word_limit = budget * WORDS_PER_POSITION + WORDS_SLACK
         self.slots = <Slot*> malloc(FIRST_SLOTS * sizeof(Slot))
         if self.slots == NULL:
             raise MemoryError()
@@ -103,6 +109,10 @@ cdef class MisereMemo:
 
     def __len__(self):
         return self.count
+
+    cdef int too_heavy(self) except -1:
+        raise ValueError(f"the misère search needs more memory than its budget allows "
+                         f"({self.budget} positions of {WORDS_PER_POSITION} words on average)")
 
     cdef int find(self, const uint32_t* words, Py_ssize_t n) noexcept:
         """The stored value of the key, or -1."""
@@ -143,6 +153,8 @@ cdef class MisereMemo:
             raise ValueError(
                 f"the misère search needs more than {self.budget} positions (its budget)"
             )
+        if self.stored.length + n + 1 + self.pending.length > self.word_limit:
+            self.too_heavy()
         if 2 * (self.count + 1) > self.nslots:
             self.grow_table()
         reserve_words(&self.stored, n + 1)
@@ -240,6 +252,8 @@ cdef class MisereMemo:
                         add_part(self.shapes, words, &count, kind.kept[t])
                     self.pending.data[start] = <uint32_t> count
                     self.pending.length += count + 1
+                    if self.stored.length + self.pending.length > self.word_limit:
+                        self.too_heavy()
         for t in range(3):  # *2 -> *1, *2 -> 0, *1 -> 0
             reserve_words(&self.pending, n + 1)
             old = self.pending.data + key_at + 1
@@ -255,6 +269,8 @@ cdef class MisereMemo:
                 words[1] = 0
             self.pending.data[start] = <uint32_t> n
             self.pending.length += n + 1
+            if self.stored.length + self.pending.length > self.word_limit:
+                self.too_heavy()
         return 0
 
     cdef int finish(self, Frame* f) except -1:

@@ -71,7 +71,7 @@ def main(argv: list[str] | None = None) -> int:
 
     def parse(out) -> None:
         parser = build_parser()
-        if os.environ.get("_ARGCOMPLETE"):  # the shell asks for completions
+        if os.environ.get("_ARGCOMPLETE") and "COMP_LINE" in os.environ:  # the shell asks
             _complete(parser)
         parsed.append(parser.parse_args(argv))
 

@@ -5,9 +5,11 @@ maps every way a run can end onto one exit status and at most one stderr line:
 
     0    done
     1    the output could not be written (disk full, ...): "PROG: cannot write output: ..."
-         or the memory ran out: "PROG: out of memory"
+         ("PROG: cannot write FILE: ..." for a file it writes), or the memory ran out:
+         "PROG: out of memory"
     2    bad input, a missing file, an unusable setup: "PROG: <what is wrong>"
     130  Ctrl-C, quietly
+    143  SIGTERM where a run saves its work first (``errors.Terminated``), quietly
     141  the reader closed the pipe, quietly
 
 Kept light on purpose: ``Kayles-xox`` imports this at start-up, so nothing here
@@ -19,7 +21,7 @@ from __future__ import annotations
 import sys
 
 from ._numbers import natural
-from .errors import SetupError
+from .errors import SetupError, Terminated, WriteError, path_text
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -37,7 +39,7 @@ __all__ = [
 ]
 
 WRITE_SLICE = 1 << 20  # characters per write() of the underlying stream
-MAX_INPUT_BYTES = 1 << 28  # the longest input file read (256 MB)
+MAX_INPUT_BYTES = 1 << 25  # the longest input file read (32 MB): memory stays under 1.5 GB
 
 
 class OutputError(Exception):
@@ -51,24 +53,22 @@ def parse_natural(text: str, what: str = "N") -> int:
 
 def read_text(path: str) -> str:
     """The UTF-8 text of a file, or of standard input for ``-``; ValueError if it is not
-    text or longer than MAX_INPUT_BYTES (``/dev/zero`` must not fill the memory)."""
-    where = "standard input" if path == "-" else _path(path)
+    text, not a regular file (a FIFO or a device is not waited on), or longer than
+    MAX_INPUT_BYTES (a pipe on standard input is read up to that many bytes)."""
+    where = "standard input" if path == "-" else path_text(path)
     try:
         if path == "-":
             data = _read_stdin()
         else:
-            with open(path, "rb") as handle:
+            from ._files import open_regular
+
+            with open(open_regular(path), "rb") as handle:
                 data = handle.read(MAX_INPUT_BYTES + 1)
         if len(data) > MAX_INPUT_BYTES:
             raise ValueError(f"{where}: longer than {MAX_INPUT_BYTES >> 20} MB")
         return data.decode("utf-8")
     except UnicodeDecodeError:
         raise ValueError(f"{where}: not UTF-8 text") from None
-
-
-def _path(path: str) -> str:
-    """A file name for a message, undecodable bytes shown as typed (``\\xff``)."""
-    return path.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
 
 
 def _read_stdin() -> bytes:
@@ -135,6 +135,7 @@ def run(prog: str, work: Callable[[Output], int | None], hint: str = "") -> int:
     """
     if hasattr(sys, "set_int_max_str_digits"):  # Python 3.11+ caps int <-> str at 4300 digits
         sys.set_int_max_str_digits(0)  # the front ends read and write numbers of any size
+    _encode_anything()
     out = Output(sys.stdout)
     try:
         status = work(out)
@@ -146,19 +147,36 @@ def run(prog: str, work: Callable[[Output], int | None], hint: str = "") -> int:
     except KeyboardInterrupt:
         _silence_stdout()
         return 130  # 128 + SIGINT
+    except Terminated:
+        _silence_stdout()
+        return 143  # 128 + SIGTERM
     except OutputError as exc:
         _silence_stdout()
         return _fail(f"{prog}: cannot write output: {exc}", 1)
     except MemoryError:
         _silence_stdout()
         return _fail(f"{prog}: out of memory", 1)
+    except WriteError as exc:  # before OSError, its base class
+        return _fail(f"{prog}: cannot write {exc.filename}: {exc.strerror or exc}", 1)
     except SetupError as exc:
         return _fail(f"{prog}: {exc}", 2)
     except ValueError as exc:
         return _fail(f"{prog}: {exc}{hint}", 2)
     except OSError as exc:  # reading an input file
-        where = f"{_path(str(exc.filename))}: " if exc.filename is not None else ""
+        where = f"{path_text(str(exc.filename))}: " if exc.filename is not None else ""
         return _fail(f"{prog}: {where}{exc.strerror or exc}", 2)
+
+
+def _encode_anything() -> None:
+    """Let stdout and stderr write any text in any locale (LC_ALL=C with PYTHONUTF8=0 is
+    ASCII): a character the encoding lacks is written as an escape, not an error."""
+    for stream in (sys.stdout, sys.stderr):
+        encoding = (getattr(stream, "encoding", None) or "").lower().replace("-", "")
+        if stream is not None and encoding not in ("utf8", "utf_8"):
+            try:
+                stream.reconfigure(errors="backslashreplace")
+            except (AttributeError, ValueError, OSError):
+                pass
 
 
 def _fail(message: str, status: int) -> int:

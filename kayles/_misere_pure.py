@@ -14,11 +14,20 @@ Sound reductions only, applied to every position before it is looked up:
 Identical game heaps do not cancel.  Positions are memoised in a MisereMemo; the depth-first
 search keeps its own stack (no recursion), and the memo never holds more than ``budget``
 positions: past it, ValueError.
+
+Memory is bounded too, by what the positions weigh: a position of k live heaps counts
+k + 3 words (its key and its length), and the stored positions together with those the
+search holds open (the options of every frame on its stack, and the root) may weigh at
+most ``budget * WORDS_PER_POSITION + WORDS_SLACK`` words; past it, ValueError.  The compiled twin
+counts the same words at the same moments (its arenas hold exactly these keys), in the
+same order of search, so both raise the same error on the same input.
 """
 
 from __future__ import annotations
 
-from ._common_pure import check_kinds, mex, options
+from ._common_pure import check_kinds, mex
+from ._constants import WORDS_PER_POSITION, WORDS_SLACK
+from .rules import allowed
 
 __all__ = ["MisereMemo", "misere_layers_agree", "misere_value"]
 
@@ -34,16 +43,21 @@ class MisereMemo:
         self.budget = budget
         self.values: dict[tuple[int, ...], int] = {}
         self.shapes: list[int] = []  # _LIVE, _DEAD or _STAR1 per heap size
+        self.stored_words = 0  # the weight of the stored positions
+        self.pending_words = 0  # ... and of those the search in progress holds open
 
     def __len__(self) -> int:
         return len(self.values)
 
 
 def _splits(kinds, h: int):
-    """(a, b, kept run lengths) of every move on a heap of h, a <= b (mirror images agree)."""
-    for a, k, b in options(h, kinds):
-        if a <= b:
-            yield a, b, kinds[k][1]
+    """(a, b, kept run lengths) of every move on a heap of h, a <= b (mirror images agree):
+    kind by kind, the smallest left part first (the compiled twin's order)."""
+    for span, kept, leave, unequal in kinds:
+        rest = h - span
+        for a in range(rest // 2 + 1 if rest >= 0 else 0):
+            if allowed(leave, unequal, a, rest - a):
+                yield a, rest - a, kept
 
 
 def _shape(memo: MisereMemo, h: int) -> int:
@@ -73,20 +87,42 @@ def _key(memo: MisereMemo, heaps, twos: int, ones: int) -> tuple[int, ...]:
     return (twos, ones, *live)
 
 
+def _weight(key: tuple[int, ...]) -> int:
+    return len(key) + 1
+
+
+def _word_limit(memo: MisereMemo) -> int:
+    return memo.budget * WORDS_PER_POSITION + WORDS_SLACK
+
+
+def _too_heavy(memo: MisereMemo) -> ValueError:
+    return ValueError(f"the misère search needs more memory than its budget allows "
+                      f"({memo.budget} positions of {WORDS_PER_POSITION} words on average)")
+
+
 def _options(memo: MisereMemo, key: tuple[int, ...]) -> list[tuple[int, ...]]:
+    """The options of a position, each weighed as it is added (ValueError past the budget)."""
     twos, ones, *heaps = key
-    out = []
+    out: list[tuple[int, ...]] = []
+    limit = _word_limit(memo)
+
+    def add(option: tuple[int, ...]) -> None:
+        out.append(option)
+        memo.pending_words += _weight(option)
+        if memo.stored_words + memo.pending_words > limit:
+            raise _too_heavy(memo)
+
     for i, h in enumerate(heaps):
         if i and heaps[i - 1] == h:
             continue  # equal heaps have the same options
         rest = heaps[:i] + heaps[i + 1 :]
         for a, b, kept in _splits(memo.kinds, h):
-            out.append(_key(memo, [*rest, a, b, *kept], twos, ones))
+            add(_key(memo, [*rest, a, b, *kept], twos, ones))
     if twos:
-        out.append((twos - 1, ones ^ 1, *heaps))
-        out.append((twos - 1, ones, *heaps))
+        add((twos - 1, ones ^ 1, *heaps))
+        add((twos - 1, ones, *heaps))
     if ones:
-        out.append((twos, 0, *heaps))
+        add((twos, 0, *heaps))
     return out
 
 
@@ -101,6 +137,7 @@ def misere_value(memo: MisereMemo, heaps, twos: int) -> int:
     root = _key(memo, heaps, twos, 0)
     if root in values:
         return values[root]
+    memo.pending_words = _weight(root)
     stack = [[root, _options(memo, root), 0, set()]]  # key, options, next option, values seen
     while stack:
         frame = stack[-1]
@@ -117,7 +154,11 @@ def misere_value(memo: MisereMemo, heaps, twos: int) -> int:
             raise ValueError(
                 f"the misère search needs more than {memo.budget} positions (its budget)"
             )
+        if memo.stored_words + _weight(key) + memo.pending_words > _word_limit(memo):
+            raise _too_heavy(memo)
         values[key] = mex(seen) if options else 1
+        memo.stored_words += _weight(key)
+        memo.pending_words -= sum(map(_weight, options))
         stack.pop()
     return values[root]
 

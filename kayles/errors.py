@@ -7,13 +7,27 @@ extra).  The front ends turn both into one stderr line and exit status 2.
 
 from __future__ import annotations
 
-__all__ = ["SHOWN_LONGEST", "SetupError", "shown"]
+__all__ = ["SHOWN_LONGEST", "SetupError", "Terminated", "WriteError", "path_text", "shown"]
 
 SHOWN_LONGEST = 60  # characters of user text a message quotes; a longer text is cut
 
 
 class SetupError(ImportError):
     """The environment cannot run this: a core setting or an optional extra is missing."""
+
+
+class Terminated(BaseException):
+    """SIGTERM asked a run to stop (after saving what it must): exit status 143, quietly.
+
+    A BaseException, like KeyboardInterrupt (Ctrl-C, 130): no ``except Exception`` stops it.
+    """
+
+
+class WriteError(OSError):
+    """A file the user asked for could not be written (a full disk, ...): exit status 1.
+
+    ``filename`` is the file the user named (never a temporary), ``strerror`` why.
+    """
 
 
 def shown(text: str) -> str:
@@ -27,3 +41,8 @@ def shown(text: str) -> str:
     raw = part.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
     quoted = repr(raw).replace("\\\\x", "\\x")
     return f"{quoted} (the first {SHOWN_LONGEST} of {len(text)} characters)" if cut else quoted
+
+
+def path_text(path: str) -> str:
+    """A file name for a message, undecodable bytes shown as typed (``\\xff``)."""
+    return path.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")

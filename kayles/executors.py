@@ -102,17 +102,23 @@ def open_executor(jobs: int = 1, dask: str | None = None) -> Iterator[tuple[Exec
 
 
 def survey(codes: list[str], limit: int, store: Store, executor: Executor, window: int,
-           done: Callable[[str], None]) -> dict[str, str]:
+           done: Callable[[str], None],
+           waits: Callable[[str, str], None] = lambda code, owner: None,
+           notice: float = 10.0) -> dict[str, str]:
     """Compute every code not yet done at ``limit`` and store it; {code: error} of failures.
 
-    ``done(code)`` is called once per code that is (or becomes) done.  On any
-    exception (Ctrl-C included) this survey's unfinished claims are released.
+    ``done(code)`` is called once per code that is (or becomes) done, ``waits(code,
+    owner)`` once per code another survey is computing, when this one has waited
+    ``notice`` seconds for it.  On any exception (Ctrl-C included) this survey's
+    unfinished claims are released.
     """
     finished = store.summaries(codes, limit)
     for code in finished:
         done(code)
     pending = deque(code for code in codes if code not in finished)
     waiting: list[str] = []  # rows a live survey elsewhere is computing
+    since: dict[str, float] = {}  # when this survey began to wait for a code
+    told: set[str] = set()  # codes waits() was called for
     flight: dict[Future, str] = {}
     failures: dict[str, str] = {}
     try:
@@ -124,6 +130,10 @@ def survey(codes: list[str], limit: int, store: Store, executor: Executor, windo
                     done(code)
                 elif state == "busy":
                     waiting.append(code)
+                    since.setdefault(code, time.monotonic())
+                    if code not in told and time.monotonic() - since[code] >= notice:
+                        told.add(code)
+                        waits(code, (store.status(code, limit) or ("", "?"))[1] or "?")
                 else:
                     flight[executor.submit(summarise, code, limit)] = code
             if flight:

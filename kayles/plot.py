@@ -45,6 +45,8 @@ PROOF_SEARCH = 1 << 16  # values a plot spends looking for a proof of the period
 MAX_LAST = 1 << 24  # the longest table a plot computes (32 MB of values)
 DPI = 100  # pixels per inch: a size in pixels is figsize * DPI
 MIN_SIDE, MAX_SIDE = 200, 10000  # pixels
+MAX_PIXELS = 16_000_000  # a canvas of at most this many pixels (64 MB of RGBA), e.g. 4000x4000
+CHUNK = 1 << 20  # heaps binned at a time: temporaries stay at a few MB whatever --max
 
 
 def _matplotlib():
@@ -74,6 +76,9 @@ def parse_size(text: str) -> tuple[int, int]:
     if not all(MIN_SIDE <= side <= MAX_SIDE for side in size):
         raise ValueError(f"each side of the picture must be {MIN_SIDE} to {MAX_SIDE} pixels, "
                          f"not {text}")
+    if size[0] * size[1] > MAX_PIXELS:
+        raise ValueError(f"a picture has at most {MAX_PIXELS:,} pixels (4000x4000), "
+                         f"not {size[0] * size[1]:,} ({text})")
     return size
 
 
@@ -114,8 +119,10 @@ def figure(source: Sequence | Game | str, last: int | None = None, *,
     FigureCanvasAgg(fig)
     ax = fig.add_subplot()
     if count > width:  # one column per pixel: every value that occurs in it
-        column = np.arange(count, dtype=np.int64) * width // count
-        pairs = np.unique(column * len(counts) + values)
+        pairs = np.zeros(0, dtype=np.int64)  # column * len(counts) + value, each once
+        for start in range(0, count, CHUNK):  # a chunk of heaps at a time: bounded temporaries
+            column = np.arange(start, min(start + CHUNK, count), dtype=np.int64) * width // count
+            pairs = np.union1d(pairs, column * len(counts) + values[start : start + CHUNK])
         xs = (pairs // len(counts) + 0.5) * count / width
         ys = pairs % len(counts)
         dot = 1.5

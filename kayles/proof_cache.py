@@ -18,8 +18,17 @@ How stale values are kept out:
   rebuilt kernel or edited rules simply miss;
 * a CRC-32 (zlib's) of the whole file is checked on load, and the period's
   certificate is checked again on the loaded table (``Sequence.from_proof``);
+* the first SPOT_CHECKED values are derived again from the rules on every load;
 * writes go to a temporary file in the same directory, renamed over the old
-  one (``os.replace``), so two processes writing at once leave one whole file.
+  one (``kayles._files.write_atomically``), so two processes writing at once
+  leave one whole file, and temporaries of killed writers are removed.
+
+What the cache trusts: its own directory.  A file that another user owns, or
+that others may write to, is ignored; damage is caught by the CRC, a table that
+does not prove its period by the certificate, an edit of a small heap's value
+by the derivation.  A deliberate forgery of a large heap's value by someone who
+can write your files, with its CRC recomputed, is not caught (no cache can
+tell it from the real thing without recomputing the table).
 
 Any failure (no home, a read-only or full disk, a damaged or foreign file, a
 file that is not a regular one) is silent: the run computes as if there were no
@@ -72,6 +81,7 @@ MAGIC = b"KAYLESPC"
 FORMAT = 1
 LARGEST = 1 << 26  # bytes: a bigger file is not one of ours
 REGULAR = 0o100000  # S_IFREG: the file type bits of a regular file (stat.S_ISREG)
+SPOT_CHECKED = 32  # values derived again from the rules on every load (~0.3 ms)
 PROVED_AT_ONCE = frozenset({"kayles-xox"})  # quick proofs that nearly every run uses
 SEP = _impl.SEP
 HERE = _impl.HERE
@@ -153,6 +163,9 @@ def _read(handle, info, game: Game, key: bytes, most: int | None) -> Sequence | 
 
     if info.st_mode & 0o170000 != REGULAR or info.st_size > LARGEST:
         return None  # a FIFO, a device, a directory: never ours, and reading could hang
+    if hasattr(_system, "geteuid") and (info.st_uid != _system.geteuid()
+                                        or info.st_mode & 0o022):
+        return None  # another user's file, or one others may write: not trusted
     head = handle.read(12 + len(key) + 24)
     if len(head) < 12 + len(key) + 24 or head[:8] != MAGIC or head[12 : 12 + len(key)] != key:
         return None
@@ -172,7 +185,23 @@ def _read(handle, info, game: Game, key: bytes, most: int | None) -> Sequence | 
     values = table.cast("H")
     if sys.byteorder == "big":
         values = _swapped(values)
+    if not _derived_again(game, values):
+        return None
     return Sequence.from_proof(game, values, Period(n0, p, count))
+
+
+def _derived_again(game: Game, values) -> bool:
+    """Whether G(0..SPOT_CHECKED-1) of the table are the mex of their options (the rules)."""
+    from ._common_pure import constant, mex, options
+    from .rules import encode
+
+    kinds = encode(game.kinds)
+    for n in range(min(SPOT_CHECKED, len(values))):
+        found = {values[a] ^ values[b] ^ constant(values, kinds[k][1])
+                 for a, k, b in options(n, kinds)}
+        if mex(found) != values[n]:
+            return False
+    return True
 
 
 def _swapped(values: memoryview) -> memoryview:
@@ -197,6 +226,8 @@ def save(sequence: Sequence) -> bool:
     import os
     from zlib import crc32
 
+    from ._files import write_atomically
+
     key = keyed[1].encode()
     values = sequence.table(found.values)[: found.values]
     if sys.byteorder == "big":
@@ -204,21 +235,16 @@ def save(sequence: Sequence) -> bool:
     head = MAGIC + len(key).to_bytes(4, "little") + key
     for number in (found.preperiod, found.period, found.values):
         head += number.to_bytes(8, "little")
-    folder = os.path.dirname(path)
-    unique = f"{os.getpid()}.{os.urandom(4).hex()}"
-    temporary = os.path.join(folder, f".{os.path.basename(path)}.{unique}.tmp")
+
+    def write(handle) -> None:
+        handle.write(head)
+        handle.write(values)
+        handle.write(crc32(values, crc32(head)).to_bytes(4, "little"))
+
     try:
-        os.makedirs(folder, exist_ok=True)
-        with open(temporary, "xb") as handle:
-            handle.write(head)
-            handle.write(values)
-            handle.write(crc32(values, crc32(head)).to_bytes(4, "little"))
-        os.replace(temporary, path)
-    except OSError:
-        try:
-            os.remove(temporary)
-        except OSError:
-            pass
+        os.makedirs(os.path.dirname(path), mode=0o700, exist_ok=True)
+        write_atomically(path, write, force=True)
+    except (OSError, ValueError):
         return False
     return True
 

@@ -85,6 +85,7 @@ class Sequence:
         self.progress = progress
         self.step: int | None = None
         self.listeners: list[Callable[[Sequence], None]] = []
+        self._borrowed = 0  # values taken over from a proof computed elsewhere (from_proof)
 
     @property
     def kernel(self):
@@ -138,7 +139,7 @@ class Sequence:
             raise ValueError(f"{game.name}: the table does not prove {period!r}")
         sequence = cls(game)
         sequence._table = table
-        sequence._length = sequence._checkpoint = length
+        sequence._length = sequence._checkpoint = sequence._borrowed = length
         sequence.period = period
         return sequence
 
@@ -165,13 +166,19 @@ class Sequence:
         Past DIRECT_LIMIT only a proof can answer: refuse at once when the
         theorem cannot apply, else search for one within PROOF_LIMIT values
         (once: a failed search is not repeated) and say so if there is none.
+        A proof taken over from elsewhere (a cache) that needed more than
+        PROOF_LIMIT values answers no such question: a run without it could
+        not, and the answer must not depend on what a cache holds.
         """
-        if count > DIRECT_LIMIT and self.period is None:
+        if count > DIRECT_LIMIT:
             past = f"so heap sizes past the direct limit ({DIRECT_LIMIT - 1}) cannot be answered"
-            if not self.game.provable:
+            if self.period is not None and self._borrowed and self.period.values > PROOF_LIMIT:
+                raise ValueError(f"{self.game.name}: no period was found within {PROOF_LIMIT} "
+                                 f"values, {past}")
+            if self.period is None and not self.game.provable:
                 raise ValueError(f"{self.game.name}: no period is known (the periodicity "
                                  f"theorem does not cover unequal splits), {past}")
-            if self._length < PROOF_LIMIT:
+            if self.period is None and self._length < PROOF_LIMIT:
                 self._grow(PROOF_LIMIT)
             if self.period is None:
                 raise ValueError(
@@ -263,7 +270,7 @@ class Sequence:
         """G(n) for any n >= 0: O(1) once a period is proved."""
         if n < 0:
             raise ValueError(f"heap size must be >= 0, not {n}")
-        if n >= self._length and self.period is None:
+        if n >= self._length:
             self._compute(n + 1)
         p = self.period
         if n < self._length or p is None:

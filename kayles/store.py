@@ -24,7 +24,17 @@ it and marks it 'done' (or 'failed', with the error) in the same transaction tha
 stores the result.  A row is never computed again once done.  A 'running' row
 whose owner process is gone (killed), a 'stopped' row (its survey was interrupted)
 and a 'failed' row are claimed again by the next survey; a 'running' row of a live
-survey on this host is left to it.
+survey on this host, or of a survey on another host, is left to it unless the
+survey is told to reclaim it (``reclaim=True``: ``kayles survey --reclaim``).
+
+A database is input that may be hostile.  It is opened with ``trusted_schema``
+off, and refused unless it holds exactly the table above (no other table, view,
+trigger or index, the same columns); every row read is checked (types, ranges),
+a done row's head is decompressed with a bound and must hold exactly the values
+it claims, whose Fletcher-32 checksum must be the row's.  A database that fails
+is refused with one line naming what is wrong; nothing of it is printed.  A
+read-only database is read without writing (it answers when every row asked for
+is done).
 """
 
 from __future__ import annotations
@@ -33,8 +43,12 @@ import os
 import socket
 import sqlite3
 import time
+import zlib
+from array import array
 from pathlib import Path
 
+from .checksum import fletcher32_of_pieces
+from .errors import path_text
 from .survey import Summary
 
 TYPE_CHECKING = False
@@ -66,11 +80,25 @@ CREATE TABLE IF NOT EXISTS games (
 _RESULT = ("proved", "preperiod", "period", "values_used", "largest", "largest_heap",
            "mask", "rare", "last_rare", "checksum")
 
+# The table's columns and declared types, exactly (PRAGMA table_info's order).
+_COLUMNS = (("code", "TEXT"), ("max", "INTEGER"), ("status", "TEXT"), ("owner", "TEXT"),
+            ("updated", "REAL"), ("seconds", "REAL"), *((c, "INTEGER") for c in _RESULT),
+            ("head", "BLOB"), ("error", "TEXT"))
+_OURS = {("table", "games"), ("index", "sqlite_autoindex_games_1")}
+LARGEST_VALUE = (1 << 16) - 1  # values are 16-bit
+MAX_PID = (1 << 31) - 1  # pid_t
+
 
 def default_path() -> Path:
-    """``$XDG_CACHE_HOME/kayles/survey.sqlite``, or under ``~/.cache`` without the variable."""
-    cache = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return Path(cache) / "kayles" / "survey.sqlite"
+    """``survey.sqlite`` in the cache folder (``kayles.proof_cache.cache_dir``: an absolute
+    ``$XDG_CACHE_HOME`` or ``~/.cache``); ValueError when there is none."""
+    from .proof_cache import cache_dir
+
+    folder = cache_dir()
+    if folder is None:
+        raise ValueError("no cache folder (neither XDG_CACHE_HOME nor HOME is an absolute "
+                         "path): give --db FILE")
+    return Path(folder) / "survey.sqlite"
 
 
 def _owner_alive(owner: str | None, me: str) -> bool:
@@ -80,13 +108,23 @@ def _owner_alive(owner: str | None, me: str) -> bool:
     host, _, pid = owner.rpartition(" ")
     if host != socket.gethostname():
         return True
+    if not (pid.isascii() and pid.isdigit() and 0 < int(pid) <= MAX_PID):
+        return False  # no process of this host has that number
     try:
         os.kill(int(pid), 0)
     except ProcessLookupError:
         return False
-    except (PermissionError, ValueError):
+    except OSError:
         return True
     return True
+
+
+def _is_owner(owner) -> bool:
+    """Whether ``owner`` is written as kayles writes it: 'HOST PID'."""
+    if not isinstance(owner, str):
+        return False
+    host, space, pid = owner.rpartition(" ")
+    return bool(space and host and pid.isascii() and pid.isdigit())
 
 
 def _use_wal(db: sqlite3.Connection) -> None:
@@ -106,31 +144,61 @@ def _use_wal(db: sqlite3.Connection) -> None:
 class Store:
     """An open survey database (see the module header); use it as a context manager."""
 
-    def __init__(self, path: str | os.PathLike, make_parents: bool = False) -> None:
+    def __init__(self, path: str | os.PathLike, make_parents: bool = False,
+                 reclaim: bool = False) -> None:
         self.path = Path(path)
+        self.name = path_text(os.fsdecode(path))
         self.owner = f"{socket.gethostname()} {os.getpid()}"
+        self.reclaim = reclaim
         if make_parents:
             self.path.parent.mkdir(parents=True, exist_ok=True)
+        if self.path.exists() and not self.path.is_file():
+            raise ValueError(f"{self.name}: not a regular file")
+        self.read_only = self.path.exists() and not os.access(self.path, os.W_OK)
         try:
-            self._db = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT, isolation_level=None)
+            if self.read_only:
+                self._db = sqlite3.connect(f"{self.path.resolve().as_uri()}?mode=ro", uri=True,
+                                           timeout=BUSY_TIMEOUT, isolation_level=None)
+            else:
+                self._db = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT,
+                                           isolation_level=None)
         except sqlite3.Error as exc:
-            raise ValueError(f"{self.path}: cannot open the survey database: {exc}") from None
+            raise ValueError(f"{self.name}: cannot open the survey database: {exc}") from None
         try:
+            self._db.execute("PRAGMA trusted_schema = OFF")  # no SQL of the file's own runs
             self._db.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT * 1000)}")
-            _use_wal(self._db)
-            with self._transaction():
-                version = self._db.execute("PRAGMA user_version").fetchone()[0]
-                if version not in (0, SCHEMA_VERSION):
-                    raise ValueError(f"{self.path}: survey database of schema {version}, "
-                                     f"this kayles reads schema {SCHEMA_VERSION}")
-                self._db.execute(_SCHEMA)
-                self._db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+            self._check_schema()
+            if not self.read_only:
+                _use_wal(self._db)
+                with self._transaction():
+                    self._db.execute(_SCHEMA)
+                    self._db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
         except sqlite3.Error as exc:
             self._db.close()
-            raise ValueError(f"{self.path}: not a usable survey database: {exc}") from None
+            raise ValueError(f"{self.name}: not a usable survey database: {exc}") from None
         except BaseException:
             self._db.close()
             raise
+
+    def _check_schema(self) -> None:
+        """ValueError unless the file is empty or holds exactly our table (module header)."""
+        version = self._db.execute("PRAGMA user_version").fetchone()[0]
+        if version not in (0, SCHEMA_VERSION):
+            raise ValueError(f"{self.name}: survey database of schema {version}, this kayles "
+                             f"reads schema {SCHEMA_VERSION}")
+        objects = self._db.execute("SELECT type, name FROM sqlite_master").fetchall()
+        for kind, name in objects:
+            if (kind, name) not in _OURS:
+                raise ValueError(f"{self.name}: not a kayles survey database: it holds a "
+                                 f"{kind} {name!r} that kayles does not make")
+        if objects:
+            columns = tuple((row[1], row[2]) for row in
+                            self._db.execute("PRAGMA table_info(games)"))
+            if columns != _COLUMNS:
+                raise ValueError(f"{self.name}: not a kayles survey database: its games "
+                                 "table has other columns")
+        elif self.read_only:
+            raise ValueError(f"{self.name}: an empty survey database that cannot be written")
 
     def close(self) -> None:
         self._db.close()
@@ -147,13 +215,18 @@ class Store:
     # -- the life of a row -------------------------------------------------------------------
 
     def claim(self, code: str, limit: int) -> str:
-        """'claimed' (this survey computes it now), 'done', or 'busy' (a live survey has it)."""
+        """'claimed' (this survey computes it now), 'done', or 'busy' (a live survey, or one
+        on another host, has it; with ``reclaim`` this survey takes it over)."""
+        if self.read_only:
+            raise ValueError(f"{self.name}: {code} (max {limit}) is not done, and the "
+                             "database cannot be written")
         with self._transaction():
             row = self._db.execute("SELECT status, owner FROM games WHERE code = ? AND max = ?",
                                    (code, limit)).fetchone()
-            if row is not None and row[0] == "done":
+            status, owner = self._checked_state(row, code)
+            if status == "done":
                 return "done"
-            if row is not None and row[0] == "running" and _owner_alive(row[1], self.owner):
+            if status == "running" and not self.reclaim and _owner_alive(owner, self.owner):
                 return "busy"
             self._db.execute(
                 "INSERT INTO games (code, max, status, owner, updated) "
@@ -190,11 +263,22 @@ class Store:
 
     # -- reading -----------------------------------------------------------------------------
 
+    def _checked_state(self, row, code: str) -> tuple[str | None, str | None]:
+        """(status, owner) of a row read (None, None: no row); ValueError when foreign."""
+        if row is None:
+            return None, None
+        status, owner = row
+        if status not in ("running", "done", "failed", "stopped") or not (
+                owner is None or _is_owner(owner)):
+            raise ValueError(f"{self.name}: the row of {code} is not one kayles wrote")
+        return status, owner
+
     def status(self, code: str, limit: int) -> tuple[str, str | None] | None:
         """(status, owner) of a row, or None when there is none."""
         row = self._db.execute("SELECT status, owner FROM games WHERE code = ? AND max = ?",
                                (code, limit)).fetchone()
-        return None if row is None else (row[0], row[1])
+        found = self._checked_state(row, code)
+        return None if row is None else found
 
     def busy_elsewhere(self, code: str, limit: int) -> bool:
         """Whether a live survey other than this one is computing the row."""
@@ -202,7 +286,8 @@ class Store:
         return row is not None and row[0] == "running" and _owner_alive(row[1], self.owner)
 
     def summaries(self, codes: Iterable[str], limit: int) -> dict[str, Summary]:
-        """The done rows among ``codes`` at this ``max``, by code."""
+        """The done rows among ``codes`` at this ``max``, by code, each checked (see the
+        module header): ValueError naming the first row that is not what it claims."""
         wanted = set(codes)
         found = {}
         for row in self._db.execute(
@@ -213,9 +298,50 @@ class Store:
                 continue
             fields = dict(zip(_RESULT, values))
             fields["values"] = fields.pop("values_used")
+            why = _damage(fields, seconds, head, limit)
+            if why:
+                raise ValueError(f"{self.name}: the row of {code} (max {limit}) is damaged or "
+                                 f"was edited ({why}); delete it, or the file, to compute it "
+                                 "again")
             fields["proved"] = bool(fields["proved"])
             found[code] = Summary(code=code, max=limit, seconds=seconds, packed=head, **fields)
         return found
+
+
+def _damage(fields: dict, seconds, head, limit: int) -> str:
+    """Why a done row cannot be what it claims ('' when it can)."""
+    ints = [value for name, value in fields.items()
+            if name not in ("preperiod", "period", "last_rare")]
+    if not all(type(v) is int for v in ints) or not isinstance(head, bytes) or not (
+            fields["last_rare"] is None or type(fields["last_rare"]) is int):
+        return "a value of the wrong type"
+    if type(seconds) not in (int, float) or fields["proved"] not in (0, 1):
+        return "a value of the wrong type"
+    proved, n0, p, count = (fields[k] for k in ("proved", "preperiod", "period", "values"))
+    if proved and not (type(n0) is int and type(p) is int and n0 >= 0 and p >= 1):
+        return "a proof without its period"
+    if not 1 <= count <= max(limit, n0 + p if proved else 0) or not (
+            0 <= fields["largest"] <= LARGEST_VALUE and 0 <= fields["checksum"] < 1 << 32):
+        return "a number out of range"
+    stored = n0 + p if proved else count
+    if proved and stored > count:
+        return "a period longer than the values it used"
+    unpacker = zlib.decompressobj()
+    try:
+        data = unpacker.decompress(head, 2 * stored + 1)  # a bound: no decompression bomb
+    except zlib.error:
+        return "its values are not zlib data"
+    if len(data) != 2 * stored or not unpacker.eof:
+        return "its values are not the number it claims"
+    head_values = array("H", data)
+    if proved:
+        rest, tail = divmod(count - stored, p)
+        pieces = [(head_values, 1), (head_values[n0:], rest), (head_values[n0 : n0 + tail], 1)]
+    else:
+        pieces = [(head_values, 1)]
+    if fletcher32_of_pieces(pieces) != fields["checksum"]:
+        return "its values do not have its checksum"
+    return ""
 
 
 class _Transaction:

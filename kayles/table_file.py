@@ -46,6 +46,15 @@ import time
 import zlib
 from array import array
 
+from ._files import (
+    check_target,
+    display,
+    open_regular,
+    remove_quietly,
+    remove_stale,
+    temporary_name,
+)
+from .errors import WriteError
 from .rules import Game, describe_moves
 
 TYPE_CHECKING = False
@@ -112,10 +121,13 @@ class SavedTable:
 
 
 def read_table(path: str) -> SavedTable:
-    """Read and check a table file (see the module header for what is refused)."""
-    with open(path, "rb") as handle:
-        data = handle.read()
-    name = os.fsdecode(path)
+    """Read and check a table file (see the module header for what is refused).
+
+    Only a regular file is read, and no more than its size said when it was opened.
+    """
+    with os.fdopen(open_regular(path), "rb") as handle:
+        data = handle.read(os.fstat(handle.fileno()).st_size)
+    name = display(path)
 
     def bad(why: str) -> TableFileError:
         return TableFileError(f"{name}: not a usable kayles table file ({why})")
@@ -194,29 +206,34 @@ class TableWriter:
         self._since = 0.0
 
     @classmethod
-    def create(cls, path: str, game: Game) -> TableWriter:
+    def create(cls, path: str, game: Game, force: bool = False) -> TableWriter:
+        """A new table file at ``path``; an existing file is refused unless ``force``
+        (and is never replaced unless it is a regular file)."""
         header = _header(describe_moves(game))
         _refuse_if_in_use(path)
-        temporary = f"{os.fsdecode(path)}.{os.getpid()}.tmp"
+        check_target(path, force, _hint(path, game))
+        remove_stale(path)
+        temporary = temporary_name(path)
         try:
-            fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+            fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
         except OSError as exc:
-            raise OSError(exc.errno, exc.strerror, os.fsdecode(path)) from None
+            raise OSError(exc.errno, exc.strerror, display(path)) from None
         try:
             _lock(fd, path)
-            _write_all(fd, header)
+            _write_all(fd, header, path)
             os.fsync(fd)
+            check_target(path, force, _hint(path, game))  # nothing new in its place meanwhile
             os.replace(temporary, path)
         except BaseException:
             os.close(fd)
-            _remove_quietly(temporary)
+            remove_quietly(temporary)
             raise
         _sync_directory(path)
         return cls(path, fd, len(header), 0)
 
     @classmethod
     def reopen(cls, path: str, saved: SavedTable) -> TableWriter:
-        fd = os.open(path, os.O_WRONLY)
+        fd = open_regular(path, os.O_WRONLY)
         try:
             _lock(fd, path)
             if saved.dropped:
@@ -248,9 +265,12 @@ class TableWriter:
         if have <= self.saved:
             return
         data = _chunk(self.saved, sequence.table(have)[self.saved : have])
-        os.lseek(self._fd, self._end, os.SEEK_SET)  # over any half-written chunk
-        _write_all(self._fd, data)
-        os.fsync(self._fd)
+        try:
+            os.lseek(self._fd, self._end, os.SEEK_SET)  # over any half-written chunk
+            _write_all(self._fd, data, self.path)
+            os.fsync(self._fd)
+        except OSError as exc:
+            raise WriteError(exc.errno, exc.strerror, display(self.path)) from None
         self._end += len(data)
         self.saved = have
         if self._seconds is not None and sequence.step is not None:
@@ -266,7 +286,10 @@ class TableWriter:
         try:
             if self.save in sequence.listeners:
                 sequence.listeners.remove(self.save)
-            os.ftruncate(self._fd, self._end)
+            try:
+                os.ftruncate(self._fd, self._end)
+            except OSError as exc:
+                raise WriteError(exc.errno, exc.strerror, display(self.path)) from None
             self.save(sequence)
         finally:
             os.close(self._fd)
@@ -284,10 +307,25 @@ def _lock(fd: int, path: str) -> None:
         raise TableFileError(f"{os.fsdecode(path)}: another run is writing this table") from None
 
 
+def _hint(path: str, game: Game) -> str:
+    """What to do about an existing ``path``, for the message that refuses it."""
+    try:
+        with os.fdopen(open_regular(path), "rb") as handle:
+            head = handle.read(_HEAD.size + 4096)
+        magic, _, _, size = _HEAD.unpack_from(head)
+        same = magic == MAGIC and head[_HEAD.size : _HEAD.size + size] == (
+            describe_moves(game).encode("ascii"))
+    except (OSError, ValueError, struct.error):
+        same = False
+    if same:
+        return f"it holds a saved table of {game.name}: --resume continues it, --force starts anew"
+    return "--force replaces it"
+
+
 def _refuse_if_in_use(path: str) -> None:
     try:
-        fd = os.open(path, os.O_RDONLY)
-    except OSError:
+        fd = open_regular(path)
+    except (OSError, ValueError):
         return
     try:
         _lock(fd, path)  # released by the close below: only a probe
@@ -309,14 +347,10 @@ def _sync_directory(path: str) -> None:
         os.close(fd)
 
 
-def _write_all(fd: int, data: bytes) -> None:
+def _write_all(fd: int, data: bytes, path: str) -> None:
     view = memoryview(data)
-    while view:
-        view = view[os.write(fd, view) :]
-
-
-def _remove_quietly(path: str) -> None:
     try:
-        os.remove(path)
-    except OSError:
-        pass
+        while view:
+            view = view[os.write(fd, view) :]
+    except OSError as exc:
+        raise WriteError(exc.errno, exc.strerror, display(path)) from None

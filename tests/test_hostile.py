@@ -85,7 +85,7 @@ def xox(row: Hostile) -> Hostile:
 
 # -- the files the rows read ------------------------------------------------------------------
 
-HUGE_BYTES = 50 << 20  # "huge file": 50 MB
+HUGE_BYTES = 30 << 20  # "huge file": 30 MB, under the 32 MB input limit
 
 
 def _huge(line: str, head: str = "", tail: str = "") -> str:
@@ -117,13 +117,13 @@ FILES: dict[str, bytes | str] = {
     "nim_one_heap": "1\n7\n",
     "nim_many": "100000\n" + "1 2\n" * 100000,  # 3 MB of answers, more than a pipe holds
     "nim_negative": "1\n-1 2\n",
-    "nim_huge": "1000\n" + ("1 2 " * (HUGE_BYTES // 4000) + "4\n") * 1000,  # 50 MB, 1000 sets
+    "nim_huge": "1000\n" + ("1 2 " * (HUGE_BYTES // 4000) + "4\n") * 1000,  # 30 MB, 1000 sets
     "tc_crlf": "2\r\n...\r\n..X.\r\n",
     "tc_short": "2\n...\n",
     "tc_bad": "1\n..o..\n",
     "tc_won": "1\n.XXX.\n",
     "tc_board": "1\n" + _board(10**6) + "\n",  # a 10**6-cell board
-    "tc_huge": _huge("X.", head="1\n", tail="X.XXX\n"),  # a 50 MB row, won at its very end
+    "tc_huge": _huge("X.", head="1\n", tail="X.XXX\n"),  # a 30 MB row, won at its very end
     "dag_crlf": "a: b c\r\nb: c\r\nc:\r\n",
     "dag_cycle": "a: b\nb: c\nc: a\n",
     "dag_self_loop": "a: a\n",
@@ -133,7 +133,39 @@ FILES: dict[str, bytes | str] = {
     "dag_chain": _chain(10**6),  # 10**6 edges
     "dag_chain_short": _chain(2 * 10**5),  # 2.6 MB of answers, written at once
     "dag_chain_cycle": _chain(10**6, tail=" v0"),  # 10**6 + 1 edges, one cycle through all
-    "dag_huge": _huge("# a comment line, nothing else\n", tail="a:\n"),  # 50 MB
+    "dag_huge": _huge("# a comment line, nothing else\n", tail="a:\n"),  # 30 MB
+}
+
+# nim_huge's sets: k pairs "1 2" (XOR 3 each), then a 4: the first heap to lower is the 4
+# when the pairs cancel (k even: take all 4), else the 4 again (3 ^ 4 = 7: leave 3, take 1).
+_PAIRS = HUGE_BYTES // 4000
+NIM_HUGE_ANSWER = (f"Remove {4 if _PAIRS % 2 == 0 else 1} counters from Heap "
+                   f"{2 * _PAIRS + 1}\n").encode()
+
+def _sparse(size: int):
+    def make(path) -> None:
+        with open(path, "wb") as handle:
+            handle.truncate(size)  # all zeros, taking no disk
+    return make
+
+
+def _database_with(sql: str):
+    def make(path) -> None:
+        import sqlite3
+
+        with sqlite3.connect(path) as connection:
+            connection.executescript("CREATE TABLE games (code TEXT); " + sql)
+    return make
+
+
+# Files made by the fixture itself: special kinds, sizes past the input limit, databases.
+SPECIAL_FILES = {
+    "fifo": os.mkfifo,  # a reader that opened it would wait for a writer for ever
+    "fifo_png": os.mkfifo,  # the same, named like a picture ("fifo.png")
+    "past_input_limit": _sparse((32 << 20) + 1),
+    "db_with_view": _database_with("CREATE VIEW v AS SELECT * FROM games;"),
+    "db_with_trigger": _database_with("CREATE TRIGGER t AFTER UPDATE ON games BEGIN "
+                                      "SELECT RAISE(ABORT, 'no'); END;"),
 }
 
 EXPECT_CHAIN = "".join(f"v{i}: {(10**6 - i) % 2}\n" for i in range(10**6 + 1)).encode()
@@ -232,14 +264,15 @@ HOSTILE: dict[str, Hostile] = {
     "nim-too-many-digits": refused(["nim", "{nim_too_big_heap}"], f"at most {MAX_DIGITS}"),
     "nim-one-heap": refused(["nim", "{nim_one_heap}"], "at least 2 heaps"),
     "nim-negative": refused(["nim", "{nim_negative}"], "'-1'"),
-    "nim-huge-file": answered(["nim", "{nim_huge}"],
-                              stdout_is=b"Remove 1 counters from Heap 26215\n" * 1000),
+    "nim-huge-file": answered(["nim", "{nim_huge}"], stdout_is=NIM_HUGE_ANSWER * 1000),
     "nim-missing-file": refused(["nim", "{empty}.missing"], "No such file"),
-    "nim-directory": refused(["nim", "{dir}"], "Is a directory"),
+    "nim-directory": refused(["nim", "{dir}"], "is a directory"),
     "nim-invalid-byte-path": refused(["nim", b"/nonexistent/\xff"],
                                      "/nonexistent/\\xff: No such file"),
-    "nim-endless-file": refused(["nim", "/dev/zero"], "longer than 256 MB"),
+    "nim-endless-file": refused(["nim", "/dev/zero"], "not a regular file"),
     "nim-closed-pipe": pipe_closed(["nim", "{nim_many}"]),
+    "nim-fifo": refused(["nim", "{fifo}"], "not a regular file"),
+    "nim-past-input-limit": refused(["nim", "{past_input_limit}"], "longer than 32 MB"),
     "nim-stdin-empty": refused(["nim", "-"], "empty input"),
     "nim-stdin-closed": refused(["nim", "-"], "standard input is closed", stdin="closed"),
     "nim-disk-full": disk_full(["nim", "{nim_crlf}"]),
@@ -273,7 +306,7 @@ HOSTILE: dict[str, Hostile] = {
     "dag-stdin-closed": refused(["dag", "-"], "standard input is closed", stdin="closed"),
     "dag-disk-full": disk_full(["dag", "{dag_crlf}"]),
     "dag-long-answer-closed-pipe": pipe_closed(["dag", "{dag_chain_short}"]),
-    "dag-endless-file": refused(["dag", "/dev/zero"], "longer than 256 MB"),
+    "dag-endless-file": refused(["dag", "/dev/zero"], "not a regular file"),
     # treblecross
     "treblecross-crlf-is-text": answered(["treblecross", "{tc_crlf}"], twins=True,
                                          stdout_is=b"WINNING\n1 2 3\nLOSING\n"),
@@ -286,7 +319,7 @@ HOSTILE: dict[str, Hostile] = {
     "treblecross-stdin-closed": refused(["treblecross", "-"], "standard input is closed",
                                         stdin="closed"),
     "treblecross-disk-full": disk_full(["treblecross", "{tc_crlf}"]),
-    "treblecross-endless-file": refused(["treblecross", "/dev/zero"], "longer than 256 MB"),
+    "treblecross-endless-file": refused(["treblecross", "/dev/zero"], "not a regular file"),
     # grundys
     "grundys-unicode-heap": refused(["grundys", "١٢"], "'١٢'"),
     "grundys-invalid-byte": refused(["grundys", b"\xff"], "'\\xff'"),
@@ -304,18 +337,35 @@ HOSTILE: dict[str, Hostile] = {
                                      "No such file"),
     "grundy-save-missing-dir": refused(["grundy", "5", "--save", "{dir}/no/such/t.table"],
                                        "No such file"),
+    "grundy-save-fifo": refused(["grundy", "5", "--save", "{fifo}", "--force"],
+                                "not a regular file"),
+    "grundy-resume-fifo": refused(["grundy", "5", "--resume", "{fifo}"], "not a regular file"),
+    "grundy-resume-endless": refused(["grundy", "5", "--resume", "/dev/zero"],
+                                     "not a regular file"),
+    "grundy-save-directory": refused(["grundy", "5", "--save", "{dir}"], "is a directory"),
+    "grundy-save-over-a-file": refused(["grundy", "5", "--save", "{nim_crlf}"],
+                                       "exists; --force replaces it"),
     # move --misere
     "move-misere-huge-heap": refused(["move", BIG, "--game", "kayles", "--misere"],
                                      "(100000 digits) is beyond the misère search budget"),
     "move-misere-tiny-budget": refused(["move", "20", "--game", "kayles", "--misere",
                                         "--budget", "10"], "budget"),
     "move-misere-disk-full": disk_full(["move", "xxxxxxx", "--misere"], twins=True),
+    "move-misere-2000-heaps": refused(["move", *map(str, range(1, 2001)), "--game", "kayles",
+                                       "--misere"], "more memory than its budget", twins=True),
+    "move-misere-5000-heaps-of-3": refused(["move", *["3"] * 5000, "--game", "kayles",
+                                            "--misere"], "more memory than its budget",
+                                           twins=True),
     # survey
     "survey-too-many-digits": refused(["survey", "--digits", "9"], "at most 8"),
     "survey-huge-digits": refused(["survey", "--digits", BIG], "(100000 digits)"),
     "survey-unicode-max": refused(["survey", "0.77", "--max", "١٠"], "'١٠'"),
     "survey-not-a-database": refused(["survey", "0.77", "--max", "100", "--db", "{nim_crlf}"],
                                      "not a usable survey database"),
+    "survey-database-with-a-view": refused(["survey", "0.77", "--max", "100", "--db",
+                                            "{db_with_view}"], "that kayles does not make"),
+    "survey-database-with-a-trigger": refused(["survey", "0.77", "--max", "100", "--db",
+                                               "{db_with_trigger}"], "that kayles does not make"),
     "survey-disk-full": disk_full(["survey", "0.77", "--max", "100", "--jobs", "1",
                                    "--db", "{dir}/full.sqlite"]),
     "survey-stdout-closed": Hostile(["survey", "0.77", "--max", "100", "--jobs", "1", "--db",
@@ -339,6 +389,10 @@ HOSTILE: dict[str, Hostile] = {
                                 "No such file"),
     "plot-huge-max": refused(["plot", "-o", "{dir}/x.png", "--max", BIG], "(100000 digits)"),
     "plot-disk-full": disk_full(["plot", "-o", "{dir}/p.png", "--max", "100"]),
+    "plot-canvas-past-its-limit": refused(["plot", "-o", "{dir}/p.pdf", "--max", "16777215",
+                                           "--size", "10000x10000"], "at most 16,000,000"),
+    "plot-onto-a-fifo": refused(["plot", "-o", "{fifo_png}", "--max", "100"],
+                                "not a regular file"),
     # play
     "play-bad-position": refused(["play", "0.5"], "only '.' and 'x'"),
     "play-row-of-a-heap-game": refused(["play", "xx", "--game", "grundy"], "heap sizes"),
@@ -439,6 +493,10 @@ RUNS = cases(HOSTILE)
 def paths(tmp_path_factory) -> dict[str, str]:
     folder = tmp_path_factory.mktemp("hostile")
     out = {"dir": str(folder)}
+    for name, make in SPECIAL_FILES.items():
+        path = folder / name.replace("_png", ".png")
+        make(path)
+        out[name] = str(path)
     for name, content in FILES.items():
         path = folder / name
         if isinstance(content, str):
@@ -545,7 +603,7 @@ def test_shown_quotes_as_typed_and_cuts_long_text():
 def test_the_rows_run_the_files_they_name():
     named = {part.split("}")[0] for row in HOSTILE.values() for arg in row.argv
              if isinstance(arg, str) for part in arg.split("{")[1:]}
-    assert named <= set(FILES) | {"dir"}
+    assert named <= set(FILES) | set(SPECIAL_FILES) | {"dir"}
 
 
 @given(st.text(st.characters(codec="utf-8") | st.sampled_from("0123456789\udcff\r\n"),

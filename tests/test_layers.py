@@ -12,7 +12,7 @@ import ast
 from conftest import ROOT
 
 LAYERS = [
-    ("base", ["_version", "errors", "_constants", "checksum", "spectrum", "progress"]),
+    ("base", ["_version", "errors", "_constants", "checksum", "spectrum", "progress", "_files"]),
     ("rules", ["_numbers", "rules"]),
     ("kernels", ["_common_pure", "_core_pure", "_misere_pure", "_core", "_misere", "_impl"]),
     ("sequences", ["sequence"]),

@@ -81,12 +81,13 @@ def test_save_then_resume_equals_an_uninterrupted_run(tmp_path, uninterrupted):
     assert first[:-2] == uninterrupted[0][: len(first) - 2]
 
 
-@pytest.mark.parametrize("how", [signal.SIGINT, signal.SIGKILL], ids=["SIGINT", "SIGKILL"])
+@pytest.mark.parametrize("how", [signal.SIGINT, signal.SIGTERM, signal.SIGKILL],
+                         ids=["SIGINT", "SIGTERM", "SIGKILL"])
 def test_an_interrupted_run_resumes(tmp_path, uninterrupted, how):
     path = tmp_path / "grundy.table"
     stopped = start_then_stop(path, how)
-    if how == signal.SIGINT:  # Ctrl-C: quiet, status 130, the file valid
-        assert (stopped.returncode, stopped.stdout, stopped.stderr) == (130, b"", b"")
+    if how != signal.SIGKILL:  # Ctrl-C, SIGTERM: the call in progress saved, quiet, 130 / 143
+        assert (stopped.returncode, stopped.stdout, stopped.stderr) == (128 + how, b"", b"")
     else:
         assert stopped.returncode == -signal.SIGKILL
     resumed = ["grundy", str(RESUMED), "--game", "grundy", "--resume", str(path)]
@@ -217,3 +218,61 @@ def test_bare_d0_codes(code, name):
 @pytest.mark.parametrize("code", ["1", "2", "3", "5", "7", "04", "44", "4..", "."])
 def test_other_bare_codes_are_refused(code):
     assert_usage_error(kayles("grundy", "5", "--game", code))
+
+
+# -- what --save may write over (issue 21) -----------------------------------------------------
+
+
+def test_save_never_replaces_a_file_unless_told(tmp_path):
+    other = tmp_path / "notes.txt"
+    other.write_text("the user's own words\n")
+    refused = kayles("grundy", "100", "--game", "kayles", "--save", str(other))
+    assert_usage_error(refused)
+    assert b"exists; --force replaces it" in refused.stderr
+    assert other.read_text() == "the user's own words\n"
+    table = tmp_path / "kayles.table"
+    ok(kayles("grundy", "100", "--game", "kayles", "--save", str(table)))
+    saved = table.read_bytes()
+    again = kayles("grundy", "200", "--game", "kayles", "--save", str(table))
+    assert_usage_error(again)
+    assert b"holds a saved table of kayles: --resume continues it" in again.stderr
+    assert table.read_bytes() == saved
+    ok(kayles("grundy", "100", "--game", "kayles", "--save", str(other), "--force"))
+    assert other.read_bytes() == saved
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["kayles.table", "notes.txt"]
+
+
+def test_save_and_resume_refuse_what_is_not_a_regular_file(tmp_path):
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    link = tmp_path / "link"
+    link.symlink_to(fifo)
+    for target in (fifo, link):
+        for option in ("--save", "--resume"):
+            for force in ([], ["--force"]):
+                result = kayles("grundy", "50", "--game", "kayles", option, str(target), *force)
+                assert_usage_error(result)
+                assert b"not a regular file" in result.stderr
+        assert fifo.exists() and not fifo.is_file()
+    result = kayles("grundy", "50", "--save", str(tmp_path), "--force")
+    assert_usage_error(result)
+    assert b"is a directory" in result.stderr and b".tmp" not in result.stderr
+    result = kayles("grundy", "50", "--resume", "/dev/zero")
+    assert_usage_error(result)
+    assert b"not a regular file" in result.stderr
+
+
+def test_a_save_that_cannot_be_written_names_the_file(tmp_path):
+    """A full disk, as the file size limit (RLIMIT_FSIZE) makes it: status 1, the file named."""
+    import resource
+
+    def small_files() -> None:
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # the write fails (EFBIG) instead
+        resource.setrlimit(resource.RLIMIT_FSIZE, (4096, 4096))
+
+    path = tmp_path / "big.table"
+    result = subprocess.run([sys.executable, "-m", "kayles", "grundy", "20000", "--game",
+                             "grundy", "--save", str(path), "--chunk", "1000"],
+                            capture_output=True, cwd=ROOT, timeout=TIMEOUT, preexec_fn=small_files)
+    assert (result.returncode, result.stdout) == (1, b"")
+    assert result.stderr == f"kayles grundy: cannot write {path}: File too large\n".encode()

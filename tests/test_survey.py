@@ -16,12 +16,16 @@ import json
 import os
 import pty
 import signal
+import socket
 import sqlite3
 import struct
 import subprocess
 import sys
 import termios
 import time
+import zlib
+from array import array
+from pathlib import Path
 
 import pytest
 
@@ -395,3 +399,119 @@ def test_progress_on_a_terminal_stays_off_stdout(tmp_path):
         os.close(leader)
     assert result.returncode == 0 and result.stdout == expected
     assert b"Traceback" not in terminal and b"survey" in terminal  # tqdm's bar was there
+
+
+# -- a database is input that may be hostile (issue 21) ------------------------------------------
+
+
+def surveyed(tmp_path, *codes: str) -> Path:
+    """A database in which ``codes`` are done at --max 300."""
+    db = tmp_path / "s.sqlite"
+    survey(*codes, "--max", "300", "--jobs", "1", "--json", db=db)
+    return db
+
+
+def edit(db, *statements: str, params=()) -> None:
+    with sqlite3.connect(db) as connection:
+        for statement in statements:
+            connection.execute(statement, params)
+
+
+FOREIGN_SCHEMAS = {
+    "view": ("CREATE VIEW everything AS SELECT * FROM games", "that kayles does not make"),
+    "trigger": ("CREATE TRIGGER stop BEFORE UPDATE ON games BEGIN "
+                "SELECT RAISE(ABORT, 'no'); END", "that kayles does not make"),
+    "after-update-trigger": ("CREATE TABLE log (x); CREATE TRIGGER spy AFTER UPDATE ON games "
+                             "BEGIN INSERT INTO log VALUES (1); END", "that kayles does not make"),
+    "another-table": ("CREATE TABLE extra (x)", "that kayles does not make"),
+    "another-index": ("CREATE INDEX by_status ON games (status)", "that kayles does not make"),
+    "wrong-columns": ("ALTER TABLE games ADD COLUMN extra TEXT", "has other columns"),
+}
+
+
+@pytest.mark.parametrize("name", list(FOREIGN_SCHEMAS))
+def test_a_database_kayles_did_not_make_is_refused(tmp_path, name):
+    db = surveyed(tmp_path, "0.77")
+    statements, says = FOREIGN_SCHEMAS[name]
+    with sqlite3.connect(db) as connection:
+        connection.executescript(statements)
+    before = dump(db)
+    result = survey("0.77", "0.07", "--max", "300", "--jobs", "1", db=db, check=False)
+    assert_usage_error(result)
+    assert says.encode() in result.stderr
+    assert dump(db) == before  # nothing of it ran, nothing was written
+
+
+def dump(db) -> list[str]:
+    with sqlite3.connect(db) as connection:
+        return list(connection.iterdump())
+
+
+DAMAGED_ROWS = {
+    "checksum-null": ("UPDATE games SET checksum = NULL", "the wrong type"),
+    "values-edited": ("UPDATE games SET head = ?", "do not have its checksum"),
+    "head-not-zlib": ("UPDATE games SET head = X'00ff00ff'", "not zlib data"),
+    "head-bomb": ("UPDATE games SET head = ?", "not the number it claims"),
+    "largest-out-of-range": ("UPDATE games SET largest = 70000", "out of range"),
+    "status-foreign": ("UPDATE games SET status = 'running', owner = 17", "not one kayles wrote"),
+}
+
+
+@pytest.mark.parametrize("name", list(DAMAGED_ROWS))
+def test_a_damaged_or_edited_row_is_refused_not_printed(tmp_path, name):
+    db = surveyed(tmp_path, "0.77")
+    statement, says = DAMAGED_ROWS[name]
+    with sqlite3.connect(db) as connection:
+        (head,) = connection.execute("SELECT head FROM games").fetchone()
+    values = array("H", zlib.decompress(head))
+    if name == "values-edited":  # G(5) of Kayles is 4: say 3, and pack it as kayles would
+        values[5] = 3
+        params = (zlib.compress(values.tobytes()),)
+    elif name == "head-bomb":  # a megabyte of zeros packs to about a kilobyte
+        params = (zlib.compress(bytes(1 << 24)),)
+    else:
+        params = ()
+    edit(db, statement, params=params)
+    result = survey("0.77", "--max", "300", "--jobs", "1", db=db, check=False)
+    assert_usage_error(result)
+    assert says.encode() in result.stderr and b"0.77" in result.stderr
+
+
+def test_an_owner_past_any_pid_is_gone_and_its_row_reclaimed(tmp_path):
+    db = surveyed(tmp_path, "0.07")
+    edit(db, "UPDATE games SET status = 'running', owner = ?",
+         params=(f"{socket.gethostname()} {2 ** 70}",))
+    assert survey_json("0.07", "--max", "300", "--jobs", "1", db=db)[0]["code"] == "0.07"
+
+
+def test_a_row_running_on_another_host_is_said_and_reclaimed_on_request(tmp_path):
+    db = surveyed(tmp_path, "0.07")
+    edit(db, "UPDATE games SET status = 'running', owner = 'node17 4242'")
+    env = {**os.environ, "KAYLES_PROGRESS_SECONDS": "0.3"}
+    with subprocess.Popen([sys.executable, "-m", "kayles", "survey", "0.07", "--max", "300",
+                           "--jobs", "1", "--db", str(db)], stdout=subprocess.PIPE,
+                          stderr=subprocess.PIPE, cwd=ROOT, env=env) as proc:
+        try:
+            line = proc.stderr.readline()
+        finally:
+            proc.kill()
+    assert line == (b"kayles survey: waiting for 0.07, which the survey 'node17 4242' is "
+                    b"computing (--reclaim takes it over)\n")
+    reclaimed = survey("0.07", "--max", "300", "--jobs", "1", "--json", "--reclaim", db=db)
+    assert json.loads(reclaimed.stdout)[0]["code"] == "0.07"
+
+
+def test_a_database_that_cannot_be_written_is_read_without_writing(tmp_path, monkeypatch):
+    """In process, so that it runs as root too: the file is taken to be unwritable, opened
+    read-only (SQLite's mode=ro), done rows are read, claims refused, nothing written."""
+    from kayles.store import Store
+
+    db = surveyed(tmp_path, "0.77")
+    edit(db, "PRAGMA journal_mode = DELETE")
+    before = db.read_bytes()
+    monkeypatch.setattr(os, "access", lambda path, mode: False)
+    with Store(db) as store:
+        assert store.read_only and list(store.summaries(["0.77"], 300)) == ["0.77"]
+        with pytest.raises(ValueError, match="cannot be written"):
+            store.claim("0.6", 300)
+    assert db.read_bytes() == before

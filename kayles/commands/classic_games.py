@@ -110,7 +110,7 @@ def run_nim(args, out) -> None:
             move = nim.winning_move(heaps, args.misere)
             report.append({
                 "line": number,
-                "heaps": heaps,
+                "heaps": list(heaps),
                 "nim_sum": nim.nim_sum(heaps),
                 "outcome": nim.outcome(heaps, args.misere),
                 "move": None if move is None else {"heap": move.index + 1, "remove": move.remove},

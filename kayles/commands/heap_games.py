@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from .._output import write_nimbers
 from ..checksum import fletcher32_of_pieces
+from ..errors import Terminated
 from ..rules import GAMES
 from ..sequence import DIRECT_LIMIT, PROOF_LIMIT, Sequence
 from ..table_file import CHUNK, SECONDS, TableWriter, check_game, read_table
@@ -64,7 +65,9 @@ def _add_save_options(parser) -> None:
     group.add_argument("--save", metavar="FILE", help="write the table to FILE as it grows "
                        "(a new file), so an interrupted run can be resumed")
     group.add_argument("--resume", metavar="FILE", help="continue the table saved in FILE "
-                       "(after Ctrl-C or a crash) and keep saving to it")
+                       "(after Ctrl-C, SIGTERM or a crash) and keep saving to it")
+    parser.add_argument("--force", action="store_true",
+                        help="with --save: replace FILE if it exists (a regular file only)")
     parser.add_argument("--chunk", type=natural("--chunk"), default=CHUNK, metavar="N",
                         help=f"with --save/--resume: values in the first and smallest saved "
                         f"chunk (default {CHUNK}); chunks grow to about {SECONDS:g} s of "
@@ -87,7 +90,7 @@ def _long_run(args, limit: int | None = None):
                                         progress=sequence.progress)
         writer = TableWriter.reopen(args.resume, saved)
     elif args.save is not None:
-        writer = TableWriter.create(args.save, sequence.game)
+        writer = TableWriter.create(args.save, sequence.game, args.force)
     else:
         return sequence, None
     writer.attach(sequence, args.chunk, SECONDS)
@@ -95,41 +98,51 @@ def _long_run(args, limit: int | None = None):
 
 
 class _Saving:
-    """A saved run: Ctrl-C finishes and saves the kernel call in progress, then stops
-    the run (status 130); a second Ctrl-C stops at once."""
+    """A saved run: Ctrl-C (SIGINT) or SIGTERM finishes and saves the kernel call in
+    progress, then stops the run (status 130, or 143 for SIGTERM); a second one stops
+    at once."""
 
     def __init__(self, sequence, writer: TableWriter) -> None:
         import signal
         import threading
 
         self.writer = writer
-        self.asked = False
-        self._previous = None
+        self.asked: int | None = None  # the signal that asked the run to stop
+        self._previous: dict = {}
         if threading.current_thread() is threading.main_thread():  # where signals go
             sequence.listeners.append(self._stop_if_asked)  # after the writer's save
-            self._previous = signal.signal(signal.SIGINT, self._on_sigint)
+            for number in (signal.SIGINT, signal.SIGTERM):
+                self._previous[number] = signal.signal(number, self._on_signal)
 
-    def _on_sigint(self, signum, frame) -> None:
+    def _on_signal(self, number, frame) -> None:
         import signal
 
-        self.asked = True
-        signal.signal(signal.SIGINT, signal.default_int_handler)
+        self.asked = number
+        signal.signal(number, signal.default_int_handler if number == signal.SIGINT
+                      else signal.SIG_DFL)
 
     def _stop_if_asked(self, sequence) -> None:
-        if self.asked:
-            raise KeyboardInterrupt
+        if self.asked is not None:
+            self._stop()
+
+    def _stop(self):
+        import signal
+
+        if self.asked == signal.SIGTERM:
+            raise Terminated
+        raise KeyboardInterrupt
 
     def close(self, sequence) -> None:
-        """Save what is left and close the file; then stop if Ctrl-C was pressed."""
+        """Save what is left and close the file; then stop if a signal asked for it."""
         import signal
 
         try:
             self.writer.finish(sequence)
         finally:
-            if self._previous is not None:
-                signal.signal(signal.SIGINT, self._previous)
-        if self.asked:
-            raise KeyboardInterrupt
+            for number, previous in self._previous.items():
+                signal.signal(number, previous)
+        if self.asked is not None:
+            self._stop()
 
 
 def _close(sequence, saving: _Saving | None) -> None:

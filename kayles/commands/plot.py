@@ -34,6 +34,8 @@ def run_plot(args, out) -> None:
         drawn = figure(sequence, last, size=size)
     finally:
         end_progress(sequence)
-    drawn.savefig(args.output, format=kind)
+    from .._files import write_atomically
+
+    write_atomically(args.output, lambda handle: drawn.savefig(handle, format=kind), force=True)
     out.write(f"{args.output}: {sequence.game.name}, G(n) for n = 0..{last}, "
               f"{size[0]}x{size[1]} pixels\n")

@@ -13,12 +13,14 @@ import signal
 import sys
 
 from .._numbers import brief
+from ..errors import Terminated
 from ..sequence import PROOF_LIMIT
 from ._shared import add_json_option, dump_json, natural
 
 __all__ = ["register"]
 
 PREVIEW = 16  # values shown for each equivalence class
+JOBS_PER_CORE = 2  # at most this many worker processes a core: the work is all computing
 
 
 def register(sub) -> None:
@@ -46,6 +48,9 @@ def register(sub) -> None:
                        "scheduler (needs kayles[dask])")
     p.add_argument("--db", metavar="FILE", help="the SQLite database "
                    "(default $XDG_CACHE_HOME/kayles/survey.sqlite, ~/.cache without it)")
+    p.add_argument("--reclaim", action="store_true", help="take over rows that another "
+                   "survey left running (on another host, or a process that reused the "
+                   "number of one that died), instead of waiting for them")
     p.add_argument("--equivalent", type=natural("--equivalent"), nargs="?", const=1000,
                    metavar="N", help="print classes of codes whose first N values agree "
                    "(N: 1000 without a number) instead of the table")
@@ -96,12 +101,29 @@ def _check_options(args) -> None:
 
 
 def _terminated(signum, frame) -> None:
-    raise SystemExit(128 + signal.SIGTERM)
+    raise Terminated
+
+
+def _say_waiting(code: str, owner: str) -> None:
+    sys.stderr.write(f"kayles survey: waiting for {code}, which the survey {owner!r} is "
+                     "computing (--reclaim takes it over)\n")
+    sys.stderr.flush()
+
+
+def _jobs(args, games: int) -> int:
+    """Worker processes: --jobs, but no more than the games nor JOBS_PER_CORE a core."""
+    cores = os.cpu_count() or 1
+    wanted = args.jobs or cores
+    jobs = max(1, min(wanted, games, JOBS_PER_CORE * cores))
+    if args.jobs and jobs < args.jobs:
+        sys.stderr.write(f"kayles survey: --jobs {brief(args.jobs)} capped at {jobs} "
+                         f"({games} games, {cores} cores)\n")
+    return jobs
 
 
 def run_survey(args, out) -> int:
     from ..executors import open_executor, survey
-    from ..progress import bar
+    from ..progress import bar, seconds
     from ..store import Store, default_path
 
     _check_options(args)
@@ -111,8 +133,9 @@ def run_survey(args, out) -> int:
     path = args.db if args.db is not None else default_path()
     previous = signal.signal(signal.SIGTERM, _terminated)
     try:
-        with Store(path, make_parents=args.db is None) as store:
-            with open_executor(args.jobs or os.cpu_count() or 1, args.dask) as (pool, window):
+        with Store(path, make_parents=args.db is None, reclaim=args.reclaim) as store:
+            jobs = _jobs(args, len(codes))
+            with open_executor(jobs, args.dask) as (pool, window):
                 with bar(len(codes), "survey", "games") as shown:
                     count = [0]
 
@@ -120,7 +143,8 @@ def run_survey(args, out) -> int:
                         count[0] += 1
                         shown.update(count[0])
 
-                    failures = survey(codes, args.max, store, pool, window, done)
+                    failures = survey(codes, args.max, store, pool, window, done,
+                                      _say_waiting, seconds()[0])
             found = store.summaries(codes, args.max)
     finally:
         signal.signal(signal.SIGTERM, previous)

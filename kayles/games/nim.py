@@ -13,6 +13,7 @@ move has already won (the opponent took the last counter): no move, outcome N.
 
 from __future__ import annotations
 
+from array import array
 from collections import namedtuple
 from functools import reduce
 from operator import xor
@@ -30,7 +31,8 @@ __all__ = [
 ]
 
 
-PLAIN_DIGITS = 4000  # words this short are read by int() at once (Python's own limit is 4300)
+SHORT_DIGITS = 19  # decimal digits that always fit an unsigned 64-bit integer
+SLICE = 1 << 16  # characters of a line turned into numbers at a time
 
 NimMove = namedtuple("NimMove", "index remove")
 NimMove.__doc__ = "Take ``remove`` counters from heap ``index`` (0-based)."
@@ -88,22 +90,42 @@ def seed_answer(heaps: list[int], misere: bool = False) -> str:
     return "Lose Game" if outcome(heaps, misere) == "P" else "Win Game"
 
 
+def _plain_heaps(line: str) -> array | None:
+    """The heaps of a line of plain decimal numbers below 2**64, 8 bytes each (the common
+    case, read a slice at a time: a line of millions of heaps costs about its own size
+    again); None for anything else (the careful path then says what is wrong)."""
+    if not line.isascii():
+        return None
+    heaps = array("Q")
+    start = 0
+    while start < len(line):
+        stop = line.find(" ", start + SLICE)
+        stop = len(line) if stop < 0 else stop
+        words = line[start:stop].split()
+        if not "".join(words).isdigit() or max(map(len, words), default=0) > SHORT_DIGITS:
+            return None
+        heaps.extend(map(int, words))
+        start = stop
+    return heaps
+
+
 def parse_file(text: str) -> list[tuple[int, list[int]]]:
     """The seed's ``nim.txt``: a count line, then that many lines of 2+ heap sizes.
 
-    Returns ``(line_number, heaps)`` per data set; a malformed file is a
-    ValueError naming the line.
+    Returns ``(line_number, heaps)`` per data set (heaps: a sequence of ints, an
+    ``array('Q')`` when every heap fits 64 bits); a malformed file is a ValueError
+    naming the line.
     """
     out = []
     for number, line in cases(text):
-        words = line.split()
-        if line.isascii() and "".join(words).isdigit() and max(map(len, words)) <= PLAIN_DIGITS:
-            heaps = list(map(int, words))  # the common case, fast on lines of millions of heaps
-        else:
+        heaps = _plain_heaps(line)
+        if heaps is None:
+            words = line.split()
             try:
                 heaps = [natural(w, "a heap size", "is a non-negative integer") for w in words]
             except ValueError as exc:
                 raise ValueError(f"line {number}: {exc}") from None
+            del words
         if len(heaps) < 2:
             raise ValueError(f"line {number}: a data set needs at least 2 heaps, not {len(heaps)}")
         out.append((number, heaps))

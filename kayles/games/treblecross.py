@@ -27,6 +27,9 @@ row and confirms all of this, padding and mapping included.
 
 from __future__ import annotations
 
+from array import array
+from itertools import chain
+
 from ..errors import shown
 from ._cases import cases
 
@@ -52,7 +55,17 @@ def parse_row(text: str) -> str:
     return row
 
 
-def _immediate(row: str, marks: list[int]) -> list[int]:
+def _marks(row: str) -> array:
+    """The 0-based cells holding an X, 8 bytes each (a row may have millions)."""
+    marks = array("q")
+    at = row.find("X")
+    while at >= 0:
+        marks.append(at)
+        at = row.find("X", at + 1)
+    return marks
+
+
+def _immediate(row: str, marks: array) -> list[int]:
     """0-based free cells that complete three in a row."""
     n = len(row)
     found = set()
@@ -74,11 +87,21 @@ def gaps(row: str) -> list[tuple[int, int]]:
     gaps with fewer than three free cells give heaps 0 and below, dropped.
     """
     row = parse_row(row)
-    marks = [i for i, ch in enumerate(row) if ch == "X"]
+    marks = _marks(row)
     if _immediate(row, marks):
         raise ValueError("the row has an immediate win: it is not a sum of gaps")
-    bounds = [-3, *marks, len(row) + 2]
-    return [(p + 3, q - p - 3) for p, q in zip(bounds, bounds[1:]) if q - p - 3 > 0]
+    return _parts(row, marks)
+
+
+def _parts(row: str, marks: array) -> list[tuple[int, int]]:
+    """(first safe cell, heap) of each gap between the marks with a heap above 0."""
+    parts = []
+    before = -3  # a mark three cells left of the row: its first cell is safe
+    for at in chain(marks, (len(row) + 2,)):
+        if at - before - 3 > 0:
+            parts.append((before + 3, at - before - 3))
+        before = at
+    return parts
 
 
 def winning_cells(row: str) -> list[int]:
@@ -86,12 +109,11 @@ def winning_cells(row: str) -> list[int]:
     row = parse_row(row)
     if len(row) < 3:
         return []
-    marks = [i for i, ch in enumerate(row) if ch == "X"]
+    marks = _marks(row)
     now = _immediate(row, marks)
     if now:
         return [cell + 1 for cell in now]
-    bounds = [-3, *marks, len(row) + 2]
-    parts = [(p + 3, q - p - 3) for p, q in zip(bounds, bounds[1:]) if q - p - 3 > 0]
+    parts = _parts(row, marks)
     G = _nimbers(max((heap for _, heap in parts), default=0) + 1)
     total = 0
     for _, heap in parts:
