@@ -8,9 +8,9 @@ HERE := $(abspath .)
 READY := $(VENV)/.ready
 EXTRAS := $(VENV)/.extras
 CORE := build/.core
-BUILD_DEPS := "setuptools>=64" "Cython>=3.0" wheel  # the [build-system] requires of pyproject.toml
+BUILD_DEPS := "setuptools>=77" "Cython>=3.0"  # the [build-system] requires of pyproject.toml
 
-.PHONY: all venv build test test-pure check-c sanitize bench annotate lint clean
+.PHONY: all venv build test test-pure check-c sanitize dist dist-check bench annotate lint clean
 
 all: Kayles-xox
 
@@ -31,10 +31,13 @@ build: $(CORE)
 
 KERNEL_SOURCES := $(wildcard ext/*.pyx ext/*.pxd ext/src/*.c ext/src/*.h)
 
-# A failed compile leaves the pure-Python core in charge: setup.py says so loudly.
+# A failed compile leaves the pure-Python core in charge: setup.py says so loudly, and the
+# stamp is written only when both modules were built, so the next make tries again.
 $(CORE): $(KERNEL_SOURCES) setup.py $(READY)
 	$(PY) setup.py -q build_ext --inplace
-	@mkdir -p build && touch $@
+	@mkdir -p build
+	@if ls kayles/_core.*so kayles/_misere.*so >/dev/null 2>&1; then touch $@; \
+	else echo "kayles: no compiled core: make will try again"; fi
 
 Kayles-xox: $(CORE) kayles/cli.py
 	printf '#!%s -IS\nimport sys\nsys.path.insert(0, %s)\nfrom kayles.cli import main\nsys.exit(main())\n' \
@@ -73,6 +76,25 @@ sanitize: $(READY)
 		$(PY) -m pytest -q -p no:cacheprovider --capture=sys -o pythonpath=$(SANITIZED) \
 		$(KERNEL_TESTS)
 
+# What users install: the source distribution and a wheel built from it (python -m build),
+# each installed into a fresh virtual environment outside the checkout and checked there
+# with the compiled core required (tests/check_installed.py).
+DIST := build/dist
+dist: $(READY)
+	@$(PY) -m build --version >/dev/null 2>&1 || $(PY) -m pip install -q --disable-pip-version-check build
+	rm -rf $(DIST)
+	$(PY) -m build --outdir $(DIST) .
+
+dist-check: dist
+	@set -e; for what in $(DIST)/*.whl $(DIST)/*.tar.gz; do \
+		place=$$(mktemp -d); \
+		echo "== $$what, installed in $$place"; \
+		$(PYTHON) -m venv $$place/venv; \
+		$$place/venv/bin/python -m pip install -q --disable-pip-version-check "$$what"; \
+		(cd $$place && KAYLES_REQUIRE_NATIVE=1 $$place/venv/bin/python $(HERE)/tests/check_installed.py); \
+		rm -rf $$place; \
+	done
+
 bench: Kayles-xox
 	$(PY) benchmarks/run.py
 
@@ -84,4 +106,5 @@ lint: $(READY)
 	$(PY) -m ruff check kayles tests benchmarks
 
 clean:
-	rm -rf build kayles/*.so ext/*.c ext/*.html Kayles-xox .pytest_cache .hypothesis
+	rm -rf build kayles/*.so ext/_core.c ext/_misere.c ext/*.html Kayles-xox .pytest_cache \
+		.hypothesis *.egg-info

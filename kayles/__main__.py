@@ -73,10 +73,14 @@ def main(argv: list[str] | None = None) -> int:
         parser = build_parser()
         if os.environ.get("_ARGCOMPLETE") and "COMP_LINE" in os.environ:  # the shell asks
             _complete(parser)
-        parsed.append(parser.parse_args(argv))
+        words = sys.argv[1:] if argv is None else argv
+        if not words:  # bare `kayles`: what it is and what it can do, as --help says
+            out.write(parser.format_help())
+            return
+        parsed.append(parser.parse_args(words))
 
     status = run("kayles", parse)
-    if status:  # argparse itself exits 2 on a usage error; this is a setup error
+    if status or not parsed:  # a setup error (argparse itself exits 2), or the bare help
         return status
     args = parsed[0]
     return run(f"kayles {args.command}", lambda out: args.run(args, out))

@@ -43,6 +43,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable, Iterable, Iterator
 
 __all__ = [
+    "ALIASES",
     "GAMES",
     "MAX_KEPT",
     "MAX_KINDS",
@@ -300,9 +301,14 @@ GAMES: dict[str, Game] = {
 }
 
 
+# Other names people use for the named games (and old ones), each for one name of GAMES.
+ALIASES = {"grundys-game": "grundy", "grundys_game": "grundy"}
+
+
 def get_game(spec: str) -> Game:
-    """A game by name (see ``GAMES``) or by octal code."""
+    """A game by name (see ``GAMES``; ``ALIASES`` too) or by octal code."""
     key = spec.strip().lower()
+    key = ALIASES.get(key, key)
     if key in GAMES:
         return GAMES[key]
     if "." in key or key in ("0", "4"):

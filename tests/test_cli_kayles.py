@@ -361,7 +361,6 @@ def test_games_json():
 # -- bad input -------------------------------------------------------------------------------
 
 BAD_INPUTS = {
-    "no-subcommand": [],
     "unknown-subcommand": ["frobnicate"],
     "unknown-option": ["--bogus"],
     "grundy-without-n": ["grundy"],
@@ -480,3 +479,21 @@ def test_heap_sizes_of_any_length(long_ints):
     for h in after:
         total ^= G(h)
     assert total == 0
+
+
+def test_bare_kayles_prints_its_usage_and_commands():
+    result = kayles()
+    assert (result.returncode, result.stderr) == (0, b"")
+    text = result.stdout.decode()
+    assert text == kayles("--help").stdout.decode()
+    assert text.startswith("usage: kayles") and "grundys-game (grundys)" in text
+
+
+def test_old_names_still_work():
+    """grundys is grundys-game; --game grundys-game is Grundy's game; --misère is --misere;
+    plot --max is plot --last."""
+    assert kayles("grundys", "7").stdout == kayles("grundys-game", "7").stdout != b""
+    assert (kayles("grundy", "30", "--game", "grundys-game").stdout
+            == kayles("grundy", "30", "--game", "grundy").stdout)
+    assert (kayles("move", "xxxxxxx", "--misère").stdout
+            == kayles("move", "xxxxxxx", "--misere").stdout != b"")

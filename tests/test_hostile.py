@@ -321,7 +321,7 @@ HOSTILE: dict[str, Hostile] = {
     "treblecross-disk-full": disk_full(["treblecross", "{tc_crlf}"]),
     "treblecross-endless-file": refused(["treblecross", "/dev/zero"], "not a regular file"),
     # grundys
-    "grundys-unicode-heap": refused(["grundys", "١٢"], "'١٢'"),
+    "grundys-unicode-heap": refused(["grundys-game", "١٢"], "'١٢'"),
     "grundys-invalid-byte": refused(["grundys", b"\xff"], "'\\xff'"),
     "grundys-nothing": refused(["grundys"]),
     "grundys-no-known-period": refused(["grundys", "1" + "0" * 30], "no period is known"),

@@ -12,11 +12,12 @@ import ast
 from conftest import ROOT
 
 LAYERS = [
-    ("base", ["_version", "errors", "_constants", "checksum", "spectrum", "progress", "_files"]),
+    ("base", ["_version", "errors", "_constants", "checksum", "spectrum", "_files"]),
     ("rules", ["_numbers", "rules"]),
     ("kernels", ["_common_pure", "_core_pure", "_misere_pure", "_core", "_misere", "_impl"]),
     ("sequences", ["sequence"]),
-    ("positions and files", ["row", "heaps", "proof_cache", "table_file", "_output"]),
+    ("positions and files", ["row", "heaps", "proof_cache", "table_file", "_output",
+                             "progress"]),
     ("games and analyses", ["xox", "misere", "quotient", "survey", "store", "executors", "plot",
                             "play", "games", "games.*"]),
     ("front ends", ["_frontend", "cli", "__main__", "commands", "commands.*"]),

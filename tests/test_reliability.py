@@ -128,7 +128,7 @@ def test_an_interrupted_plot_leaves_the_old_picture_whole(tmp_path, monkeypatch)
             raise KeyboardInterrupt
 
     monkeypatch.setattr("kayles.plot.figure", lambda *args, **kw: Interrupted())
-    args = argparse.Namespace(game="kayles", max=100, output=str(keep), size="640x360")
+    args = argparse.Namespace(game="kayles", last=100, output=str(keep), size="640x360")
     with pytest.raises(KeyboardInterrupt):
         plot_command.run_plot(args, None)
     assert keep.read_bytes() == b"the good picture"
@@ -216,3 +216,48 @@ def test_a_far_heap_is_answered_alike_with_and_without_a_cache(kernel, monkeypat
     assert said[0] == said[1] and "no period was found within 4096 values" in said[0]
     assert proved.nimber(DIRECT_LIMIT + 10) == proved.nimber(  # computed here: it answers
         period.preperiod + (DIRECT_LIMIT + 10 - period.preperiod) % period.period)
+
+
+# -- no silent slow mode (issue 23) ---------------------------------------------------------------
+
+
+def on_a_terminal(command: list[str], env: dict[str, str], cwd) -> tuple[int, bytes, bytes]:
+    """Run with stderr on a pseudo-terminal: (status, stdout, what the terminal showed)."""
+    import pty
+
+    leader, follower = pty.openpty()
+    try:
+        result = subprocess.run(command, stdout=subprocess.PIPE, stderr=follower, env=env,
+                                cwd=cwd, timeout=TIMEOUT)
+        os.close(follower)
+        shown = b""
+        while True:
+            try:
+                chunk = os.read(leader, 4096)
+            except OSError:  # EIO: every writer has closed the terminal
+                break
+            if not chunk:
+                break
+            shown += chunk
+    finally:
+        os.close(leader)
+    return result.returncode, result.stdout, shown
+
+
+def test_a_missing_core_is_said_on_a_terminal_once_a_run_computes(tmp_path):
+    """Without the compiled core (a copy of the package without it), a computation says so
+    on a terminal, once; asked for (KAYLES_PURE=1), or into a pipe, it says nothing."""
+    import shutil
+
+    shutil.copytree(ROOT / "kayles", tmp_path / "kayles",
+                    ignore=shutil.ignore_patterns("*.so", "*.pyd", "__pycache__"))
+    command = [sys.executable, "-m", "kayles", "grundy", "3000", "--game", "grundy",
+               "--checksum"]
+    env = env_with(PYTHONPATH=str(tmp_path), KAYLES_REQUIRE_NATIVE=None, KAYLES_PURE=None)
+    status, out, shown = on_a_terminal(command, env, tmp_path)
+    assert status == 0 and out.endswith(b"grundy\n")
+    assert shown.count(b"the compiled core is not built") == 1, shown
+    status, _, shown = on_a_terminal(command, {**env, "KAYLES_PURE": "1"}, tmp_path)
+    assert status == 0 and b"compiled core" not in shown
+    piped = subprocess.run(command, capture_output=True, env=env, cwd=tmp_path, timeout=TIMEOUT)
+    assert (piped.returncode, piped.stderr) == (0, b"")

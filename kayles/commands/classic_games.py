@@ -1,4 +1,4 @@
-"""Subcommands for the classic games: nim, wythoff, dag, treblecross, grundys.
+"""Subcommands for the classic games: nim, wythoff, dag, treblecross, grundys-game.
 
 Each handler parses, calls ``kayles.games``, and writes; FILE arguments take
 ``-`` for standard input.
@@ -16,10 +16,10 @@ __all__ = ["register"]
 ANSWERS_PER_WRITE = 4096  # nim answers joined per write: millions of data sets stream
 
 NIM_FORMAT = """\
-FILE (the seed's nim.txt): the first line is the number of data sets n, then
+FILE (the nim.txt format): the first line is the number of data sets n, then
 n lines of 2 or more heap sizes separated by spaces.  Blank lines are skipped.
 Each data set prints 'Lose Game' or 'Remove K counters from Heap H' (the first
-heap, counted from 1, that the winning move can lower).  In misere play a data
+heap, counted from 1, that the winning move can lower).  In misère play a data
 set whose heaps are all empty prints 'Win Game': the opponent took the last
 counter."""
 
@@ -41,15 +41,15 @@ Each case prints WINNING and, on the next line, the 1-based cells that win
 
 
 def register(sub) -> None:
-    """Add nim, wythoff, dag, treblecross and grundys."""
+    """Add nim, wythoff, dag, treblecross and grundys-game."""
     raw = argparse.RawDescriptionHelpFormatter
 
-    p = sub.add_parser("nim", help="Nim and misere Nim on the seed's nim.txt",
+    p = sub.add_parser("nim", help="Nim and misère Nim on a file of data sets (nim.txt)",
                        description="Bouton's winning move for each data set of FILE.",
                        epilog=NIM_FORMAT, formatter_class=raw)
     p.add_argument("file", metavar="FILE", help="the data file, or - for standard input")
-    p.add_argument("--misere", action="store_true",
-                   help="misere play: whoever takes the last counter loses")
+    p.add_argument("--misere", "--misère", action="store_true",
+                   help="misère play: whoever takes the last counter loses")
     add_json_option(p, "array")
     p.set_defaults(run=run_nim)
 
@@ -85,10 +85,13 @@ def register(sub) -> None:
     add_json_option(p, "array")
     p.set_defaults(run=run_treblecross)
 
-    p = sub.add_parser("grundys", help="Grundy's game: outcome and winning move, P-positions",
+    p = sub.add_parser("grundys-game", aliases=["grundys"],
+                       help="Grundy's game: outcome and winning move, P-positions",
                        description="With heap sizes: print P or N and, for N, the winning "
                        "split as 'heap H: S -> A + B'.  --p-positions N lists the single "
-                       "heaps n <= N that are P-positions (G(n) = 0), one per line.")
+                       "heaps n <= N that are P-positions (G(n) = 0), one per line.  (Its "
+                       "nim-sequence: kayles grundy N --game grundys-game; 'grundys' is the "
+                       "old name of this command.)")
     p.add_argument("heaps", metavar="HEAP", nargs="*",
                    help="heap sizes (spaces or commas between them)")
     p.add_argument("--p-positions", metavar="N", type=natural(),

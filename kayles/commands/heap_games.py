@@ -5,7 +5,7 @@ from __future__ import annotations
 from .._output import write_nimbers
 from ..checksum import fletcher32_of_pieces
 from ..errors import Terminated
-from ..rules import GAMES
+from ..rules import ALIASES, GAMES
 from ..sequence import DIRECT_LIMIT, PROOF_LIMIT, Sequence
 from ..table_file import CHUNK, SECONDS, TableWriter, check_game, read_table
 from ._shared import (
@@ -49,7 +49,7 @@ def register(sub) -> None:
     p.add_argument("position", metavar="POSITION", nargs="+", help="a row, or heap sizes")
     add_game_option(p)
     add_json_option(p, "object")
-    p.add_argument("--misere", action="store_true",
+    p.add_argument("--misere", "--misère", action="store_true",
                    help="misère play: whoever moves last loses (exhaustive search)")
     add_budget_option(p)
     p.set_defaults(run=run_move)
@@ -241,7 +241,9 @@ def run_games(args, out) -> None:
                     "moves": [k.describe() for k in g.kinds]} for g in GAMES.values()], out)
         return
     for game in GAMES.values():
-        out.write(f"{game.name:16} {game.summary}\n")
+        aliases = [alias for alias, name in ALIASES.items() if name == game.name]
+        also = f" (also --game {', '.join(aliases)})" if aliases else ""
+        out.write(f"{game.name:16} {game.summary}{also}\n")
         for kind in game.kinds:
             out.write(f"{'':16}   - {kind.describe()}\n")
     out.write("\nAny octal code works too, e.g. --game 0.77, --game .07, --game 4.07.\n")

@@ -48,8 +48,8 @@ def register(sub) -> None:
         epilog=MOVE_HELP, formatter_class=_raw_formatter())
     p.add_argument("position", metavar="POSITION", nargs="*", help="a row, or heap sizes")
     add_game_option(p)
-    p.add_argument("--misere", action="store_true",
-                   help="misere play: whoever makes the last move loses")
+    p.add_argument("--misere", "--misère", action="store_true",
+                   help="misère play: whoever makes the last move loses")
     p.add_argument("--first", choices=("you", "me"), default="you",
                    help="who moves first: you (default) or me (the program)")
     p.add_argument("--hint", action="store_true",

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import argparse
+
 from ._shared import add_game_option, end_progress, natural, open_sequence
 
 __all__ = ["register"]
@@ -13,9 +15,10 @@ def register(sub) -> None:
         description="Draw the nim-sequence G(0..N) of a heap game: rare values marked, the "
         "proved preperiod and period drawn.  Needs matplotlib: pip install 'kayles[plot]'.")
     add_game_option(p)
-    p.add_argument("--max", type=natural(), metavar="N", default=None,
+    p.add_argument("--last", type=natural(), metavar="N", default=None,
                    help="the last heap size drawn (default: as far as the proof of the period "
                    "needs, else 16383)")
+    p.add_argument("--max", type=natural(), dest="last", help=argparse.SUPPRESS)  # old name
     p.add_argument("-o", "--output", metavar="FILE", required=True,
                    help="the picture to write: FILE.png, FILE.svg or FILE.pdf")
     p.add_argument("--size", metavar="WxH", default="1600x800",
@@ -30,7 +33,7 @@ def run_plot(args, out) -> None:
     size = parse_size(args.size)
     sequence = open_sequence(args.game)
     try:
-        last = last_heap(sequence, args.max)
+        last = last_heap(sequence, args.last)
         drawn = figure(sequence, last, size=size)
     finally:
         end_progress(sequence)
