@@ -47,9 +47,11 @@ class _Here(Executor):
 
 
 def _start_worker() -> None:
-    """Pool workers leave Ctrl-C to the survey, which stops them itself, and end when
+    """Pool workers leave Ctrl-C to the survey, which stops them itself (with SIGTERM,
+    which ends a worker quietly, not through the survey's own handler), and end when
     their parent does (a survey killed with SIGKILL leaves no worker computing on)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
     parent = os.getppid()
 
     def watch() -> None:
