@@ -10,7 +10,7 @@ EXTRAS := $(VENV)/.extras
 CORE := build/.core
 BUILD_DEPS := "setuptools>=77" "Cython>=3.0"  # the [build-system] requires of pyproject.toml
 
-.PHONY: all venv build test test-pure check-c sanitize dist dist-check bench annotate lint clean
+.PHONY: all venv build test test-pure check-c sanitize dist dist-check docs bench annotate lint clean
 
 all: Kayles-xox
 
@@ -94,6 +94,16 @@ dist-check: dist
 		(cd $$place && KAYLES_REQUIRE_NATIVE=1 $$place/venv/bin/python $(HERE)/tests/check_installed.py); \
 		rm -rf $$place; \
 	done
+
+# The documentation site (MkDocs, Material, mkdocstrings): --strict fails on a broken link
+# or a missing reference.
+DOCS := $(VENV)/.docs
+$(DOCS): $(READY)
+	$(PY) -m pip install -q --disable-pip-version-check --no-build-isolation -e ".[docs]"
+	touch $@
+
+docs: $(DOCS)
+	NO_MKDOCS_2_WARNING=1 $(PY) -m mkdocs build --strict --quiet
 
 bench: Kayles-xox
 	$(PY) benchmarks/run.py

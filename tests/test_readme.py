@@ -1,4 +1,6 @@
-"""The README cannot drift: every example in it runs here, against the real programs.
+"""The README and the documentation cannot drift: every example runs here, for real.
+
+Every Markdown page (README.md and docs/**/*.md) is read the same way.
 
 ``console`` blocks are shell sessions: each ``$ COMMAND`` line runs in bash (in a
 scratch copy of the checkout's ``examples/`` folder, with ``kayles`` on the PATH
@@ -25,21 +27,24 @@ import pytest
 
 from conftest import ROOT
 
-README = ROOT / "README.md"
+DOCUMENTS = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
 TIMEOUT = 300
 ANY_LINES = "..."
 NUMBER = re.compile(r"\d+(?:\.\d+)?")
 
 
-def blocks(kind: str) -> list[tuple[int, str, bool]]:
-    """(line number, body, loose) of every block of ``kind`` in the README."""
-    text = README.read_text()
+def blocks(kind: str) -> list[tuple[str, str, bool]]:
+    """(where, body, loose) of every block of ``kind`` in the documents (where: page:line)."""
     found = []
-    for match in re.finditer(r"^```(\w*)\n(.*?)^```", text, re.S | re.M):
-        if match.group(1) == kind:
-            before = text[: match.start()].rstrip().splitlines()
-            loose = bool(before) and before[-1].strip() == "<!-- readme: loose -->"
-            found.append((text.count("\n", 0, match.start()) + 1, match.group(2), loose))
+    for document in DOCUMENTS:
+        text = document.read_text()
+        page = document.relative_to(ROOT)
+        for match in re.finditer(r"^```(\w*)\n(.*?)^```", text, re.S | re.M):
+            if match.group(1) == kind:
+                before = text[: match.start()].rstrip().splitlines()
+                loose = bool(before) and before[-1].strip() == "<!-- readme: loose -->"
+                line = text.count("\n", 0, match.start()) + 1
+                found.append((f"{page}:{line}", match.group(2), loose))
     return found
 
 
@@ -80,9 +85,8 @@ def scratch(tmp_path) -> Path:
 CONSOLE = blocks("console")
 
 
-@pytest.mark.parametrize(("line", "body", "loose"), CONSOLE,
-                         ids=[f"README.md:{line}" for line, _, _ in CONSOLE])
-def test_console_example(line, body, loose, scratch):
+@pytest.mark.parametrize(("where", "body", "loose"), CONSOLE, ids=[w for w, _, _ in CONSOLE])
+def test_console_example(where, body, loose, scratch):
     env = {k: v for k, v in os.environ.items() if k not in ("KAYLES_PURE", "COLUMNS")}
     env["PATH"] = f"{Path(sys.executable).parent}{os.pathsep}{env.get('PATH', '')}"
     env["XDG_CACHE_HOME"] = str(scratch / "cache")
@@ -92,28 +96,28 @@ def test_console_example(line, body, loose, scratch):
                                 env=env, timeout=TIMEOUT)
         actual = result.stdout.decode().splitlines()
         assert matches(expected, actual, loose), (
-            f"README.md:{line}: $ {command}\nexpected:\n" + "\n".join(expected)
+            f"{where}: $ {command}\nexpected:\n" + "\n".join(expected)
             + "\ngot:\n" + "\n".join(actual))
 
 
 PYTHON = blocks("python")
 
 
-@pytest.mark.parametrize(("line", "body", "loose"), PYTHON,
-                         ids=[f"README.md:{line}" for line, _, _ in PYTHON])
-def test_python_example(line, body, loose, scratch, monkeypatch):
+@pytest.mark.parametrize(("where", "body", "loose"), PYTHON, ids=[w for w, _, _ in PYTHON])
+def test_python_example(where, body, loose, scratch, monkeypatch):
     if "plot" in body:
         pytest.importorskip("matplotlib")
     monkeypatch.chdir(scratch)
-    test = doctest.DocTestParser().get_doctest(body, {}, f"README.md:{line}", str(README), line)
+    page, line = where.rsplit(":", 1)
+    test = doctest.DocTestParser().get_doctest(body, {}, where, page, int(line))
     runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS)
     runner.run(test)
-    assert runner.failures == 0, f"README.md:{line}: see the doctest report above"
+    assert runner.failures == 0, f"{where}: see the doctest report above"
 
 
 def test_every_example_block_is_checked_or_a_record():
     """Runnable examples are console or python blocks; an unmarked or sh block that looks
     like a session would escape the checks (a record says so: text)."""
     for kind in ("", "sh"):
-        for line, body, _ in blocks(kind):
-            assert not body.lstrip().startswith(("$ ", ">>> ")), f"README.md:{line}"
+        for where, body, _ in blocks(kind):
+            assert not body.lstrip().startswith(("$ ", ">>> ")), where
