@@ -53,13 +53,22 @@ test-pure: Kayles-xox $(EXTRAS)
 # The C kernels alone, against their plain loops, warnings as errors, under the sanitizers.
 CC ?= cc
 SANITIZERS := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
-check-c: build/test_kernels
+# Twice: as this CPU builds it, and with every x86 vector path left out (what other CPUs
+# and compilers build: KAYLES_PORTABLE_ONLY).
+check-c: build/test_kernels build/test_kernels_portable
 	build/test_kernels
+	build/test_kernels_portable
+
+C_CHECK = $(CC) -O1 -g -std=c11 -Wall -Wextra -Werror $(SANITIZERS) -Iext/src \
+	ext/tests/test_kernels.c $(wildcard ext/src/*.c)
 
 build/test_kernels: ext/tests/test_kernels.c $(wildcard ext/src/*.c ext/src/*.h)
 	@mkdir -p build
-	$(CC) -O1 -g -std=c11 -Wall -Wextra -Werror $(SANITIZERS) -Iext/src \
-		ext/tests/test_kernels.c $(wildcard ext/src/*.c) -o $@
+	$(C_CHECK) -o $@
+
+build/test_kernels_portable: ext/tests/test_kernels.c $(wildcard ext/src/*.c ext/src/*.h)
+	@mkdir -p build
+	$(C_CHECK) -DKAYLES_PORTABLE_ONLY -o $@
 
 # The compiled core built once more under the sanitizers, in build/sanitize (the in-place
 # build is untouched), and the kernel tests run on it: both twins, the C loops checked.

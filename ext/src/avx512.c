@@ -7,7 +7,8 @@
 
 #include "kernels.h"
 
-#if (defined(__GNUC__) || defined(__clang__)) && defined(__x86_64__)
+#if (defined(__GNUC__) || defined(__clang__)) && defined(__x86_64__) && \
+    !defined(KAYLES_PORTABLE_ONLY)
 #include <immintrin.h>
 
 #define KAYLES_AVX512 __attribute__((target("avx512f,avx512bw")))

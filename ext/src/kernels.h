@@ -9,7 +9,10 @@
    sanitizers (make check-c).
 
    Values (nimbers) are unsigned 16-bit; heap sizes in the rare set are unsigned
-   32-bit; every index into a table is a ptrdiff_t (Py_ssize_t to Cython). */
+   32-bit; every index into a table is a ptrdiff_t (Py_ssize_t to Cython).
+
+   KAYLES_PORTABLE_ONLY (defined at compile time) leaves out every x86 vector path: the
+   build every other CPU gets, checked on x86 too by make check-c. */
 
 #ifndef KAYLES_KERNELS_H
 #define KAYLES_KERNELS_H

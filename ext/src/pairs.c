@@ -3,7 +3,7 @@
 
 #include "kernels.h"
 
-#if defined(__SSE2__) || defined(_M_X64)
+#if (defined(__SSE2__) || defined(_M_X64)) && !defined(KAYLES_PORTABLE_ONLY)
 #include <emmintrin.h>
 #define KAYLES_SSE2 1
 #endif
