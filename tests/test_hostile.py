@@ -368,8 +368,6 @@ HOSTILE: dict[str, Hostile] = {
                                                "{db_with_trigger}"], "that kayles does not make"),
     "survey-disk-full": disk_full(["survey", "0.77", "--max", "100", "--jobs", "1",
                                    "--db", "{dir}/full.sqlite"]),
-    "survey-closed-pipe": pipe_closed(["survey", "--digits", "2", "--max", "2000", "--jobs",
-                                       "2", "--db", "{dir}/pipe.sqlite"]),
     "survey-stdout-closed": Hostile(["survey", "0.77", "--max", "100", "--jobs", "1", "--db",
                                      "{dir}/closed.sqlite"], 1, "standard output is closed",
                                     stdout="closed"),

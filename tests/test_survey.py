@@ -515,3 +515,18 @@ def test_a_database_that_cannot_be_written_is_read_without_writing(tmp_path, mon
         with pytest.raises(ValueError, match="cannot be written"):
             store.claim("0.6", 300)
     assert db.read_bytes() == before
+
+
+def test_a_worker_stopped_by_its_survey_ends_quietly():
+    """A survey stops its pool's workers with SIGTERM; a worker must not run the survey's
+    own SIGTERM handler (inherited by the fork), which would print a traceback."""
+    code = ("import os, signal, time\n"
+            "from kayles.commands import survey\n"
+            "signal.signal(signal.SIGTERM, survey._terminated)  # as run_survey does\n"
+            "from kayles.executors import _start_worker\n"
+            "_start_worker()\n"
+            "os.kill(os.getpid(), signal.SIGTERM)\n"
+            "time.sleep(10)\n")
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, cwd=ROOT,
+                            timeout=TIMEOUT)
+    assert (result.returncode, result.stderr) == (-signal.SIGTERM, b"")
