@@ -285,6 +285,14 @@ class Store:
         row = self.status(code, limit)
         return row is not None and row[0] == "running" and _owner_alive(row[1], self.owner)
 
+    def done_codes(self, limit: int) -> list[str]:
+        """The codes of the done rows at this ``max``, in code order."""
+        codes = [row[0] for row in self._db.execute(
+            "SELECT code FROM games WHERE max = ? AND status = 'done' ORDER BY code", (limit,))]
+        if not all(isinstance(code, str) for code in codes):
+            raise ValueError(f"{self.name}: a row's code is not one kayles wrote")
+        return codes
+
     def summaries(self, codes: Iterable[str], limit: int) -> dict[str, Summary]:
         """The done rows among ``codes`` at this ``max``, by code, each checked (see the
         module header): ValueError naming the first row that is not what it claims."""

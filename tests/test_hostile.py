@@ -400,6 +400,11 @@ HOSTILE: dict[str, Hostile] = {
     "play-end-of-input": answered(["play", "xxx"], "end of input: game abandoned"),
     "play-stdin-closed": refused(["play", "xxx"], "standard input is closed", stdin="closed"),
     "play-disk-full": disk_full(["play", "xxx"]),
+    # serve
+    "serve-port-out-of-range": refused(["serve", "--port", "70000"], "0 to 65535"),
+    "serve-port-not-a-number": refused(["serve", "--port", "http"], "'http'"),
+    "serve-missing-db": refused(["serve", "--db", "{dir}/missing.sqlite"], "No such file"),
+    "serve-db-fifo": refused(["serve", "--db", "{fifo}"], "not a regular file"),
     # Kayles-xox
     "xox-bad-number": xox(refused(["grundy", "1e3"], "'1e3'")),
     "xox-unicode-digits": xox(refused(["grundy", "١٢"], "'١٢'")),

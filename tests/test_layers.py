@@ -20,7 +20,8 @@ LAYERS = [
                              "progress"]),
     ("games and analyses", ["xox", "misere", "quotient", "survey", "store", "executors", "plot",
                             "play", "games", "games.*"]),
-    ("front ends", ["_frontend", "cli", "__main__", "commands", "commands.*"]),
+    ("front ends", ["_frontend", "cli", "__main__", "commands", "commands.*", "web",
+                    "web.*"]),
     ("the package", [""]),
 ]
 

@@ -1,0 +1,306 @@
+"""What the web page asks of the engine, as plain data in and out (no web stack here).
+
+Every request is checked as the command line checks its arguments (the same
+parsers and messages) and bounded before any work: positions of at most
+``play.MAX_TOKENS`` pins or tokens, tables of at most ``MAX_VALUES`` values,
+misère searches of at most ``MISERE_BUDGET`` positions, numbers of at most
+``_numbers.MAX_DIGITS`` digits.  Bad input is a ValueError (one sentence); the
+app turns it into HTTP 400.
+
+The engine's sequences are shared by the whole process and are not safe to grow
+from two threads at once, so the service runs one request's engine work at a
+time (``Service.lock``); each is bounded, so none holds the others long.
+"""
+
+from __future__ import annotations
+
+import threading
+
+from .._numbers import brief, natural
+from ..errors import shown
+from ..misere import Solver
+from ..play import MAX_TOKENS, Match, Move, pins_text, position_text
+from ..proof_cache import sequence as cached_sequence
+from ..row import runs
+from ..rules import ALIASES, GAMES, Game, get_game
+from ..sequence import DIRECT_LIMIT, Sequence
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+__all__ = ["MAX_VALUES", "MISERE_BUDGET", "Service"]
+
+MAX_VALUES = 1 << 17  # values a sequence request may compute (or copy past a proof)
+DEFAULT_VALUES = 2000  # shown when a game has no proof within PROOF_SEARCH
+PROOF_SEARCH = 1 << 16  # values the explorer spends looking for a proof of the period
+MISERE_BUDGET = 200_000  # positions a misère request may store (the command's is 1,000,000)
+MAX_GAME_TEXT = 80  # characters of a game's name or octal code
+
+
+class Service:
+    """The engine behind the page: one per server, shared by its requests."""
+
+    def __init__(self, store_path: str | None = None) -> None:
+        self.lock = threading.Lock()
+        self.store_path = store_path
+        self._sequences: dict[str, Sequence] = {}
+        self._solvers: dict[str, Solver] = {}
+
+    # -- the engine, one request at a time ------------------------------------------------------
+
+    def run(self, work: Callable[[], dict]) -> dict:
+        with self.lock:
+            return work()
+
+    def _game(self, spec) -> Game:
+        if not isinstance(spec, str) or not spec.strip():
+            raise ValueError("give a game: a name (see the list) or an octal code such as 0.77")
+        if len(spec) > MAX_GAME_TEXT:
+            raise ValueError(f"a game is a name or an octal code, not {shown(spec)}")
+        return get_game(spec)
+
+    def _sequence(self, game: Game) -> Sequence:
+        if game.name not in self._sequences:
+            self._sequences[game.name] = cached_sequence(game)
+        return self._sequences[game.name]
+
+    def _solver(self, game: Game) -> Solver:
+        if game.name not in self._solvers:
+            self._solvers[game.name] = Solver(game, MISERE_BUDGET)
+        return self._solvers[game.name]
+
+    def _match(self, game: Game, position, misere: bool) -> Match:
+        if isinstance(position, str):
+            if len(position) > MAX_TOKENS:
+                raise ValueError(f"a row has at most {MAX_TOKENS} pins")
+            from ..row import parse_row
+
+            parse_row(position)
+        elif isinstance(position, list) and all(type(h) is int and h >= 0 for h in position):
+            if len(position) > MAX_TOKENS or sum(position) > MAX_TOKENS:
+                raise ValueError(f"at most {MAX_TOKENS} tokens in all")
+        else:
+            raise ValueError("a position is a row of 'x' and '.', or a list of heap sizes")
+        return Match(self._sequence(game), position, misere)
+
+    # -- requests -------------------------------------------------------------------------------
+
+    def games(self) -> dict:
+        return {"games": [{"name": g.name, "summary": g.summary, "on_rows": g.on_rows,
+                           "aliases": [a for a, n in ALIASES.items() if n == g.name],
+                           "moves": [k.describe() for k in g.kinds]} for g in GAMES.values()]}
+
+    def analyse(self, request: dict) -> dict:
+        """The position's parts and their values, the outcome and the winning move, why."""
+        game = self._game(request.get("game"))
+        misere = _flag(request.get("misere", False), "misere")
+        return self.run(lambda: self._analysis(
+            self._match(game, request.get("position"), misere)))
+
+    def move(self, request: dict) -> dict:
+        """The user's move (text, as the terminal takes it), then the program's answer."""
+        game = self._game(request.get("game"))
+        misere = _flag(request.get("misere", False), "misere")
+        text = request.get("move")
+        if not isinstance(text, str) or len(text) > 200:
+            raise ValueError("a move is text such as '4', '3 5', '3-4' or 'heap 2 -> 1 + 4'")
+
+        def work() -> dict:
+            match = self._match(game, request.get("position"), misere)
+            if not match.has_move():
+                raise ValueError("the game is over: there is no move left")
+            yours = match.parse(text)
+            answer: dict = {"you": _said(match, yours)}
+            match.play(yours)
+            if match.has_move():
+                mine = match.reply()
+                answer["me"] = _said(match, mine)
+                match.play(mine)
+            answer["analysis"] = self._analysis(match)
+            return answer
+
+        return self.run(work)
+
+    def reply(self, request: dict) -> dict:
+        """The program's move from a position (when it moves first, or after an undo)."""
+        game = self._game(request.get("game"))
+        misere = _flag(request.get("misere", False), "misere")
+
+        def work() -> dict:
+            match = self._match(game, request.get("position"), misere)
+            if not match.has_move():
+                raise ValueError("the game is over: there is no move left")
+            mine = match.reply()
+            answer = {"me": _said(match, mine)}
+            match.play(mine)
+            answer["analysis"] = self._analysis(match)
+            return answer
+
+        return self.run(work)
+
+    def sequence(self, request: dict) -> dict:
+        """G(0..count-1) with the proof of the period (when there is one) and rare values."""
+        game = self._game(request.get("game"))
+        count = request.get("count")
+
+        def work() -> dict:
+            sequence = self._sequence(game)
+            found = sequence.prove(PROOF_SEARCH)
+            wanted = _count(count, found.values if found else DEFAULT_VALUES)
+            values = sequence.table(wanted).tolist()
+            return _sequence_report(game, sequence, values)
+
+        return self.run(work)
+
+    def nimber(self, request: dict) -> dict:
+        """G(n) for any n: at once past a proved period, else computed up to the limit."""
+        game = self._game(request.get("game"))
+        n = natural(str(request.get("n", "")), "n")
+        if n >= MAX_VALUES and not game.provable:
+            raise ValueError(f"{game.name} has no periodicity theorem: G(n) is answered here "
+                             f"for n below {MAX_VALUES}")
+
+        def work() -> dict:
+            sequence = self._sequence(game)
+            if n >= MAX_VALUES and sequence.prove(PROOF_SEARCH) is None:
+                raise ValueError(f"no period of {game.name} is proved within {PROOF_SEARCH} "
+                                 f"values: G(n) is answered here for n below {MAX_VALUES}")
+            if n >= DIRECT_LIMIT and sequence.period is None:
+                raise ValueError(f"heap {brief(n)} is past the direct limit")
+            return {"game": game.name, "n": str(n), "value": sequence.nimber(n)}
+
+        return self.run(work)
+
+    def survey(self, request: dict) -> dict:
+        """The done rows of the survey database the server was started with (--db)."""
+        if self.store_path is None:
+            raise ValueError("this server has no survey database: start it with --db FILE")
+        from ..store import Store
+
+        limit = natural(str(request.get("max", "1048576")), "max")
+        with Store(self.store_path) as store:
+            codes = store.done_codes(limit)
+            found = store.summaries(codes, limit)
+        return {"max": limit, "rows": [found[code].row() for code in codes]}
+
+    # -- what an analysis says -------------------------------------------------------------------
+
+    def _analysis(self, match: Match) -> dict:
+        game, position = match.game, match.position
+        on_rows = isinstance(position, str)
+        parts = runs(position) if on_rows else list(enumerate(position))
+        G = match.sequence.nimber
+        report: dict = {
+            "game": game.name, "misere": match.misere,
+            "position": position, "text": position_text(position),
+            "parts": [{"start": start, "size": size, "value": G(size)}
+                      for start, size in parts],
+            "has_move": match.has_move(),
+        }
+        total = 0
+        for part in report["parts"]:
+            total ^= part["value"]
+        report["nim_sum"] = total
+        if match.misere:
+            solver = self._solver(game)
+            sizes = [size for _, size in parts]
+            report["outcome"] = solver.outcome(sizes)
+            best = match.best()
+            report["best"] = None if best is None else _said(match, best)
+            report["why"] = _misere_why(report["outcome"], report["has_move"])
+            return report
+        report["outcome"] = "N" if total else "P"
+        best = match.best()
+        report["best"] = None if best is None else _said(match, best)
+        report["why"] = _why(report, best, match)
+        return report
+
+
+def _flag(value, name: str) -> bool:
+    if not isinstance(value, bool):
+        raise ValueError(f"{name} is true or false")
+    return value
+
+
+def _count(value, default: int) -> int:
+    if value is None or value == "":
+        return max(1, min(default, MAX_VALUES))
+    count = natural(str(value), "count")
+    if not 1 <= count <= MAX_VALUES:
+        raise ValueError(f"count is 1 to {MAX_VALUES}, not {brief(count)}")
+    return count
+
+
+def _said(match: Match, move: Move) -> dict:
+    """A move as the page shows it: what it takes, the position after, the pins taken."""
+    from ..commands._shared import heap_move_text
+
+    what = heap_move_text(move.heap) if move.heap is not None else pins_text(move.removed)
+    return {"what": what, "after": move.after, "text": position_text(move.after),
+            "removed": list(move.removed),
+            "heap": None if move.heap is None else {"index": move.heap.index,
+                                                    "size": move.heap.size,
+                                                    "parts": list(move.heap.parts)}}
+
+
+def _why(report: dict, best: Move | None, match: Match) -> str:
+    """Why the winning move wins (or why there is none), in words for the class."""
+    total, parts = report["nim_sum"], report["parts"]
+    if not report["has_move"]:
+        return "No move is left: the player to move has lost (the last move won)."
+    if not total:
+        return ("The nim-sum of the parts' Grundy values is 0: every move leaves a non-zero "
+                "nim-sum, from which the opponent can always return to 0. The player to move "
+                "loses against perfect play.")
+    word = "run" if isinstance(report["position"], str) else "heap"
+    for number, part in enumerate(parts, start=1):
+        value = part["value"]
+        if value ^ total < value:
+            return (f"The nim-sum of the parts' Grundy values is {total} (binary "
+                    f"{total:b}). {word.capitalize()} {number} ({part['size']}) has "
+                    f"G = {value}, and {value} XOR {total} = {value ^ total} is smaller: "
+                    f"the winning move turns it into parts worth {value ^ total} in all, so "
+                    f"the nim-sum becomes 0 and the opponent faces a loss.")
+    return ""
+
+
+def _misere_why(outcome: str, has_move: bool) -> str:
+    if not has_move:
+        return "No move is left: in misère play the player to move has won (the last move lost)."
+    if outcome == "P":
+        return ("Misère play: every move leads to a position the opponent wins (found by "
+                "exhaustive search of the position).")
+    return ("Misère play: the suggested move leads to a position the opponent loses (found by "
+            "exhaustive search; misère values do not add like nim-sums).")
+
+
+def _sequence_report(game: Game, sequence: Sequence, values: list[int]) -> dict:
+    from ..spectrum import fewest_rare, parity
+
+    counts = [0] * (max(values) + 1)
+    for value in values:
+        counts[value] += 1
+    mask, rare = (0, 0) if len(counts) == 1 else fewest_rare(
+        counts, game.constants(sequence.nimber))
+    period = sequence.period
+    return {
+        "game": game.name, "count": len(values), "values": values,
+        "provable": game.provable,
+        "period": None if period is None else {"preperiod": period.preperiod,
+                                               "period": period.period,
+                                               "values": period.values},
+        "proof": _proof_text(game, sequence),
+        "mask": mask, "rare": rare,
+        "rare_values": sorted({v for v in values if mask and not parity(v & mask)}),
+    }
+
+
+def _proof_text(game: Game, sequence: Sequence) -> str:
+    period = sequence.period
+    if period is not None:
+        return (f"G(n + {period.period}) = G(n) for every n >= {period.preperiod}: proved by "
+                f"the octal periodicity theorem from the first {period.values} values.")
+    if not game.provable:
+        return "No periodicity theorem covers splits into unequal parts: values are computed."
+    return f"No period is proved within {len(sequence)} values."

@@ -1,0 +1,393 @@
+// The page of `kayles serve`: play against perfect play, see why, explore a nim-sequence.
+// Plain JavaScript, no build step: every rule and every value comes from the server's JSON API
+// (/api/...), the same engine as the command line.
+
+const $ = (id) => document.getElementById(id);
+
+const state = {
+  game: "kayles-xox", misere: false, first: "you", position: "xxxxxxxxxx",
+  history: [],          // {position, log} before each of your moves (for undo)
+  picked: new Set(),    // pins picked (1-based) on a row
+  heap: null,           // the heap picked (1-based) on heaps
+  analysis: null,
+  yours: true,          // whose turn: yours, or the computer's
+};
+
+async function api(path, body) {
+  const options = body === undefined ? {} : {
+    method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body),
+  };
+  const response = await fetch(path, options);
+  const data = await response.json();
+  if (!response.ok) throw new Error(data.error || `HTTP ${response.status}`);
+  return data;
+}
+
+function say(text, kind = "") {
+  $("message").textContent = text;
+  $("message").className = kind;
+}
+
+function log(line) {
+  const item = document.createElement("li");
+  item.textContent = line;
+  $("log").append(item);
+}
+
+// -- setting up ---------------------------------------------------------------------------------
+
+function gameSpec() {
+  return $("game-code").value.trim() || $("game-name").value;
+}
+
+function parseStart(text) {
+  const words = text.trim();
+  if (/^[x.]*$/.test(words)) return words;
+  if (/^[\d\s,]+$/.test(words)) return words.split(/[\s,]+/).filter(Boolean).map(Number);
+  throw new Error("start from a row of x and . (such as xxxxxxx) or heap sizes (such as 7 5 3)");
+}
+
+async function newGame(event) {
+  if (event) event.preventDefault();
+  try {
+    state.game = gameSpec();
+    state.misere = $("misere").checked;
+    state.first = $("first").value;
+    state.position = parseStart($("start").value);
+    state.history = [];
+    $("log").replaceChildren();
+    say("");
+    state.yours = state.first === "you";
+    await analyse();
+    if (!state.yours && state.analysis.has_move) await computerMove();
+  } catch (error) {
+    say(error.message, "error");
+  }
+}
+
+async function analyse() {
+  state.analysis = await api("/api/analyse", {
+    game: state.game, misere: state.misere, position: state.position,
+  });
+  render();
+}
+
+// -- moves --------------------------------------------------------------------------------------
+
+function moveText() {
+  if (typeof state.position === "string") return [...state.picked].sort((a, b) => a - b).join(" ");
+  const parts = $("parts").value.trim();
+  return `heap ${state.heap} -> ${parts || "nothing"}`;
+}
+
+async function playMove() {
+  const before = state.position;
+  try {
+    const answer = await api("/api/move", {
+      game: state.game, misere: state.misere, position: before, move: moveText(),
+    });
+    state.history.push({ position: before, log: $("log").children.length });
+    log(`you: ${answer.you.what} => ${answer.you.text}`);
+    if (answer.me) log(`me: ${answer.me.what} => ${answer.me.text}`);
+    state.yours = Boolean(answer.me);
+    state.position = answer.analysis.position;
+    state.analysis = answer.analysis;
+    say(answer.me ? `I played ${answer.me.what}.` : "");
+    finishIfOver(Boolean(answer.me));
+    render();
+  } catch (error) {
+    render();  // the pins picked go back: the user picks again
+    say(`Not a move: ${error.message}.`, "error");
+  }
+}
+
+async function computerMove() {
+  const answer = await api("/api/reply", {
+    game: state.game, misere: state.misere, position: state.position,
+  });
+  log(`me: ${answer.me.what} => ${answer.me.text}`);
+  state.position = answer.analysis.position;
+  state.analysis = answer.analysis;
+  state.yours = true;
+  say(`I played ${answer.me.what}.`);
+  finishIfOver(true);
+  render();
+}
+
+// The game ends when the player to move has no move: in normal play that player loses,
+// in misère play that player wins (the opponent made the last move).
+function finishIfOver(iMovedLast) {
+  if (state.analysis.has_move) return;
+  const youMovedLast = !iMovedLast;
+  const youWin = state.misere ? !youMovedLast : youMovedLast;
+  say(youWin ? "No move is left: you win!" : "No move is left: I win.", "over");
+}
+
+function hint() {
+  const best = state.analysis && state.analysis.best;
+  document.querySelectorAll(".hinted").forEach((el) => el.classList.remove("hinted"));
+  if (!best) {
+    say("No winning move here: every move loses against perfect play.");
+    return;
+  }
+  say(`Hint: ${best.what} => ${best.text}`);
+  for (const pin of best.removed) document.querySelector(`[data-pin="${pin + 1}"]`)?.classList.add("hinted");
+  if (best.heap) document.querySelector(`[data-heap="${best.heap.index + 1}"]`)?.classList.add("hinted");
+}
+
+async function undo() {
+  if (!state.history.length) return;
+  const back = state.history.pop();
+  state.position = back.position;
+  state.yours = true;
+  while ($("log").children.length > back.log) $("log").lastElementChild.remove();
+  await analyse();
+  say("Undone.");
+}
+
+// -- drawing ------------------------------------------------------------------------------------
+
+function render() {
+  const board = $("board");
+  board.replaceChildren();
+  state.picked.clear();
+  state.heap = null;
+  const onRow = typeof state.position === "string";
+  $("heap-controls").hidden = onRow;
+  $("parts").value = "";
+  if (onRow) {
+    [...state.position].forEach((cell, i) => {
+      const pin = document.createElement("button");
+      pin.className = cell === "x" ? "pin" : "pin gone";
+      pin.dataset.pin = String(i + 1);
+      pin.textContent = String(i + 1);
+      pin.title = cell === "x" ? `pin ${i + 1}` : `pin ${i + 1} (taken)`;
+      pin.disabled = cell !== "x";
+      pin.addEventListener("click", () => {
+        const n = i + 1;
+        if (state.picked.has(n)) state.picked.delete(n); else state.picked.add(n);
+        pin.classList.toggle("picked");
+        $("play-move").disabled = !state.picked.size || !state.analysis.has_move;
+      });
+      board.append(pin);
+    });
+  } else {
+    state.position.forEach((size, i) => {
+      const heap = document.createElement("div");
+      heap.className = "heap";
+      heap.dataset.heap = String(i + 1);
+      heap.title = `heap ${i + 1}: ${size}`;
+      for (let t = 0; t < Math.min(size, 24); t++) {
+        const token = document.createElement("span");
+        token.className = "token";
+        heap.append(token);
+      }
+      heap.append(document.createTextNode(` ${size}`));
+      heap.addEventListener("click", () => {
+        document.querySelectorAll(".heap.picked").forEach((el) => el.classList.remove("picked"));
+        heap.classList.add("picked");
+        state.heap = i + 1;
+        $("play-move").disabled = !state.analysis.has_move;
+      });
+      board.append(heap);
+    });
+    if (!state.position.length) board.textContent = "(no heaps left)";
+  }
+  $("play-move").disabled = true;
+  $("undo").disabled = !state.history.length;
+  explain();
+}
+
+function explain() {
+  const a = state.analysis;
+  const rows = a.parts.map((part, i) => {
+    const tr = document.createElement("tr");
+    for (const text of [String(i + 1), String(part.size), String(part.value)]) {
+      const td = document.createElement("td");
+      td.textContent = text;
+      tr.append(td);
+    }
+    return tr;
+  });
+  $("parts-table").tBodies[0].replaceChildren(...rows);
+  $("nim-sum").textContent = `${a.nim_sum} (binary ${a.nim_sum.toString(2)})`;
+  const mover = state.yours ? "you" : "I";
+  $("outcome").textContent = a.outcome === "N"
+    ? `a win for the player to move (${mover})` : `a loss for the player to move (${mover})`;
+  $("best").textContent = a.best ? `${a.best.what} => ${a.best.text}` : "none";
+  $("why").textContent = a.why;
+}
+
+// -- exploring ----------------------------------------------------------------------------------
+
+const plot = { values: [], rare: new Set(), period: null, from: 0, to: 0 };
+
+async function show(event) {
+  if (event) event.preventDefault();
+  $("explore-message").textContent = "";
+  try {
+    const query = new URLSearchParams({ game: $("explore-game").value, count: $("explore-count").value });
+    const data = await api(`/api/sequence?${query}`);
+    $("proof").textContent = `${data.game}: ${data.proof}`;
+    $("rare").textContent = data.mask
+      ? `Rare values (mask ${data.mask}, ${data.rare} of ${data.count} heaps): ${data.rare_values.join(", ")}`
+      : "No rare/common split of these values.";
+    plot.values = data.values;
+    plot.rare = new Set(data.rare_values);
+    plot.period = data.period;
+    plot.from = 0;
+    plot.to = data.values.length;
+    drawPlot();
+  } catch (error) {
+    $("explore-message").textContent = error.message;
+  }
+}
+
+// G(n) against n for n in [from, to): one column of pixels holds every value met in it,
+// common values blue, rare ones red.  The wheel zooms around the pointer; a double click
+// shows everything again.
+function drawPlot() {
+  const width = 960, height = 320, left = 40, bottom = 24, values = plot.values.slice(plot.from, plot.to);
+  const top = Math.max(1, ...values);
+  const across = width - left - 8, up = height - bottom - 12;
+  const size = Math.max(2, Math.min(8, Math.floor(across / values.length)));
+  const seen = new Set();
+  let common = "", rare = "";
+  values.forEach((v, i) => {
+    const x = left + Math.floor((i * across) / values.length);
+    const key = `${x},${v}`;
+    if (seen.has(key)) return;  // one mark per value and pixel column
+    seen.add(key);
+    const y = height - bottom - Math.round((v * up) / top) - size / 2;
+    const mark = `M${x} ${y}h${size}v${size}h-${size}z`;
+    if (plot.rare.has(v)) rare += mark; else common += mark;
+  });
+  const last = plot.to - 1;
+  const xOf = (n) => left + ((n - plot.from) * across) / values.length;
+  let proof = "";
+  if (plot.period && plot.period.preperiod >= plot.from && plot.period.preperiod <= last) {
+    const start = xOf(plot.period.preperiod);
+    const span = Math.max(1, xOf(plot.period.preperiod + plot.period.period) - start);
+    proof = `<rect class="period" x="${start}" y="8" width="${span}" height="${up + 4}"/>` +
+      `<path class="preperiod" d="M${start} 8V${height - bottom}"/>`;
+  }
+  $("plot").innerHTML =
+    `<svg viewBox="0 0 ${width} ${height}" role="img" aria-label="G(n) for n = ${plot.from}..${last}">` +
+    `<path class="axis" d="M${left - 4} 8V${height - bottom}H${width - 4}"/>` +
+    `<text x="4" y="16" font-size="12">${top}</text>` +
+    `<text x="4" y="${height - bottom}" font-size="12">0</text>` +
+    `<text x="${left}" y="${height - 6}" font-size="12">n = ${plot.from}</text>` +
+    `<text x="${width - 8}" y="${height - 6}" font-size="12" text-anchor="end">${last}</text>` +
+    `<text x="${width / 2}" y="${height - 6}" font-size="12" text-anchor="middle">` +
+    `blue: common values, red: rare; dashed: the period starts, green: one period ` +
+    `(wheel: zoom, double click: all)</text>` +
+    `${proof}<path class="common" d="${common}"/><path class="rare" d="${rare}"/></svg>`;
+}
+
+function zoom(event) {
+  if (!plot.values.length) return;
+  event.preventDefault();
+  const box = $("plot").getBoundingClientRect();
+  const at = plot.from + ((event.clientX - box.left) / box.width) * (plot.to - plot.from);
+  const scale = event.deltaY < 0 ? 0.5 : 2;
+  const span = Math.max(16, Math.min(plot.values.length, (plot.to - plot.from) * scale));
+  plot.from = Math.max(0, Math.round(at - span / 2));
+  plot.to = Math.min(plot.values.length, plot.from + Math.round(span));
+  drawPlot();
+}
+
+async function askNimber(event) {
+  event.preventDefault();
+  try {
+    const query = new URLSearchParams({ game: $("explore-game").value, n: $("nimber-n").value.trim() });
+    const data = await api(`/api/nimber?${query}`);
+    $("nimber-value").textContent = `G(${data.n}) = ${data.value}`;
+  } catch (error) {
+    $("nimber-value").textContent = error.message;
+  }
+}
+
+// -- the survey database, when the server has one -----------------------------------------------
+
+const survey = { rows: [], key: "code", down: false };
+
+async function loadSurvey() {
+  try {
+    const data = await api("/api/survey");
+    survey.rows = data.rows;
+    $("survey").hidden = false;
+    drawSurvey();
+  } catch (error) {
+    $("survey").hidden = true;  // no --db: nothing to show
+  }
+}
+
+function drawSurvey() {
+  const table = $("survey-table");
+  const keys = survey.rows.length ? Object.keys(survey.rows[0]) : [];
+  const head = document.createElement("tr");
+  for (const key of keys) {
+    const th = document.createElement("th");
+    th.textContent = key + (key === survey.key ? (survey.down ? " ▼" : " ▲") : "");
+    th.addEventListener("click", () => {
+      survey.down = survey.key === key ? !survey.down : false;
+      survey.key = key;
+      drawSurvey();
+    });
+    head.append(th);
+  }
+  table.tHead.replaceChildren(head);
+  const filter = $("survey-filter").value.trim();
+  const rows = survey.rows.filter((row) => row.code.includes(filter));
+  rows.sort((a, b) => {
+    const x = a[survey.key], y = b[survey.key];
+    const order = x === y ? 0 : x === null ? 1 : y === null ? -1 : x < y ? -1 : 1;
+    return survey.down ? -order : order;
+  });
+  table.tBodies[0].replaceChildren(...rows.map((row) => {
+    const tr = document.createElement("tr");
+    for (const key of keys) {
+      const td = document.createElement("td");
+      td.textContent = row[key] === null ? "-" : String(row[key]);
+      tr.append(td);
+    }
+    return tr;
+  }));
+}
+
+// -- the page -----------------------------------------------------------------------------------
+
+function showTab(name) {
+  for (const tab of document.querySelectorAll("[role=tab]")) {
+    const on = tab.dataset.tab === name;
+    tab.setAttribute("aria-selected", String(on));
+    $(tab.dataset.tab).hidden = !on;
+  }
+}
+
+async function start() {
+  const { games } = await api("/api/games");
+  for (const game of games) {
+    const option = document.createElement("option");
+    option.value = game.name;
+    option.textContent = `${game.name}: ${game.summary}`;
+    $("game-name").append(option);
+  }
+  $("setup").addEventListener("submit", newGame);
+  $("play-move").addEventListener("click", playMove);
+  $("hint").addEventListener("click", hint);
+  $("undo").addEventListener("click", undo);
+  $("explore-form").addEventListener("submit", show);
+  $("nimber-form").addEventListener("submit", askNimber);
+  $("plot").addEventListener("wheel", zoom, { passive: false });
+  $("plot").addEventListener("dblclick", () => { plot.from = 0; plot.to = plot.values.length; drawPlot(); });
+  $("survey-filter").addEventListener("input", drawSurvey);
+  for (const tab of document.querySelectorAll("[role=tab]")) {
+    tab.addEventListener("click", () => showTab(tab.dataset.tab));
+  }
+  await newGame();
+  await loadSurvey();
+  document.body.dataset.ready = "yes";  // for scripts and tests: the page has loaded its data
+}
+
+start();

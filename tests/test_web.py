@@ -1,0 +1,207 @@
+"""The web page's JSON API (kayles serve), through Starlette's test client.
+
+Answers are checked against the engine's own functions and the brute-force oracle;
+bad input is one JSON error object with a 4xx status; many requests at once all
+get right answers.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from concurrent.futures import ThreadPoolExecutor
+
+import pytest
+
+pytest.importorskip("starlette")
+pytest.importorskip("httpx2")
+
+from starlette.testclient import TestClient  # noqa: E402
+
+from kayles import misere, row  # noqa: E402
+from kayles.play import Match  # noqa: E402
+from kayles.proof_cache import shared  # noqa: E402
+from kayles.rules import get_game  # noqa: E402
+from kayles.web.app import MAX_BODY, create_app  # noqa: E402
+from kayles.web.service import MAX_VALUES, Service  # noqa: E402
+
+import oracle  # noqa: E402
+from conftest import ROOT  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def client():
+    with TestClient(create_app()) as test_client:
+        yield test_client
+
+
+def ok(response) -> dict:
+    assert response.status_code == 200, response.text
+    return response.json()
+
+
+def refused(response, status: int = 400, says: str = "") -> None:
+    assert response.status_code == status, response.text
+    body = response.json()
+    assert set(body) == {"error"} and says in body["error"], body
+    assert "\n" not in body["error"] and "Traceback" not in body["error"]
+
+
+def test_the_games_are_listed(client):
+    games = ok(client.get("/api/games"))["games"]
+    assert [g["name"] for g in games][:3] == ["kayles-xox", "kayles", "dawsons-kayles"]
+    assert next(g for g in games if g["name"] == "grundy")["aliases"] == ["grundys-game",
+                                                                          "grundys_game"]
+
+
+@pytest.mark.parametrize("position", ["xxxxxxxxxx", "xxx.x.xxxx", "xx.x", ".x", "", "x.xxxxx.xx"])
+def test_a_row_is_analysed_as_the_engine_and_the_oracle_say(client, position):
+    report = ok(client.post("/api/analyse", json={"game": "kayles-xox", "misere": False,
+                                                   "position": position}))
+    values = oracle.KAYLES_XOX.nimbers(12)
+    assert [(p["start"], p["size"], p["value"]) for p in report["parts"]] == [
+        (start, size, values[size]) for start, size in oracle.runs(position)]
+    total = 0
+    for part in report["parts"]:
+        total ^= part["value"]
+    assert report["nim_sum"] == total and report["outcome"] == ("N" if total else "P")
+    expected = row.winning_move(position, shared("kayles-xox"))
+    assert (report["best"] or {}).get("after") == expected
+    if expected is not None:
+        assert oracle.KAYLES_XOX.winning_move(position) == expected  # the assignment's rule
+        assert f"XOR {total} = " in report["why"]
+
+
+def test_heaps_and_misere_play(client):
+    report = ok(client.post("/api/analyse", json={"game": "grundy", "misere": False,
+                                                   "position": [7, 5, 3]}))
+    assert report["best"]["what"] == "heap 2: 5 -> 2 + 3"
+    solver = misere.Solver(get_game("kayles"))
+    for position in ("xxxx", "xxxxx", "xx.xx.x"):
+        report = ok(client.post("/api/analyse", json={"game": "kayles", "misere": True,
+                                                       "position": position}))
+        assert report["outcome"] == solver.row_outcome(position)
+        assert (report["best"] or {}).get("after") == solver.row_winning_move(position)
+
+
+def test_a_move_is_played_and_answered(client):
+    answer = ok(client.post("/api/move", json={"game": "kayles-xox", "misere": False,
+                                                "position": "xxxxx", "move": "3"}))
+    assert answer["you"]["after"] == "xx.xx"
+    # xx.xx is a loss for the program: it takes the fewest pins, leftmost (as play does)
+    assert row.winning_move("xx.xx", shared("kayles-xox")) is None
+    assert answer["me"]["after"] == Match(shared("kayles-xox"), "xx.xx").reply().after
+    assert answer["analysis"]["position"] == ".x.xx"
+    first = ok(client.post("/api/reply", json={"game": "kayles-xox", "misere": False,
+                                                "position": "xxxxxxx"}))
+    assert first["me"]["after"] == row.winning_move("xxxxxxx", shared("kayles-xox"))
+
+
+def test_the_sequence_of_kayles_shows_its_proved_period(client):
+    data = ok(client.get("/api/sequence", params={"game": "kayles"}))
+    assert data["period"] == {"preperiod": 71, "period": 12, "values": 167}
+    assert data["values"] == oracle.octal_nimbers("0.77", 166)
+    assert "G(n + 12) = G(n) for every n >= 71" in data["proof"]
+    assert set(data["rare_values"]) == {0, 3, 5, 6}  # the evil numbers below 8
+    assert ok(client.get("/api/sequence", params={"game": "grundy", "count": "100"}))[
+        "values"] == oracle.grundys_game_nimbers(99)
+
+
+def test_any_n_after_a_proof(client):
+    n = 10**30 + 7
+    data = ok(client.get("/api/nimber", params={"game": "kayles", "n": str(n)}))
+    values = oracle.octal_nimbers("0.77", 71 + 12)
+    assert data == {"game": "kayles", "n": str(n), "value": values[71 + (n - 71) % 12]}
+
+
+BAD = [
+    ("post", "/api/analyse", {"game": "nope", "misere": False, "position": "xx"}, "unknown game"),
+    ("post", "/api/analyse", {"game": "kayles", "misere": False, "position": "xox"},
+     "only '.' and 'x'"),
+    ("post", "/api/analyse", {"game": "kayles", "misere": "yes", "position": "xx"},
+     "true or false"),
+    ("post", "/api/analyse", {"game": "kayles", "position": "x" * 10001}, "at most 10000"),
+    ("post", "/api/analyse", {"game": "kayles", "position": [3, -1]}, "list of heap sizes"),
+    ("post", "/api/analyse", {"game": "grundy", "position": "xx"}, "played on heaps"),
+    ("post", "/api/move", {"game": "kayles-xox", "position": "xxxxx", "move": "1 2"},
+     "not one move of kayles-xox"),
+    ("post", "/api/move", {"game": "kayles-xox", "position": ".....", "move": "1"},
+     "the game is over"),
+    ("post", "/api/analyse", {"game": "kayles", "misere": True, "position": [60] * 9},
+     "budget"),
+    ("get", "/api/sequence", {"game": "kayles", "count": str(MAX_VALUES + 1)}, "count is 1 to"),
+    ("get", "/api/nimber", {"game": "grundy", "n": str(10**20)}, "no periodicity theorem"),
+    ("get", "/api/nimber", {"game": "kayles", "n": "1e5"}, "non-negative"),
+    ("get", "/api/nimber", {"game": "kayles", "n": "-3"}, "non-negative"),
+    ("get", "/api/survey", {}, "no survey database"),
+]
+
+
+@pytest.mark.parametrize(("method", "path", "data", "says"), BAD,
+                         ids=[f"{p} {d}"[:60] for _, p, d, _ in BAD])
+def test_bad_input_is_one_error_object(client, method, path, data, says):
+    if method == "post":
+        response = client.post(path, json=data)
+    else:
+        response = client.get(path, params=data)
+    refused(response, 400, says)
+
+
+def test_what_is_not_a_request_is_refused_as_such(client):
+    refused(client.post("/api/analyse", content=b"not json"), 400, "not JSON")
+    refused(client.post("/api/analyse", content=b"[1, 2]"), 400, "JSON object")
+    refused(client.post("/api/analyse", content=b"x" * (MAX_BODY + 1)), 413, "at most")
+    refused(client.get("/api/analyse"), 405)
+    refused(client.get("/api/nothing-here"), 404)
+    assert client.get("/static/../app.py").status_code == 404  # no path from a request
+
+
+def test_many_requests_at_once_get_right_answers(client):
+    positions = [("x" * n) + "." + ("x" * (n % 7)) for n in range(1, 41)]
+    expected = [row.winning_move(p, shared("kayles-xox")) for p in positions]
+
+    def ask(position: str):
+        return client.post("/api/analyse", json={"game": "kayles-xox", "misere": False,
+                                                  "position": position}).json()
+
+    with ThreadPoolExecutor(8) as pool:
+        reports = list(pool.map(ask, positions * 3))
+    assert [(r["best"] or {}).get("after") for r in reports] == expected * 3
+
+
+def test_the_survey_database_is_served(tmp_path):
+    db = tmp_path / "s.sqlite"
+    subprocess.run([sys.executable, "-m", "kayles", "survey", "0.77", "0.07", "--max", "500",
+                    "--jobs", "1", "--db", str(db)], check=True, capture_output=True, cwd=ROOT)
+    with TestClient(create_app(Service(str(db)))) as client:
+        data = ok(client.get("/api/survey", params={"max": "500"}))
+    assert [r["code"] for r in data["rows"]] == ["0.07", "0.77"]
+    assert data["rows"][1]["period"] == 12 and data["rows"][1]["preperiod"] == 71
+
+
+def test_start_up_never_pays_for_the_web_stack():
+    for command in (["-m", "kayles", "grundy", "5"], [str(ROOT / "Kayles-xox"), "grundy", "5"]):
+        argv = [sys.executable, "-X", "importtime", *command] if command[0] == "-m" else [
+            sys.executable, "-X", "importtime", *command]
+        result = subprocess.run(argv, capture_output=True, cwd=ROOT, timeout=60)
+        assert result.returncode == 0, result.stderr[-500:]
+        imported = result.stderr.decode()
+        for heavy in ("starlette", "uvicorn", "anyio", "httpx"):
+            assert f" {heavy}" not in imported, heavy
+
+
+def test_serve_says_where_it_listens_and_refuses_a_missing_db(tmp_path):
+    result = subprocess.run([sys.executable, "-m", "kayles", "serve", "--db",
+                             str(tmp_path / "none.sqlite")], capture_output=True, cwd=ROOT,
+                            timeout=60)
+    assert result.returncode == 2 and b"No such file" in result.stderr
+    with subprocess.Popen([sys.executable, "-m", "kayles", "serve", "--port", "0"],
+                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT) as server:
+        try:
+            line = server.stdout.readline().decode()
+        finally:
+            server.terminate()
+            server.wait(timeout=30)
+    assert line.startswith("kayles serve: http://127.0.0.1:") and line.endswith("(Ctrl-C stops)\n")
+    assert json.loads  # the page's data is JSON: see the other tests

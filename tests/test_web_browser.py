@@ -1,0 +1,186 @@
+"""The web page in a real browser: Chromium, driven by Playwright, on a real server.
+
+The server is ``kayles serve --port 0`` in its own process; the browser is the
+system's Chromium (Debian's ``chromium``).  Where no Chromium can be had the tests
+skip, saying so, unless KAYLES_REQUIRE_BROWSER=1 (CI sets it: there they fail).
+Each test leaves screenshots in its tmp_path (KAYLES_SCREENSHOTS=DIR keeps copies).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+
+import pytest
+
+from kayles import row
+from kayles.proof_cache import shared
+
+from conftest import ROOT
+
+REQUIRED = os.environ.get("KAYLES_REQUIRE_BROWSER") == "1"
+TIMEOUT = 60
+
+
+def _chromium() -> str:
+    found = shutil.which("chromium") or shutil.which("chromium-browser")
+    if found:
+        return found
+    reason = "no Chromium here (Debian: apt-get install chromium)"
+    if REQUIRED:
+        pytest.fail(f"KAYLES_REQUIRE_BROWSER is set but there is {reason}")
+    pytest.skip(reason)
+
+
+@pytest.fixture(scope="module")
+def server():
+    pytest.importorskip("uvicorn")
+    with subprocess.Popen([sys.executable, "-m", "kayles", "serve", "--port", "0"],
+                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT) as process:
+        try:
+            line = process.stdout.readline().decode()
+            assert line.startswith("kayles serve: http://"), process.stderr.read()
+            yield line.split()[2]
+        finally:
+            process.terminate()
+            process.wait(timeout=TIMEOUT)
+
+
+@pytest.fixture(scope="module")
+def browser():
+    executable = _chromium()
+    playwright = pytest.importorskip("playwright.sync_api")
+    with playwright.sync_playwright() as driver:
+        chromium = driver.chromium.launch(executable_path=executable,
+                                          args=["--no-sandbox", "--disable-gpu"])
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture
+def page(browser, server, tmp_path):
+    page = browser.new_page(viewport={"width": 1280, "height": 860})
+    page.set_default_timeout(TIMEOUT * 1000)
+    page.goto(server)
+    page.wait_for_selector("body[data-ready=yes]")
+    yield page
+    keep = os.environ.get("KAYLES_SCREENSHOTS")
+    for shot in tmp_path.glob("*.png"):
+        if keep:
+            shutil.copy(shot, keep)
+    page.close()
+
+
+def start(page, position: str, game: str = "kayles-xox") -> None:
+    page.select_option("#game-name", game)
+    page.fill("#game-code", "")
+    page.fill("#start", position)
+    page.click("#new-game")
+    shown = "[...document.querySelectorAll('#board .pin')].map(p => " \
+            "p.classList.contains('gone') ? '.' : 'x').join('')"
+    page.wait_for_function(f"{shown} === {position!r}")
+
+
+def position(page) -> str:
+    return "".join("." if "gone" in pin.get_attribute("class") else "x"
+                   for pin in page.query_selector_all("#board .pin"))
+
+
+def play(page, pins: list[int]) -> None:
+    """Pick the pins (1-based), play them, wait for the answer."""
+    before = len(page.query_selector_all("#log li"))
+    for pin in pins:
+        page.click(f'[data-pin="{pin}"]')
+    page.click("#play-move")
+    page.wait_for_function(f"document.querySelectorAll('#log li').length > {before}")
+
+
+def test_a_whole_game_followed_by_hints_is_won(page, tmp_path):
+    """Each hint is the engine's winning move (what `kayles move` prints), and following the
+    hints wins: the page says so once the computer has no move left."""
+    start(page, "xxxxxxxxx")
+    while "No move is left" not in page.inner_text("#message"):
+        now = position(page)
+        page.click("#hint")
+        hinted = sorted(int(el.get_attribute("data-pin"))
+                        for el in page.query_selector_all("#board .pin.hinted"))
+        expected = row.winning_move(now, shared("kayles-xox"))
+        assert expected is not None, now  # the winner always has one
+        assert page.inner_text("#message").endswith(f"=> {expected}")
+        taken = [i + 1 for i, (a, b) in enumerate(zip(now, expected)) if a != b]
+        assert hinted == taken
+        explained = page.inner_text("#why")
+        assert "the nim-sum becomes 0" in explained
+        play(page, hinted)
+    page.screenshot(path=str(tmp_path / "won.png"))
+    assert page.inner_text("#message") == "No move is left: you win!"
+    assert len(page.query_selector_all("#board .pin.gone")) == 9
+
+
+def test_a_game_from_a_loss_is_lost(page, tmp_path):
+    """xxx.x.xxxx is a LOSS (the assignment's example): whatever the user plays, perfect
+    play answers and wins; the page explains there is no winning move."""
+    start(page, "xxx.x.xxxx")
+    assert page.inner_text("#best") == "none"
+    assert "nim-sum of the parts' Grundy values is 0" in page.inner_text("#why")
+    while "No move is left" not in page.inner_text("#message"):
+        first = position(page).index("x") + 1
+        play(page, [first])
+        assert page.inner_text("#best") in ("none", "") or "No move" in page.inner_text(
+            "#message")  # after each answer the user again faces a loss
+    page.screenshot(path=str(tmp_path / "lost.png"))
+    assert page.inner_text("#message") == "No move is left: I win."
+
+
+def test_an_illegal_move_is_explained_and_undo_goes_back(page, tmp_path):
+    start(page, "xxxxxxx")
+    before = position(page)
+    page.click('[data-pin="1"]')
+    page.click('[data-pin="2"]')
+    page.click("#play-move")
+    page.wait_for_selector("#message.error")
+    assert page.inner_text("#message") == ("Not a move: pins 1-2 is not one move of kayles-xox "
+                                          "(take one pin, or the outer two of three "
+                                          "consecutive pins).")
+    assert position(page) == before
+    play(page, [1, 3])  # the outer two of three: Kayles-xox's xox move
+    assert position(page)[:3] == ".x."
+    page.click("#undo")
+    page.wait_for_function("document.getElementById('message').textContent === 'Undone.'")
+    assert position(page) == before and page.inner_text("#log") == ""
+    page.screenshot(path=str(tmp_path / "undo.png"))
+
+
+def test_the_explorer_shows_kayles_proved_period(page, tmp_path):
+    page.click("#tab-explore")
+    page.fill("#explore-game", "kayles")
+    page.click("#show")
+    page.wait_for_selector("#plot svg")
+    assert page.inner_text("#proof") == ("kayles: G(n + 12) = G(n) for every n >= 71: proved "
+                                        "by the octal periodicity theorem from the first 167 "
+                                        "values.")
+    assert "0, 3, 5, 6" in page.inner_text("#rare")
+    assert page.query_selector("#plot .preperiod") is not None
+    page.fill("#nimber-n", "1000000000000")
+    page.click("#nimber-go")
+    page.wait_for_function("document.getElementById('nimber-value').textContent !== ''")
+    value = shared("kayles").nimber(10**12)
+    assert page.inner_text("#nimber-value") == f"G(1000000000000) = {value}"
+    page.screenshot(path=str(tmp_path / "explore.png"))
+
+
+def test_heaps_are_played_by_picking_a_heap_and_its_parts(page, tmp_path):
+    page.select_option("#game-name", "grundy")
+    page.fill("#start", "7 5 3")
+    page.click("#new-game")
+    page.wait_for_selector('[data-heap="2"]')
+    assert page.inner_text("#best") == "heap 2: 5 -> 2 + 3 => 7 2 3 3"
+    before = len(page.query_selector_all("#log li"))
+    page.click('[data-heap="2"]')
+    page.fill("#parts", "2 3")
+    page.click("#play-move")
+    page.wait_for_function(f"document.querySelectorAll('#log li').length > {before}")
+    assert page.inner_text("#log").splitlines()[0] == "you: heap 2: 5 -> 2 + 3 => 7 2 3 3"
+    page.screenshot(path=str(tmp_path / "heaps.png"))
