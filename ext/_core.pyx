@@ -34,11 +34,12 @@ total/2 pairs a heap, i.e. total in the same units.  The allowed mask of least
 cost wins (ties: the smaller mask) and is used when SAVING * cost < total.
 
 How step (1) is cut (rare_pairs, checked_gives).  The rare pass costs a byte
-store a pair, about one a cycle whatever the instructions.  With AVX-512 and
-CHECK_MIN rare positions, a group of remainders flags only its older rare parts;
-for the newest 1/CHECKED it takes each remainder's first CANDIDATES common
-values the flags leave unset and checks those parts against them with vector
-compares (a load and a compare for 32 lanes where flagging costs four stores).
+store a pair, about one a cycle whatever the instructions.  With AVX-512 or AVX2
+and CHECK_MIN rare positions, a group of remainders flags only its older rare
+parts; for the newest 1/CHECKED it takes each remainder's first CANDIDATES
+common values the flags leave unset and checks those parts against them with
+vector compares (a load and a compare for 32 lanes, two on AVX2, where flagging
+costs four stores).
 Step (2) reads a candidate's answer from the check; a value past a full list
 (on .04 about one remainder in a hundred; games of several splits more often)
 gets the checked parts flagged after all; where that befalls over 1/MISS_SHARE
@@ -51,10 +52,11 @@ at the unmarked ones.
 How step (3) ends (sweep).  Marking costs a store a pair, so once the search
 has swept FAR pairs and few values are left, it looks for all of them at once
 to the end instead: by comparisons (an instruction per value and vector of
-pairs), or with AVX-512 and values below 2048 by testing each vector of 32
-pairs against the whole set of values left (two table lookups, whatever their
-number).  AVX-512 is chosen at run time (VECTORS; Scratch(vector=...)), so one
-build runs on any x86-64; every path gives the same values (tests/test_kernels.py).
+pairs: 32 a vector with AVX-512, 16 with AVX2, 8 with SSE2), or with AVX-512
+and values below 2048 by testing each vector of 32 pairs against the whole set
+of values left (two table lookups, whatever their number).  The instructions
+are chosen at run time (VECTORS; Scratch(vector=...)), so one build runs on any
+x86-64; every path gives the same values (tests/test_kernels.py).
 """
 
 from libc.stdlib cimport calloc, free
@@ -85,6 +87,7 @@ cdef enum:
     FAR = 1024            # the search looks at what is left once it has swept this far
     FEW = 8               # ... and compares (sweep) once this few values are left,
     FEW_AVX512 = 32       # ... with AVX-512 (32 pairs a vector) this few;
+    FEW_AVX2 = 16         # ... with AVX2 (16 pairs a vector) this few;
     SET_WIDTH = 2048      # with AVX-512 and values below this, the set path takes any number
     SET_FEW = 32          # ... once this few are left
     SET_FAR = 4096        # ... or once the search has swept this far (tuned on .04, Grundy)
@@ -94,13 +97,17 @@ cdef enum:
     TRIAL_LANES = 1024    # ... and stops till the next choose_split once, after this many
     MISS_SHARE = 4        # ... remainders, over 1/MISS_SHARE of them needed the flags after all
     MAX_GROUPS = MAX_SPAN // GROUP + 2   # groups one heap's remainders may need at once
+    VEC_PORTABLE = 0      # Sparse.vector: the instructions of the vector steps
+    VEC_AVX2 = 1
+    VEC_AVX512 = 2
 
 
 cdef Py_ssize_t POSITION_LIMIT = 0xFFFFFFFF  # rare positions are unsigned 32-bit integers
 
 
 # The instruction sets the sparse method's vector steps can use on this CPU, fastest first.
-VECTORS = (("avx512bw",) if has_avx512() else ()) + (PORTABLE.decode(),)
+VECTORS = ((("avx512bw",) if has_avx512() else ()) + (("avx2",) if has_avx2() else ())
+           + (PORTABLE.decode(),))
 
 
 cdef struct Split:        # a kind that may leave two parts, at the heap being solved
@@ -124,7 +131,7 @@ cdef struct PairGroup:    # the G(a) ^ G(r - a) over rare a, for r in [r0, r0 + 
 
 
 cdef struct Sparse:       # the sparse method's state, kept by a Scratch between calls
-    bint avx512           # sweep 32 pairs a vector (the CPU has AVX-512BW)
+    int vector            # VEC_PORTABLE, VEC_AVX2 or VEC_AVX512 (what the CPU has, or asked)
     int few               # values left at which the search sweeps for them all at once
     nimber_t wanted[SET_WIDTH >> 4]    # the set path's values, a bit each
     int mask              # 0: no saving split, use the plain scan
@@ -174,8 +181,10 @@ cdef class Scratch:
         if vector is not None and vector not in VECTORS:
             raise ValueError(f"vector must be one of {', '.join(VECTORS)}, not {vector!r}")
         memset(&self.st, 0, sizeof(Sparse))
-        self.st.avx512 = (vector or VECTORS[0]) == "avx512bw"
-        self.st.few = FEW_AVX512 if self.st.avx512 else FEW
+        name = vector or VECTORS[0]
+        self.st.vector = (VEC_AVX512 if name == "avx512bw" else VEC_AVX2 if name == "avx2"
+                          else VEC_PORTABLE)
+        self.st.few = (FEW, FEW_AVX2, FEW_AVX512)[self.st.vector]
         self.st.seen = <stamp_t*> calloc(STAMPS, sizeof(stamp_t))
         self.st.pending = <nimber_t*> calloc(VALUE_LIMIT, sizeof(nimber_t))
         self.st.counts = <long long*> calloc(VALUE_LIMIT, sizeof(long long))
@@ -406,6 +415,29 @@ cdef inline Py_ssize_t bisect(const pos_t* items, Py_ssize_t count, Py_ssize_t x
     return lo
 
 
+cdef inline int candidates(Sparse* st, const unsigned char* flags, int width, int mask,
+                           word_t low_common, nimber_t* out, int max) noexcept nogil:
+    if st.vector == VEC_AVX512:
+        return candidates_avx512(flags, width, mask, low_common, out, max)
+    return candidates_avx2(flags, width, mask, low_common, out, max)
+
+
+cdef inline unsigned int unhit(Sparse* st, const nimber_t* top, const pos_t* a,
+                               const pos_t* end, const nimber_t* value_of_a,
+                               const nimber_t* cands) noexcept nogil:
+    if st.vector == VEC_AVX512:
+        return unhit_avx512(top, a, end, value_of_a, cands)
+    return unhit_avx2(top, a, end, value_of_a, cands)
+
+
+cdef inline word_t unmarked_values(Sparse* st, const stamp_t* seen, stamp_t stamp, int b,
+                                   unsigned char** flags, const int* width, const int* c,
+                                   const bint* drop_zero, int nflags) noexcept nogil:
+    if st.vector == VEC_AVX512:
+        return unmarked_avx512(seen, stamp, b, flags, width, c, drop_zero, nflags)
+    return unmarked_avx2(seen, stamp, b, flags, width, c, drop_zero, nflags)
+
+
 cdef unsigned char* rare_pairs(const nimber_t* g, Py_ssize_t r, Sparse* st,
                                int* width, PairGroup** of_group) noexcept nogil:
     """The flags of every G(a) ^ G(r - a) over rare a in [1, r - 1], valid below width.
@@ -434,7 +466,7 @@ cdef unsigned char* rare_pairs(const nimber_t* g, Py_ssize_t r, Sparse* st,
         lo = bisect(st.rare, st.nrare, GROUP)
         hi = bisect(st.rare, st.nrare, r0)
         mid = hi
-        if st.avx512 and hi - lo >= CHECK_MIN and (st.checked_lanes < TRIAL_LANES or
+        if st.vector and hi - lo >= CHECK_MIN and (st.checked_lanes < TRIAL_LANES or
                                                    MISS_SHARE * st.checked_misses < st.checked_lanes):
             mid = hi - (hi - lo) // CHECKED
             st.checked_lanes += GROUP
@@ -448,13 +480,13 @@ cdef unsigned char* rare_pairs(const nimber_t* g, Py_ssize_t r, Sparse* st,
             memset(group.candidates, 0, sizeof(group.candidates))
             for i in range(GROUP):
                 group.checked_width[i] = st.width
-                group.ncandidates[i] = candidates_avx512(
-                    group.flags + i * FLAG_STRIDE, st.width, st.mask, st.low_common, unset,
+                group.ncandidates[i] = candidates(
+                    st, group.flags + i * FLAG_STRIDE, st.width, st.mask, st.low_common, unset,
                     CANDIDATES)
                 for k in range(group.ncandidates[i]):
                     group.candidates[k * GROUP + i] = unset[k]
-            group.unhit = unhit_avx512(g + r0, st.rare + mid, st.rare + hi,
-                                       st.rare_values + mid, group.candidates)
+            group.unhit = unhit(st, g + r0, st.rare + mid, st.rare + hi,
+                                st.rare_values + mid, group.candidates)
         group.r0 = r0
     flags = group.flags + j * FLAG_STRIDE
     if not group.done[j]:
@@ -596,7 +628,7 @@ cdef int sweep(const nimber_t* g, Split* splits, int nsplits, Py_ssize_t a, Spar
 
     The splits are swept side by side and each value found is marked.  Returns
     the least value no pair gives, or -1 if every one is found.  Callers keep
-    nvalues <= st.few unless st.avx512 and st.width <= SET_WIDTH (the set path).
+    nvalues <= st.few unless st.vector == VEC_AVX512 and st.width <= SET_WIDTH (the set path).
     """
     cdef Py_ssize_t r[MAX_KINDS]
     cdef Py_ssize_t last[MAX_KINDS]
@@ -606,14 +638,16 @@ cdef int sweep(const nimber_t* g, Split* splits, int nsplits, Py_ssize_t a, Spar
         r[s] = splits[s].r
         last[s] = last_part(&splits[s])
         c[s] = splits[s].c
-    if st.avx512 and st.width <= SET_WIDTH:
+    if st.vector == VEC_AVX512 and st.width <= SET_WIDTH:
         memset(st.wanted, 0, sizeof(st.wanted))
         for k in range(nvalues):
             st.wanted[values[k] >> 4] |= 1 << (values[k] & 15)
         left = sweep_set_avx512(g, r, last, c, nsplits, a, st.wanted, nvalues, st.seen, stamp)
         left = nvalues if left else 0   # the values left are those still unmarked
-    elif st.avx512:
+    elif st.vector == VEC_AVX512:
         left = sweep_avx512(g, r, last, c, nsplits, a, values, nvalues, st.seen, stamp)
+    elif st.vector == VEC_AVX2:
+        left = sweep_avx2(g, r, last, c, nsplits, a, values, nvalues, st.seen, stamp)
     else:
         left = sweep_portable(g, r, last, c, nsplits, a, values, nvalues, st.seen, stamp)
     for k in range(left):
@@ -680,10 +714,10 @@ cdef int mex_sparse(const nimber_t* g, Py_ssize_t n, Kind* kinds, int nkinds, Sp
     cdef word_t unmarked
     cdef int candidate = -1
     common = 0
-    if st.avx512:   # 64 values a step, then only the unmarked ones
+    if st.vector:   # 64 values a step, then only the unmarked ones
         while candidate < 0:
-            unmarked = unmarked_avx512(seen, stamp, common, found, widths, consts, drop_zero,
-                                       nfound)
+            unmarked = unmarked_values(st, seen, stamp, common, found, widths, consts,
+                                       drop_zero, nfound)
             while unmarked and candidate < 0:
                 v = common + lowest_bit(unmarked)
                 unmarked &= unmarked - 1
@@ -711,7 +745,7 @@ cdef int mex_sparse(const nimber_t* g, Py_ssize_t n, Kind* kinds, int nkinds, Sp
     # Confirm the smallest first, marking; from FAR pairs on, look now and then
     # at the values left and, once they are few (on the set path: few, or the
     # search has reached SET_FAR), look for all of them at once to the end.
-    cdef bint set_path = st.avx512 and st.width <= SET_WIDTH
+    cdef bint set_path = st.vector == VEC_AVX512 and st.width <= SET_WIDTH
     cdef Py_ssize_t check = FAR
     j = 0
     while True:

@@ -33,6 +33,10 @@ cdef extern from "kernels.h" nogil:
         const nimber_t* g, const Py_ssize_t* r, const Py_ssize_t* last, const unsigned int* c,
         int nsplits, Py_ssize_t a, nimber_t* values, int n, stamp_t* seen,
         stamp_t stamp) noexcept
+    int sweep_avx2 "kayles_sweep_avx2"(
+        const nimber_t* g, const Py_ssize_t* r, const Py_ssize_t* last, const unsigned int* c,
+        int nsplits, Py_ssize_t a, nimber_t* values, int n, stamp_t* seen,
+        stamp_t stamp) noexcept
     int sweep_set_avx512 "kayles_sweep_set_avx512"(
         const nimber_t* g, const Py_ssize_t* r, const Py_ssize_t* last, const unsigned int* c,
         int nsplits, Py_ssize_t a, const nimber_t* wanted, int n, stamp_t* seen,
@@ -40,6 +44,15 @@ cdef extern from "kernels.h" nogil:
     unsigned int unhit_avx512 "kayles_unhit_avx512"(
         const nimber_t* top, const pos_t* a, const pos_t* end, const nimber_t* value_of_a,
         const nimber_t* cands) noexcept
+    unsigned int unhit_avx2 "kayles_unhit_avx2"(
+        const nimber_t* top, const pos_t* a, const pos_t* end, const nimber_t* value_of_a,
+        const nimber_t* cands) noexcept
+    int candidates_avx2 "kayles_candidates_avx2"(
+        const unsigned char* flags, int width, int mask, word_t low_common, nimber_t* out,
+        int max) noexcept
+    word_t unmarked_avx2 "kayles_unmarked_avx2"(
+        const stamp_t* seen, stamp_t stamp, int b, unsigned char** flags, const int* width,
+        const int* c, const bint* drop_zero, int nflags) noexcept
     int candidates_avx512 "kayles_candidates_avx512"(
         const unsigned char* flags, int width, int mask, word_t low_common, nimber_t* out,
         int max) noexcept
@@ -48,4 +61,5 @@ cdef extern from "kernels.h" nogil:
         const int* c, const bint* drop_zero, int nflags) noexcept
 
     bint has_avx512 "kayles_has_avx512"() noexcept
+    bint has_avx2 "kayles_has_avx2"() noexcept
     const char* PORTABLE "kayles_portable"

@@ -17,3 +17,13 @@ int kayles_has_avx512(void) {
     return 0;
 #endif
 }
+
+int kayles_has_avx2(void) {
+#if (defined(__GNUC__) || defined(__clang__)) && defined(__x86_64__) && \
+    !defined(KAYLES_PORTABLE_ONLY)
+    __builtin_cpu_init();
+    return __builtin_cpu_supports("avx2");
+#else
+    return 0;
+#endif
+}

@@ -2,9 +2,9 @@
 
    Plain C on flat arrays (no Python), called by ext/_core.pyx and declared to it
    once in ext/_kernels.pxd.  pairs.c holds the portable kernels (SSE2 where the
-   CPU is x86-64, plain C elsewhere); avx512.c those for CPUs with AVX-512BW, compiled
-   for them with target attributes and chosen at run time (cpu.c), so one build
-   runs on any CPU.  ext/tests/test_kernels.c checks every kernel against a plain
+   CPU is x86-64, plain C elsewhere); avx2.c and avx512.c those for CPUs with AVX2
+   and with AVX-512BW, each compiled for its instructions with target attributes
+   and chosen at run time (cpu.c), so one build runs on any CPU.  ext/tests/test_kernels.c checks every kernel against a plain
    loop, built with the warnings on and under the address and undefined-behaviour
    sanitizers (make check-c).
 
@@ -119,6 +119,9 @@ int kayles_sweep_portable(const kayles_value *g, const ptrdiff_t *r, const ptrdi
 int kayles_sweep_avx512(const kayles_value *g, const ptrdiff_t *r, const ptrdiff_t *last,
                         const unsigned int *c, int nsplits, ptrdiff_t a,
                         kayles_value *values, int n, kayles_stamp *seen, kayles_stamp stamp);
+int kayles_sweep_avx2(const kayles_value *g, const ptrdiff_t *r, const ptrdiff_t *last,
+                      const unsigned int *c, int nsplits, ptrdiff_t a,
+                      kayles_value *values, int n, kayles_stamp *seen, kayles_stamp stamp);
 
 /* The same for any number of values below 2048, given as a set (bit v & 15 of
    set[v >> 4]); returns how many are left unfound (0: all found). */
@@ -127,19 +130,24 @@ int kayles_sweep_set_avx512(const kayles_value *g, const ptrdiff_t *r, const ptr
                             const kayles_value *set, int left, kayles_stamp *seen,
                             kayles_stamp stamp);
 
-/* -- the checked share of the rare pass (avx512.c) -------------------------------- */
+/* -- the checked share of the rare pass (avx512.c; avx2.c, the same contracts) ------- */
 
 /* Bit 4k + j: no rare a in [a, end) gives G(a) ^ G(r0 + j - a) == cands[4k + j]
    (top = G + r0; 32 lanes: 8 candidates of 4 remainders). */
 unsigned kayles_unhit_avx512(const kayles_value *top, const kayles_pos *a,
                              const kayles_pos *end, const kayles_value *value_of_a,
                              const kayles_value *cands);
+unsigned kayles_unhit_avx2(const kayles_value *top, const kayles_pos *a,
+                           const kayles_pos *end, const kayles_value *value_of_a,
+                           const kayles_value *cands);
 
 /* The first (at most max) values u < width, ascending, that flags leaves unset
    and the mask makes common (bit i of low_common: whether i & 63 is); returns
    how many were written to out. */
 int kayles_candidates_avx512(const unsigned char *flags, int width, int mask,
                              kayles_word low_common, kayles_value *out, int max);
+int kayles_candidates_avx2(const unsigned char *flags, int width, int mask,
+                           kayles_word low_common, kayles_value *out, int max);
 
 /* The values in [b, b + 64) a heap has no option for yet, a bit each: seen[v] !=
    stamp and no split k's rare pass flagged v ^ c[k] (below width[k], save 0
@@ -147,10 +155,14 @@ int kayles_candidates_avx512(const unsigned char *flags, int width, int mask,
 kayles_word kayles_unmarked_avx512(const kayles_stamp *seen, kayles_stamp stamp, int b,
                                    unsigned char *const *flags, const int *width, const int *c,
                                    const int *drop_zero, int nflags);
+kayles_word kayles_unmarked_avx2(const kayles_stamp *seen, kayles_stamp stamp, int b,
+                                 unsigned char *const *flags, const int *width, const int *c,
+                                 const int *drop_zero, int nflags);
 
 /* -- the CPU (cpu.c) -------------------------------------------------------------- */
 
 int kayles_has_avx512(void);          /* 1: the AVX-512 kernels run on this CPU */
+int kayles_has_avx2(void);            /* 1: the AVX2 kernels run on this CPU */
 extern const char kayles_portable[];  /* the portable kernels' instructions: "sse2" or "scalar" */
 
 #ifdef __cplusplus

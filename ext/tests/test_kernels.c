@@ -209,7 +209,10 @@ static void test_sweeps(const char *name, sweep_fn *sweep, int set_path) {
     }
 }
 
-static void test_checked_share(void) {
+typedef unsigned unhit_fn(const kayles_value *, const kayles_pos *, const kayles_pos *,
+                          const kayles_value *, const kayles_value *);
+
+static void test_checked_share(const char *name, unhit_fn *unhit_lanes) {
     for (int round = 0; round < 200; round++) {
         Group t = random_group(8);
         ptrdiff_t r0 = t.r0, count = t.count;
@@ -218,18 +221,21 @@ static void test_checked_share(void) {
         kayles_value cands[32];
         for (int lane = 0; lane < 32; lane++)
             cands[lane] = (kayles_value) random_below(t.width);
-        unsigned unhit = kayles_unhit_avx512(g + r0, rare, rare + count, rare_values, cands);
+        unsigned unhit = unhit_lanes(g + r0, rare, rare + count, rare_values, cands);
         for (int lane = 0; lane < 32; lane++) {
             int j = lane % KAYLES_GROUP, hit = 0;
             for (ptrdiff_t i = 0; i < count; i++)
                 hit |= (rare_values[i] ^ g[r0 + j - rare[i]]) == cands[lane];
-            CHECK((unhit >> lane & 1) == (unsigned) !hit, "unhit lane %d r0=%td", lane, r0);
+            CHECK((unhit >> lane & 1) == (unsigned) !hit, "%s: unhit lane %d r0=%td", name, lane,
+                  r0);
         }
         free_group(t);
     }
 }
 
-static void test_candidates(void) {
+typedef int candidates_fn(const unsigned char *, int, int, kayles_word, kayles_value *, int);
+
+static void test_candidates(const char *name, candidates_fn *candidates) {
     for (int round = 0; round < 300; round++) {
         int width = 1 << random_below(12), mask = (int) random_below((unsigned) width) | 1;
         int max = 1 + random_below(8), readable = width > 64 ? width : 64;
@@ -240,18 +246,22 @@ static void test_candidates(void) {
         for (int i = 0; i < 64; i++)
             low_common |= (kayles_word) kayles_parity((unsigned) (i & mask)) << i;
         kayles_value out[8];
-        int n = kayles_candidates_avx512(flags, width, mask, low_common, out, max), expected = 0;
+        int n = candidates(flags, width, mask, low_common, out, max), expected = 0;
         for (int v = 0; v < width && expected < max; v++)
             if (!flags[v] && kayles_parity((unsigned) (v & mask))) {
-                CHECK(expected < n && out[expected] == v, "candidates: #%d is not %d", expected, v);
+                CHECK(expected < n && out[expected] == v, "%s: candidate #%d is not %d", name,
+                      expected, v);
                 expected++;
             }
-        CHECK(n == expected, "candidates: %d, not %d", n, expected);
+        CHECK(n == expected, "%s: %d candidates, not %d", name, n, expected);
         free(flags);
     }
 }
 
-static void test_unmarked(void) {
+typedef kayles_word unmarked_fn(const kayles_stamp *, kayles_stamp, int, unsigned char *const *,
+                                 const int *, const int *, const int *, int);
+
+static void test_unmarked(const char *name, unmarked_fn *unmarked) {
     static kayles_stamp seen[1 << 17];
     for (int round = 0; round < 300; round++) {
         int nflags = 1 + random_below(4), b = 64 * (int) random_below(64);
@@ -269,8 +279,7 @@ static void test_unmarked(void) {
             for (int x = 0; x < width[k]; x++)
                 flags[k][x] = random_below(3) == 0;
         }
-        kayles_word left = kayles_unmarked_avx512(seen, stamp, b, flags, width, c, drop_zero,
-                                                  nflags);
+        kayles_word left = unmarked(seen, stamp, b, flags, width, c, drop_zero, nflags);
         for (int i = 0; i < 64; i++) {
             int v = b + i, open = seen[v] != stamp;
             for (int k = 0; k < nflags && open; k++) {
@@ -278,7 +287,7 @@ static void test_unmarked(void) {
                 if (x < width[k] && flags[k][x] && !(x == 0 && drop_zero[k]))
                     open = 0;
             }
-            CHECK((int) (left >> i & 1) == open, "unmarked b=%d v=%d", b, v);
+            CHECK((int) (left >> i & 1) == open, "%s: unmarked b=%d v=%d", name, b, v);
         }
         for (int k = 0; k < nflags; k++)
             free(flags[k]);
@@ -286,20 +295,26 @@ static void test_unmarked(void) {
 }
 
 int main(void) {
-    int avx512 = kayles_has_avx512();
+    int avx512 = kayles_has_avx512(), avx2 = kayles_has_avx2();
     test_xor_permute();
     test_rare_pass();
     test_gather_or();
     test_mark_pairs();
     test_sweeps(kayles_portable, kayles_sweep_portable, 0);
+    if (avx2) {
+        test_sweeps("avx2", kayles_sweep_avx2, 0);
+        test_checked_share("avx2", kayles_unhit_avx2);
+        test_candidates("avx2", kayles_candidates_avx2);
+        test_unmarked("avx2", kayles_unmarked_avx2);
+    }
     if (avx512) {
         test_sweeps("avx512", kayles_sweep_avx512, 0);
         test_sweeps("avx512 set", NULL, 1);
-        test_checked_share();
-        test_candidates();
-        test_unmarked();
+        test_checked_share("avx512", kayles_unhit_avx512);
+        test_candidates("avx512", kayles_candidates_avx512);
+        test_unmarked("avx512", kayles_unmarked_avx512);
     }
-    printf("%d checks of the %s%s kernels: %d failed\n", checks, kayles_portable,
-           avx512 ? " and avx512bw" : "", failures);
+    printf("%d checks of the %s%s%s kernels: %d failed\n", checks, kayles_portable,
+           avx2 ? ", avx2" : "", avx512 ? ", avx512bw" : "", failures);
     return failures != 0;
 }

@@ -1,0 +1,179 @@
+/* The kernels for CPUs with AVX2 (and no AVX-512: most desktops, many servers): 16 pairs a
+   vector.  Compiled for those instructions alone (target attributes) and chosen at run time
+   (cpu.c), as avx512.c's are; the same contracts (kernels.h).  AVX2 has no mask registers
+   and no two-table word permute, so there is no set path here: the compare sweep takes the
+   search's last stage, and the checked share of the rare pass compares 32 lanes as two
+   vectors of 16. */
+
+#include <string.h>
+
+#include "kernels.h"
+
+#if (defined(__GNUC__) || defined(__clang__)) && defined(__x86_64__) && \
+    !defined(KAYLES_PORTABLE_ONLY)
+#include <immintrin.h>
+
+#define KAYLES_AVX2 __attribute__((target("avx2")))
+
+/* G(p - 15 .. p) reversed: lane k holds G(p - k). */
+KAYLES_AVX2 static inline __m256i kayles_reversed16(const kayles_value *p) {
+    const __m256i swap_words = _mm256_setr_epi8(
+        14, 15, 12, 13, 10, 11, 8, 9, 6, 7, 4, 5, 2, 3, 0, 1,
+        14, 15, 12, 13, 10, 11, 8, 9, 6, 7, 4, 5, 2, 3, 0, 1);
+    __m256i y = _mm256_loadu_si256((const __m256i *) (p - 15));
+    return _mm256_permute4x64_epi64(_mm256_shuffle_epi8(y, swap_words), 0x4E);
+}
+
+/* 16-bit lanes to one bit each: bit i of the result is lane i's top bit. */
+KAYLES_AVX2 static inline unsigned kayles_lanes16(__m256i x) {
+    __m256i bytes = _mm256_packs_epi16(x, _mm256_setzero_si256());   /* per 128-bit half */
+    bytes = _mm256_permute4x64_epi64(bytes, 0xD8);                  /* the halves' lows together */
+    return (unsigned) _mm256_movemask_epi8(bytes) & 0xFFFFu;
+}
+
+KAYLES_AVX2 KAYLES_NOINLINE int kayles_sweep_avx2(
+        const kayles_value *g, const ptrdiff_t *r, const ptrdiff_t *last, const unsigned int *c,
+        int nsplits, ptrdiff_t a, kayles_value *values, int n, kayles_stamp *seen,
+        kayles_stamp stamp) {
+    int s, i, v, active = 1;
+    for (; n > 0 && active; a += 128) {
+        active = 0;
+        for (s = 0; s < nsplits && n > 0; s++) {
+            if (a > last[s])
+                continue;
+            active = 1;
+            ptrdiff_t end = a + 128 < last[s] + 1 ? a + 128 : last[s] + 1;
+            __m256i x[8];
+            const __m256i cv = _mm256_set1_epi16((short) c[s]);
+            int vectors = (int) ((end - a) / 16);
+            for (v = 0; v < vectors; v++)
+                x[v] = _mm256_xor_si256(_mm256_xor_si256(
+                    _mm256_loadu_si256((const __m256i *) (g + a + 16 * v)),
+                    kayles_reversed16(g + r[s] - a - 16 * v)), cv);
+            ptrdiff_t tail = a + 16 * vectors;
+            for (i = 0; i < n;) {
+                const __m256i w = _mm256_set1_epi16((short) values[i]);
+                __m256i any = _mm256_setzero_si256();
+                for (v = 0; v < vectors; v++)
+                    any = _mm256_or_si256(any, _mm256_cmpeq_epi16(x[v], w));
+                if (!_mm256_testz_si256(any, any) ||
+                        kayles_tail_has(g, r[s], tail, end, c[s], values[i]))
+                    n = kayles_found(values, i, n, seen, stamp);
+                else
+                    i++;
+            }
+        }
+    }
+    return n;
+}
+
+/* The rare pass's checked share on 32 lanes (lane 4k + j: candidate k of remainder r0 + j),
+   as two vectors of 16: a rare a costs one 8-byte broadcast, two compares and two ORs. */
+KAYLES_AVX2 KAYLES_NOINLINE unsigned kayles_unhit_avx2(
+        const kayles_value *top, const kayles_pos *a, const kayles_pos *end,
+        const kayles_value *value_of_a, const kayles_value *cands) {
+    const __m256i want_lo = _mm256_loadu_si256((const __m256i *) cands);
+    const __m256i want_hi = _mm256_loadu_si256((const __m256i *) (cands + 16));
+    __m256i lo0 = _mm256_setzero_si256(), hi0 = lo0, lo1 = lo0, hi1 = lo0;
+#define KAYLES_HIT(lo, hi, i) do {                                                     \
+        long long four_;                                                                \
+        memcpy(&four_, top - (ptrdiff_t) a[i], sizeof four_);                           \
+        __m256i x_ = _mm256_xor_si256(_mm256_set1_epi64x(four_),                        \
+                                      _mm256_set1_epi16((short) value_of_a[i]));        \
+        lo = _mm256_or_si256(lo, _mm256_cmpeq_epi16(x_, want_lo));                      \
+        hi = _mm256_or_si256(hi, _mm256_cmpeq_epi16(x_, want_hi));                      \
+    } while (0)
+    for (; end - a >= 2; a += 2, value_of_a += 2) {
+        KAYLES_HIT(lo0, hi0, 0); KAYLES_HIT(lo1, hi1, 1);
+    }
+    for (; a < end; a++, value_of_a++)
+        KAYLES_HIT(lo0, hi0, 0);
+#undef KAYLES_HIT
+    unsigned hit = kayles_lanes16(_mm256_or_si256(lo0, lo1)) |
+                   kayles_lanes16(_mm256_or_si256(hi0, hi1)) << 16;
+    return ~hit;
+}
+
+/* As kayles_candidates_avx512, 32 flags a step. */
+KAYLES_AVX2 int kayles_candidates_avx2(
+        const unsigned char *flags, int width, int mask, kayles_word low_common,
+        kayles_value *out, int max) {
+    int n = 0;
+    for (int b = 0; b < width && n < max; b += 32) {
+        __m256i f = _mm256_loadu_si256((const __m256i *) (flags + b));
+        unsigned left = (unsigned) _mm256_movemask_epi8(
+            _mm256_cmpeq_epi8(f, _mm256_setzero_si256()));
+        unsigned common = (unsigned) (low_common >> (b & 32));
+        left &= __builtin_parity((b & ~63) & mask) ? ~common : common;   /* low_common has b & 32 */
+        if (width - b < 32)
+            left &= (1u << (width - b)) - 1;
+        for (; left && n < max; left &= left - 1)
+            out[n++] = (kayles_value) (b + __builtin_ctz(left));
+    }
+    return n;
+}
+
+/* 32 flags at p, a bit each: set where the byte is not 0. */
+KAYLES_AVX2 static inline unsigned kayles_set32(const unsigned char *p) {
+    __m256i f = _mm256_loadu_si256((const __m256i *) p);
+    return ~(unsigned) _mm256_movemask_epi8(_mm256_cmpeq_epi8(f, _mm256_setzero_si256()));
+}
+
+/* As kayles_unmarked_avx512: the values in [b, b + 64) with no option yet. */
+KAYLES_AVX2 kayles_word kayles_unmarked_avx2(
+        const kayles_stamp *seen, kayles_stamp stamp, int b, unsigned char *const *flags,
+        const int *width, const int *c, const int *drop_zero, int nflags) {
+    const __m256i now = _mm256_set1_epi32((int) stamp);
+    kayles_word marked = 0;
+    for (int q = 0; q < 8; q++) {
+        __m256i same = _mm256_cmpeq_epi32(
+            _mm256_loadu_si256((const __m256i *) (seen + b + 8 * q)), now);
+        marked |= (kayles_word) (unsigned) _mm256_movemask_ps(_mm256_castsi256_ps(same))
+                  << (8 * q);
+    }
+    kayles_word left = ~marked;
+    for (int k = 0; k < nflags && left; k++) {
+        int base = b ^ (c[k] & ~63);
+        if (base >= width[k])
+            continue;   /* no flags from here on */
+        kayles_word set = kayles_set32(flags[k] + base) |
+                          (kayles_word) kayles_set32(flags[k] + base + 32) << 32;
+        if (width[k] - base < 64)
+            set &= (1ULL << (width[k] - base)) - 1;
+        if (base == 0 && drop_zero[k])
+            set &= ~1ULL;
+        left &= ~kayles_xor_permute(set, c[k] & 63);
+    }
+    return left;
+}
+
+#else   /* no AVX2 kernels in this build: kayles_has_avx2() is 0, none is called */
+
+int kayles_sweep_avx2(const kayles_value *g, const ptrdiff_t *r, const ptrdiff_t *last,
+                      const unsigned int *c, int nsplits, ptrdiff_t a, kayles_value *values,
+                      int n, kayles_stamp *seen, kayles_stamp stamp) {
+    return kayles_sweep_portable(g, r, last, c, nsplits, a, values, n, seen, stamp);
+}
+
+unsigned kayles_unhit_avx2(const kayles_value *top, const kayles_pos *a,
+                           const kayles_pos *end, const kayles_value *value_of_a,
+                           const kayles_value *cands) {
+    (void) top; (void) a; (void) end; (void) value_of_a; (void) cands;
+    return 0xFFFFFFFFu;
+}
+
+int kayles_candidates_avx2(const unsigned char *flags, int width, int mask,
+                           kayles_word low_common, kayles_value *out, int max) {
+    (void) flags; (void) width; (void) mask; (void) low_common; (void) out; (void) max;
+    return 0;
+}
+
+kayles_word kayles_unmarked_avx2(const kayles_stamp *seen, kayles_stamp stamp, int b,
+                                 unsigned char *const *flags, const int *width, const int *c,
+                                 const int *drop_zero, int nflags) {
+    (void) seen; (void) stamp; (void) b; (void) flags; (void) width; (void) c;
+    (void) drop_zero; (void) nflags;
+    return 0;
+}
+
+#endif
