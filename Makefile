@@ -73,7 +73,8 @@ build/test_kernels_portable: ext/tests/test_kernels.c $(wildcard ext/src/*.c ext
 # The compiled core built once more under the sanitizers, in build/sanitize (the in-place
 # build is untouched), and the kernel tests run on it: both twins, the C loops checked.
 SANITIZED := build/sanitize
-KERNEL_TESTS := tests/test_kernels.py tests/test_twins.py tests/test_masks.py tests/test_misere.py
+KERNEL_TESTS := tests/test_kernels.py tests/test_twins.py tests/test_masks.py tests/test_misere.py \
+	tests/test_bounded.py
 sanitize: $(READY)
 	rm -rf $(SANITIZED) && mkdir -p $(SANITIZED)
 	cp -r kayles $(SANITIZED)/kayles && rm -f $(SANITIZED)/kayles/*.so

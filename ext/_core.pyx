@@ -97,6 +97,10 @@ cdef enum:
     TRIAL_LANES = 1024    # ... and stops till the next choose_split once, after this many
     MISS_SHARE = 4        # ... remainders, over 1/MISS_SHARE of them needed the flags after all
     MAX_GROUPS = MAX_SPAN // GROUP + 2   # groups one heap's remainders may need at once
+    ONE_HOT_MIN = 1024    # rare positions from which the one-hot path beats the flags (below:
+                          # 2x slower at 20-60 on .074, .167; 1.5x faster at 4000 on Kayles-xox)
+    OUT_OF_REACH = -2     # mex_sparse: the heap needs a pair with a part from st.reach on
+    RARE_PAST_PREFIX = -3 # run_sparse, frozen: the heap is rare and at or past st.prefix
     VEC_PORTABLE = 0      # Sparse.vector: the instructions of the vector steps
     VEC_AVX2 = 1
     VEC_AVX512 = 2
@@ -114,6 +118,7 @@ cdef struct Split:        # a kind that may leave two parts, at the heap being s
     Py_ssize_t r
     int c
     bint unequal
+    Py_ssize_t last       # the largest smaller part searched (last_part, or less within reach)
 
 
 cdef struct PairGroup:    # the G(a) ^ G(r - a) over rare a, for r in [r0, r0 + GROUP)
@@ -132,6 +137,9 @@ cdef struct PairGroup:    # the G(a) ^ G(r - a) over rare a, for r in [r0, r0 + 
 
 cdef struct Sparse:       # the sparse method's state, kept by a Scratch between calls
     int vector            # VEC_PORTABLE, VEC_AVX2 or VEC_AVX512 (what the CPU has, or asked)
+    bint frozen           # extend_bounded: the mask never changes (the table is not all there),
+    Py_ssize_t reach      # ... searches use smaller parts below this (0: all),
+    Py_ssize_t prefix     # ... and a rare heap at or past this stops the call
     int few               # values left at which the search sweeps for them all at once
     nimber_t wanted[SET_WIDTH >> 4]    # the set path's values, a bit each
     int mask              # 0: no saving split, use the plain scan
@@ -152,7 +160,9 @@ cdef struct Sparse:       # the sparse method's state, kept by a Scratch between
     Py_ssize_t nslots
     PairGroup groups[MAX_GROUPS]    # the general path: pair values by (r // GROUP) % ngroups
     int ngroups
-    bint narrow           # values below 64 and no unequal split: the one-hot path
+    bint narrow_ok        # values below 64 and no unequal split: the one-hot path may run,
+    bint narrow           # ... and runs (ONE_HOT_MIN rare positions or more)
+    Py_ssize_t stop       # the call's last heap + 1 (room for one-hot words)
     word_t* onehot        # onehot[i] = 1 << G(i), written only on the one-hot path
     Py_ssize_t onehot_room
     pos_t* by_value[64]               # the rare positions of each value, ascending
@@ -194,6 +204,29 @@ cdef class Scratch:
                 and self.st.present):
             raise MemoryError()
 
+    def histogram(self):
+        """How many heaps of the table the last call filled (G(0..stop-1)) have each value:
+        a list up to the largest value."""
+        cdef int top = 0, v
+        for v in range(self.st.width):
+            if self.st.counts[v]:
+                top = v
+        return [self.st.counts[v] for v in range(top + 1)]
+
+    @property
+    def one_hot(self):
+        """Whether the last sparse call ended on the one-hot path (values below 64 and
+        ONE_HOT_MIN rare positions; the pure twin has none: always False)."""
+        return bool(self.st.narrow)
+
+    def rare(self):
+        """(mask, how many rare heaps, the last of them or -1) after the last sparse call
+        (mask 0: the plain scan)."""
+        if self.st.mask <= 0:
+            return 0, 0, -1
+        return (self.st.mask, self.st.nrare,
+                self.st.rare[self.st.nrare - 1] if self.st.nrare else -1)
+
     def __dealloc__(self):
         free(self.st.seen)
         free(self.st.pending)
@@ -225,7 +258,7 @@ cdef Scratch scratch_for(scratch):
     return scratch
 
 
-cdef int check_range(nimber_t[::1] table, Py_ssize_t start, Py_ssize_t stop) except -1:
+cdef int check_range(const nimber_t[::1] table, Py_ssize_t start, Py_ssize_t stop) except -1:
     if not 0 <= start <= stop <= table.shape[0]:
         raise ValueError(f"range {start}:{stop} does not fit a table of {table.shape[0]}")
     return 0
@@ -261,13 +294,14 @@ cdef int mark_whole_and_ends(const nimber_t* g, Py_ssize_t n, Kind* kinds, int n
             splits[nsplits].r = r
             splits[nsplits].c = c
             splits[nsplits].unequal = kinds[k].unequal
+            splits[nsplits].last = last_part(r, kinds[k].unequal)
             nsplits += 1
     return nsplits
 
 
-cdef inline Py_ssize_t last_part(const Split* split) noexcept nogil:
+cdef inline Py_ssize_t last_part(Py_ssize_t r, bint unequal) noexcept nogil:
     """The largest smaller part a of the split r = a + (r - a)."""
-    return split.r // 2 - 1 if split.unequal and split.r % 2 == 0 else split.r // 2
+    return r // 2 - 1 if unequal and r % 2 == 0 else r // 2
 
 
 cdef int mex_plain(const nimber_t* g, Py_ssize_t n, Kind* kinds, int nkinds,
@@ -275,7 +309,7 @@ cdef int mex_plain(const nimber_t* g, Py_ssize_t n, Kind* kinds, int nkinds,
     cdef Split splits[MAX_KINDS]
     cdef int s, m, nsplits = mark_whole_and_ends(g, n, kinds, nkinds, seen, stamp, splits)
     for s in range(nsplits):
-        mark_pairs(g, splits[s].r, 1, last_part(&splits[s]) + 1, splits[s].c, seen, stamp)
+        mark_pairs(g, splits[s].r, 1, splits[s].last + 1, splits[s].c, seen, stamp)
     m = 0
     while seen[m] == stamp:
         m += 1
@@ -613,7 +647,7 @@ cdef int search(const nimber_t* g, Split* splits, int nsplits, Py_ssize_t* next_
         a = next_a[0]
         end = a + 32
         for s in range(nsplits):
-            last = last_part(&splits[s])
+            last = splits[s].last
             if a > last:
                 continue
             active = True
@@ -636,7 +670,7 @@ cdef int sweep(const nimber_t* g, Split* splits, int nsplits, Py_ssize_t a, Spar
     cdef int s, k, left, least = -1
     for s in range(nsplits):
         r[s] = splits[s].r
-        last[s] = last_part(&splits[s])
+        last[s] = splits[s].last
         c[s] = splits[s].c
     if st.vector == VEC_AVX512 and st.width <= SET_WIDTH:
         memset(st.wanted, 0, sizeof(st.wanted))
@@ -691,6 +725,11 @@ cdef int mex_sparse(const nimber_t* g, Py_ssize_t n, Kind* kinds, int nkinds, Sp
     cdef Py_ssize_t next_a = 1  # where the search resumes
     cdef Py_ssize_t r, j
     cdef word_t bits
+    cdef bint cut = False       # within reach, some split has pairs left unsearched
+    for s in range(nsplits):
+        if st.reach and splits[s].last >= st.reach:
+            splits[s].last = st.reach - 1
+            cut = True
     for s in range(nsplits):
         r = splits[s].r
         c = splits[s].c
@@ -759,7 +798,7 @@ cdef int mex_sparse(const nimber_t* g, Py_ssize_t n, Kind* kinds, int nkinds, Sp
             if npending and (npending <= st.few or set_path and
                              (npending <= SET_FEW or next_a >= SET_FAR)):
                 v = sweep(g, splits, nsplits, next_a, st, st.pending, npending, stamp)
-                return common if v < 0 else v
+                return common if v < 0 else OUT_OF_REACH if cut else v
             check = next_a + next_a // 2  # a geometric pace keeps the looks few
             if set_path:
                 check = max(check, SET_FAR)
@@ -768,7 +807,7 @@ cdef int mex_sparse(const nimber_t* g, Py_ssize_t n, Kind* kinds, int nkinds, Sp
         if j == npending:
             return common
         if not search(g, splits, nsplits, &next_a, check, seen, stamp, st.pending[j]):
-            return st.pending[j]
+            return OUT_OF_REACH if cut else <int> st.pending[j]
 
 
 cdef void choose_split(const nimber_t* g, Py_ssize_t n, Kind* kinds, int nkinds,
@@ -784,22 +823,44 @@ cdef void choose_split(const nimber_t* g, Py_ssize_t n, Kind* kinds, int nkinds,
             nconst += 1
     mask = pick_mask(st, constants, nconst, &rare)
     st.checked_lanes = st.checked_misses = 0   # the checked share is tried anew
-    if mask == st.mask:
+    if mask != st.mask:
+        st.mask = mask
+        st.low_common = 0
+        for k in range(64):
+            st.low_common |= (<word_t> parity(k & mask)) << k
+        st.nrare = 0
+        st.narrow = False
+        for k in range(st.ngroups):
+            st.groups[k].r0 = -1
+        if mask:
+            for a in range(n):
+                if not parity(g[a] & mask):
+                    add_rare(st, a, g[a])
+    if st.narrow_ok and not st.narrow and mask and st.nrare >= ONE_HOT_MIN:
+        start_one_hot(g, n, st)
+
+
+cdef void start_one_hot(const nimber_t* g, Py_ssize_t n, Sparse* st) noexcept nogil:
+    """Turn the one-hot path on at heap n: the words of G(0..n-1), the rare positions by
+    value.  Out of memory, it stays off (the flags give the same values)."""
+    cdef Py_ssize_t a, i
+    cdef int v
+    if grow(<void**> &st.onehot, &st.onehot_room, st.stop, sizeof(word_t)):
         return
-    st.mask = mask
-    st.low_common = 0
-    for k in range(64):
-        st.low_common |= (<word_t> parity(k & mask)) << k
-    st.nrare = 0
+    for a in range(n):
+        st.onehot[a] = (<word_t> 1) << g[a]
+    for v in range(64):
+        st.by_value_count[v] = 0
     st.batch_r0[0] = st.batch_r0[1] = -1
-    for k in range(st.ngroups):
-        st.groups[k].r0 = -1
-    for k in range(64):
-        st.by_value_count[k] = 0
-    if mask:
-        for a in range(n):
-            if not parity(g[a] & mask):
-                add_rare(st, a, g[a])
+    st.narrow = True
+    for i in range(st.nrare):
+        v = st.rare_values[i]
+        if grow(<void**> &st.by_value[v], &st.by_value_room[v], st.by_value_count[v] + 1,
+                sizeof(pos_t)):
+            st.narrow = False
+            return
+        st.by_value[v][st.by_value_count[v]] = st.rare[i]
+        st.by_value_count[v] += 1
 
 
 cdef inline void add_rare(Sparse* st, Py_ssize_t a, int value) noexcept nogil:
@@ -817,11 +878,9 @@ cdef inline void add_rare(Sparse* st, Py_ssize_t a, int value) noexcept nogil:
     st.by_value_count[value] += 1
 
 
-cdef int start_sparse(Sparse* st, const nimber_t* g, Py_ssize_t start, Py_ssize_t stop,
-                      Kind* ks, int nkinds) except -1:
-    """Make the scratch ready for heaps start..stop-1 of the table g."""
+cdef bint start_groups(Sparse* st, Kind* ks, int nkinds) except -1:
+    """Make the rare pass's groups ready for the kinds; whether a kind is unequal."""
     cdef int k
-    cdef Py_ssize_t n
     cdef bint unequal = False
     cdef Py_ssize_t widest = 0
     for k in range(nkinds):
@@ -832,6 +891,17 @@ cdef int start_sparse(Sparse* st, const nimber_t* g, Py_ssize_t start, Py_ssize_
     for k in range(st.ngroups):
         st.groups[k].r0 = -1
         st.groups[k].flags = st.slots + k * GROUP * FLAG_STRIDE
+    st.batch_r0[0] = st.batch_r0[1] = -1
+    st.reach = 0
+    st.frozen = False
+    return unequal
+
+
+cdef int start_sparse(Sparse* st, const nimber_t* g, Py_ssize_t start, Py_ssize_t stop,
+                      Kind* ks, int nkinds) except -1:
+    """Make the scratch ready for heaps start..stop-1 of the table g."""
+    cdef Py_ssize_t n
+    cdef bint unequal = start_groups(st, ks, nkinds)
     reserve(<void**> &st.rare, &st.rare_room, stop, sizeof(pos_t))
     reserve(<void**> &st.rare_values, &st.rare_values_room, stop, sizeof(nimber_t))
     memset(st.counts, 0, st.width * sizeof(long long))
@@ -839,13 +909,45 @@ cdef int start_sparse(Sparse* st, const nimber_t* g, Py_ssize_t start, Py_ssize_
     for n in range(start):
         st.counts[g[n]] += 1
         st.width = max(st.width, next_power(g[n]))
-    st.narrow = st.width <= 64 and not unequal
-    if st.narrow:
-        reserve(<void**> &st.onehot, &st.onehot_room, stop, sizeof(word_t))
-        for n in range(start):
-            st.onehot[n] = (<word_t> 1) << g[n]
+    st.narrow_ok = st.width <= 64 and not unequal
+    st.narrow = False   # choose_split turns it on where it pays
+    st.stop = stop
     st.mask = -1  # no rare set yet: the first choose_split lists one
     st.nrare = 0
+    return 0
+
+
+cdef int start_bounded(Sparse* st, const nimber_t* g, Py_ssize_t start, Py_ssize_t stop,
+                       Kind* ks, int nkinds, int mask, counts, Py_ssize_t prefix,
+                       Py_ssize_t reach) except -1:
+    """Make the scratch ready for extend_bounded (see there): counts given, the mask frozen,
+    the rare positions those of G(0..min(prefix, start)-1), no one-hot path."""
+    cdef Py_ssize_t a, known = min(prefix, start), room = max(0, min(prefix, stop) - start)
+    cdef int v, k
+    start_groups(st, ks, nkinds)
+    for a in range(known):
+        room += not parity(g[a] & mask)
+    reserve(<void**> &st.rare, &st.rare_room, room + 1, sizeof(pos_t))
+    reserve(<void**> &st.rare_values, &st.rare_values_room, room + 1, sizeof(nimber_t))
+    memset(st.counts, 0, VALUE_LIMIT * sizeof(long long))
+    st.width = 1
+    for v in range(len(counts)):
+        st.counts[v] = counts[v]
+        if counts[v]:
+            st.width = max(st.width, next_power(v))
+    st.narrow_ok = st.narrow = False
+    st.mask = mask
+    st.low_common = 0
+    for k in range(64):
+        st.low_common |= (<word_t> parity(k & mask)) << k
+    st.nrare = 0
+    st.checked_lanes = st.checked_misses = 0
+    for a in range(known):
+        if not parity(g[a] & mask):
+            add_rare(st, a, g[a])
+    st.frozen = True
+    st.reach = reach
+    st.prefix = prefix
     return 0
 
 
@@ -869,6 +971,60 @@ def extend_sparse(nimber_t[::1] table, Py_ssize_t start, Py_ssize_t stop, kinds,
         put(table, n, value)  # raises: the value does not fit
 
 
+def extend_bounded(nimber_t[::1] table, Py_ssize_t start, Py_ssize_t stop, kinds, scratch,
+                   int mask, counts, Py_ssize_t prefix, Py_ssize_t reach):
+    """Fill table[start:stop] as extend_sparse does, reading only part of the table before start.
+
+    For long runs whose rare heaps (under ``mask``) all lie below ``prefix``: the
+    sparse method then reads G(0..prefix-1) and G(start - prefix - span..start-1)
+    (span: the widest move) and nothing between, so a run may give that memory
+    back.  The mask is kept (choosing one reads the whole table); ``counts`` is
+    the value histogram of G(0..start-1); a search uses smaller parts below
+    ``reach`` only (reach <= prefix; 0: any, the table holding every value).
+
+    Returns (stop, None) or (n, why) with table[start:n] filled and heap n not:
+    why is "reach" when its value needs a pair whose smaller part is ``reach`` or
+    more, "rare" when its value is rare and n >= prefix (later heaps would need
+    the values between).  Every value it writes is extend_sparse's.
+    """
+    cdef Kind ks[MAX_KINDS]
+    cdef int nkinds = load_kinds(kinds, ks)
+    cdef int value
+    cdef Py_ssize_t n
+    cdef Scratch own = scratch_for(scratch)
+    cdef Sparse* st = &own.st
+    check_range(table, start, stop)
+    check_bounded(&table[0], start, ks, nkinds, mask, counts, prefix, reach)
+    if start == stop:
+        return stop, None
+    start_bounded(st, &table[0], start, stop, ks, nkinds, mask, counts, prefix, reach)
+    with nogil:
+        n = run_sparse(&table[0], start, stop, ks, nkinds, st, &value)
+    if n == stop:
+        return stop, None
+    if value == OUT_OF_REACH:
+        return n, "reach"
+    if value == RARE_PAST_PREFIX:
+        return n, "rare"
+    put(table, n, value)  # raises: the value does not fit
+
+
+cdef int check_bounded(const nimber_t* g, Py_ssize_t start, Kind* ks, int nkinds, int mask,
+                       counts, Py_ssize_t prefix, Py_ssize_t reach) except -1:
+    cdef int k
+    if not (MAX_SPAN < prefix <= POSITION_LIMIT and 0 <= reach <= prefix):
+        raise ValueError(f"extend_bounded needs {MAX_SPAN} < prefix <= {POSITION_LIMIT} and "
+                         f"0 <= reach <= prefix, not prefix {prefix} and reach {reach}")
+    if not 0 < mask < VALUE_LIMIT:
+        raise ValueError(f"the mask is 1 to {VALUE_LIMIT - 1}, not {mask}")
+    for k in range(nkinds):
+        if ks[k].span <= start and parity(constant(g, &ks[k]) & mask):
+            raise ValueError(f"the mask {mask} makes an option constant common")
+    if len(counts) > VALUE_LIMIT or any(c < 0 for c in counts) or sum(counts) != start:
+        raise ValueError(f"counts must be the histogram of the {start} values before start")
+    return 0
+
+
 cdef Py_ssize_t run_sparse(nimber_t* g, Py_ssize_t start, Py_ssize_t stop, Kind* ks, int nkinds,
                            Sparse* st, int* value) noexcept nogil:
     """Fill g[start:stop] by the sparse method; the first heap whose value does not fit, or stop."""
@@ -876,21 +1032,27 @@ cdef Py_ssize_t run_sparse(nimber_t* g, Py_ssize_t start, Py_ssize_t stop, Kind*
     cdef int v
     for n in range(start, stop):
         if n == start or (n & (n - 1)) == 0 or is_span(ks, nkinds, n):
-            choose_split(g, n, ks, nkinds, st)
+            if st.frozen:
+                st.checked_lanes = st.checked_misses = 0   # the checked share is tried anew
+            else:
+                choose_split(g, n, ks, nkinds, st)
         if st.mask:
             v = mex_sparse(g, n, ks, nkinds, st, st.seen, next_stamp(st))
         else:
             v = mex_plain(g, n, ks, nkinds, st.seen, next_stamp(st))
-        if v >= VALUE_LIMIT:
+        if v >= VALUE_LIMIT or v < 0:   # too large for the table, or OUT_OF_REACH
             value[0] = v
+            return n
+        if st.frozen and n >= st.prefix and not parity(v & st.mask):
+            value[0] = RARE_PAST_PREFIX
             return n
         g[n] = v
         st.counts[v] += 1
         st.width = max(st.width, next_power(v))
+        if st.narrow_ok and st.width > 64:  # a value of 64 or more ends the one-hot path
+            st.narrow_ok = st.narrow = False
         if st.narrow:
-            st.narrow = st.width <= 64  # a value of 64 or more ends the one-hot path
-            if st.narrow:
-                st.onehot[n] = (<word_t> 1) << v
+            st.onehot[n] = (<word_t> 1) << v
         if st.mask and not parity(v & st.mask):
             add_rare(st, n, v)
     return stop
@@ -910,6 +1072,30 @@ cdef inline bint is_span(Kind* kinds, int nkinds, Py_ssize_t n) noexcept nogil:
         if kinds[k].span == n:
             return True
     return False
+
+
+def chunk_sums(const nimber_t[::1] table, Py_ssize_t start, Py_ssize_t stop):
+    """(s1, s2, largest, first) of the values v_0..v_{k-1} = table[start:stop]: Fletcher-32's
+    sums of the chunk alone (s1 = sum v_i, s2 = sum (k - i) v_i, mod 65535), the largest
+    value and the first index where it stands (-1 for an empty chunk)."""
+    check_range(table, start, stop)
+    cdef unsigned long long s1 = 0, s2 = 0
+    cdef Py_ssize_t i, first = -1
+    cdef int largest = -1
+    cdef const nimber_t* t
+    if start == stop:
+        return 0, 0, -1, -1
+    t = &table[0]
+    with nogil:
+        for i in range(start, stop):
+            s1 += t[i]
+            s2 += s1
+            if t[i] > largest:
+                largest, first = t[i], i
+            if (i - start) % 4096 == 4095:   # keep the sums far from overflowing
+                s1 %= 65535
+                s2 %= 65535
+    return <int> (s1 % 65535), <int> (s2 % 65535), largest, first
 
 
 def find_period(const nimber_t[::1] table, Py_ssize_t length, Py_ssize_t span):

@@ -9,16 +9,18 @@ layers above do.  See ext/_core.pyx for how the sparse-space method works.
 from __future__ import annotations
 
 from bisect import bisect_left
-from operator import xor
+from operator import mul, xor
 
 from ._common_pure import check_kinds, constant, mex, options
-from ._constants import MAX_KINDS, PIN
+from ._constants import MAX_KINDS, MAX_SPAN, PIN
 from .spectrum import allowed_mask, parity, walsh_hadamard
 
 __all__ = [
     "VECTORS",
     "Scratch",
     "choose_mask",
+    "chunk_sums",
+    "extend_bounded",
     "extend_plain",
     "extend_sparse",
     "find_period",
@@ -45,7 +47,7 @@ def _pair_values(table, r: int, unequal: bool) -> set[int]:
 def _whole_and_ends(table, n: int, kinds, options: set[int]) -> list[list]:
     """Add the options of heap n that leave no part or one part; list the two-part kinds.
 
-    Returns [r, c, unequal, next a] per kind that may leave two parts (a + b = r).
+    Returns [r, c, unequal, next a, last a] per kind that may leave two parts (a + b = r).
     """
     splits = []
     for span, kept, leave, unequal in kinds:
@@ -60,13 +62,13 @@ def _whole_and_ends(table, n: int, kinds, options: set[int]) -> list[list]:
         if leave & 2:
             options.add(table[r] ^ c)
         if leave & 4:
-            splits.append([r, c, unequal, 1])
+            splits.append([r, c, unequal, 1, r // 2 - 1 if unequal and r % 2 == 0 else r // 2])
     return splits
 
 
 def _options_plain(table, n: int, kinds) -> set[int]:
     options: set[int] = set()
-    for r, c, unequal, _ in _whole_and_ends(table, n, kinds, options):
+    for r, c, unequal, _, _ in _whole_and_ends(table, n, kinds, options):
         values = _pair_values(table, r, unequal)
         options |= {v ^ c for v in values} if c else values
     return options
@@ -87,12 +89,29 @@ class Scratch:
     speed depends on it.
     """
 
-    __slots__ = ("counts",)
+    __slots__ = ("counts", "mask", "rare_positions")
 
     def __init__(self, vector: str | None = None) -> None:
         if vector is not None and vector not in VECTORS:
             raise ValueError(f"vector must be one of {', '.join(VECTORS)}, not {vector!r}")
         self.counts: list[int] = []
+        self.mask = 0
+        self.rare_positions: list[int] = []
+
+    def histogram(self) -> list[int]:
+        """How many heaps of the table the last call filled (G(0..stop-1)) have each value:
+        a list up to the largest value."""
+        top = max((v for v, k in enumerate(self.counts) if k), default=0)
+        return self.counts[: top + 1]
+
+    one_hot = False  # the compiled core's one-hot path for many rare values below 64
+
+    def rare(self) -> tuple[int, int, int]:
+        """(mask, how many rare heaps, the last of them or -1) after the last sparse call
+        (mask 0: the plain scan)."""
+        if self.mask <= 0:
+            return 0, 0, -1
+        return self.mask, len(self.rare_positions), (self.rare_positions or [-1])[-1]
 
 
 def _scratch_for(scratch) -> Scratch:
@@ -171,32 +190,79 @@ def extend_sparse(table, start: int, stop: int, kinds, scratch=None) -> None:
     counts[:] = [0] * VALUE_LIMIT
     for n in range(start):
         counts[table[n]] += 1
-    top = max(table[:start], default=0)  # the largest value so far
+    scratch.mask, scratch.rare_positions = -1, []
+    _run(table, start, stop, kinds, scratch)
+
+
+def extend_bounded(table, start: int, stop: int, kinds, scratch, mask: int, counts,
+                   prefix: int, reach: int) -> tuple[int, str | None]:
+    """Fill table[start:stop] as extend_sparse does, reading only part of the table before start.
+
+    See ext/_core.pyx: rare heaps (under ``mask``) lie below ``prefix``, the mask
+    is kept, ``counts`` is the histogram of G(0..start-1), searches use smaller
+    parts below ``reach`` (0: any).  Returns (stop, None), or (n, "reach") or
+    (n, "rare") for the first heap n it cannot settle.
+    """
+    check_kinds(kinds)
+    scratch = _scratch_for(scratch)
+    _check_range(table, start, stop)
+    if not (MAX_SPAN < prefix <= POSITION_LIMIT and 0 <= reach <= prefix):
+        raise ValueError(f"extend_bounded needs {MAX_SPAN} < prefix <= {POSITION_LIMIT} and "
+                         f"0 <= reach <= prefix, not prefix {prefix} and reach {reach}")
+    if not 0 < mask < VALUE_LIMIT:
+        raise ValueError(f"the mask is 1 to {VALUE_LIMIT - 1}, not {mask}")
+    if any(span <= start and parity(constant(table, kept) & mask)
+           for span, kept, _, _ in kinds):
+        raise ValueError(f"the mask {mask} makes an option constant common")
+    if len(counts) > VALUE_LIMIT or any(c < 0 for c in counts) or sum(counts) != start:
+        raise ValueError(f"counts must be the histogram of the {start} values before start")
+    if start == stop:
+        return stop, None
+    scratch.counts[:] = [*counts, *[0] * (VALUE_LIMIT - len(counts))]
+    scratch.mask = mask
+    scratch.rare_positions = [a for a in range(min(prefix, start))
+                              if not parity(table[a] & mask)]
+    return _run(table, start, stop, kinds, scratch, reach=reach, prefix=prefix)
+
+
+def _run(table, start: int, stop: int, kinds, scratch: Scratch, reach: int = 0,
+         prefix: int | None = None) -> tuple[int, str | None]:
+    """Fill table[start:stop] from the scratch's state (a prefix: the mask is frozen and a
+    rare heap past it stops the run); (stop, None), or the first heap left and why."""
+    counts = scratch.counts
+    top = max((v for v, k in enumerate(counts) if k), default=0)  # the largest value so far
     spans = {span for span, *_ in kinds}
     widest = max(spans, default=0)
-    mask, rare, rare_values = -1, [], []
+    mask, rare = scratch.mask, scratch.rare_positions
+    rare_values = [table[a] for a in rare]
     pairs: dict[tuple[int, bool], set[int]] = {}  # (r, unequal) -> rare pair values
     for n in range(start, stop):
-        if n == start or n in spans or (n & (n - 1)) == 0:
+        if prefix is None and (n == start or n in spans or (n & (n - 1)) == 0):
             live = [constant(table, h) for s, h, *_ in kinds if s <= n]
             new_mask = _pick_mask(counts[: top + 1], live)[0]
             if new_mask != mask:
-                mask = new_mask
+                mask = scratch.mask = new_mask
                 pairs.clear()
                 rare = [a for a in range(n) if not parity(table[a] & mask)] if mask else []
+                scratch.rare_positions = rare
                 rare_values = [table[a] for a in rare]
         if mask:
-            value = _mex_sparse(table, n, kinds, mask, rare, rare_values, pairs)
+            value = _mex_sparse(table, n, kinds, mask, rare, rare_values, pairs, reach)
+            if value is None:
+                return n, "reach"
             for unequal in (False, True):  # remainders no kind will ask for again
                 pairs.pop((n - widest, unequal), None)
         else:
             value = mex(_options_plain(table, n, kinds))
+        if prefix is not None and n >= prefix and not parity(value & mask):
+            return n, "rare"
         _store(table, n, value)
         counts[value] += 1
         top = max(top, value)
         if mask and not parity(value & mask):
             rare.append(n)
             rare_values.append(value)
+    return stop, None
 
 
 def _rare_pairs(table, r: int, unequal: bool, rare: list[int], rare_values: list[int]) -> set[int]:
@@ -212,10 +278,12 @@ def _rare_pairs(table, r: int, unequal: bool, rare: list[int], rare_values: list
     return values
 
 
-def _mex_sparse(table, n: int, kinds, mask: int, rare, rare_values, pairs) -> int:
+def _mex_sparse(table, n: int, kinds, mask: int, rare, rare_values, pairs,
+                reach: int = 0) -> int | None:
+    """G(n); None when a pair with a smaller part from ``reach`` on would be needed."""
     marked: set[int] = set()
     splits = _whole_and_ends(table, n, kinds, marked)
-    for r, c, unequal, _ in splits:
+    for r, c, unequal, _, _ in splits:
         key = (r, unequal)
         if key not in pairs:  # kinds with other spans meet this r again soon
             pairs[key] = _rare_pairs(table, r, unequal, rare, rare_values)
@@ -224,24 +292,29 @@ def _mex_sparse(table, n: int, kinds, mask: int, rare, rare_values, pairs) -> in
     common = 0
     while not parity(common & mask) or common in marked:
         common += 1
+    cut = False  # within reach, some split has pairs left unsearched
+    for split in splits:
+        if reach and split[4] >= reach:
+            split[4] = reach - 1
+            cut = True
     for value in range(common):
         if parity(value & mask) or value in marked:
             continue
         if not _search(table, splits, marked, value):
-            return value
+            return None if cut else value
     return common
 
 
 def _search(table, splits, marked: set[int], value: int) -> bool:
     """Mark the splits' options, blocks of 64 smaller parts at a time, until ``value`` is marked.
 
-    All splits advance side by side and resume where the last search stopped.
+    All splits advance side by side and resume where the last search stopped, up
+    to each split's last smaller part.
     """
     while value not in marked:
         active = False
         for split in splits:
-            r, c, unequal, a = split
-            last = r // 2 - 1 if unequal and r % 2 == 0 else r // 2
+            r, c, unequal, a, last = split
             if a > last:
                 continue
             active = True
@@ -252,6 +325,21 @@ def _search(table, splits, marked: set[int], value: int) -> bool:
         if not active:
             return False
     return True
+
+
+def chunk_sums(table, start: int, stop: int) -> tuple[int, int, int, int]:
+    """(s1, s2, largest, first) of the values v_0..v_{k-1} = table[start:stop]: Fletcher-32's
+    sums of the chunk alone (s1 = sum v_i, s2 = sum (k - i) v_i, mod 65535), the largest
+    value and the first index where it stands (-1 for an empty chunk)."""
+    _check_range(table, start, stop)
+    if start == stop:
+        return 0, 0, -1, -1
+    values = table[start:stop]
+    k = stop - start
+    s1 = sum(values) % 65535
+    s2 = sum(map(mul, values, range(k, 0, -1))) % 65535
+    largest = max(values)
+    return s1, s2, largest, start + values.tolist().index(largest)
 
 
 def find_period(table, length: int, span: int) -> tuple[int, int, int] | None:

@@ -76,6 +76,22 @@ def test_sparse_equals_plain_on_long_tables_and_in_pieces(kernel, name):
     assert computed(kernel, "sparse", kinds, n, pieces=7) == plain
 
 
+@pytest.mark.parametrize("name", ["kayles-xox", "0.150"])
+def test_the_one_hot_path_gives_the_plain_values(kernel, name):
+    """With values below 64 and ONE_HOT_MIN (1024) rare positions or more, the compiled
+    core ORs one-hot words instead of flagging: on from 8,192 or 16,384 heaps here."""
+    compiled = kernel.__name__.endswith("_core")
+    n = 20000 if compiled else 600
+    kinds = GAMES[name].kinds if name in GAMES else parse_octal(name).kinds
+    plain = computed(kernel, "plain", kinds, n)
+    table = new_table(n)
+    scratch = kernel.Scratch()
+    for start, stop in ((0, n // 4), (n // 4, n // 4 + 1), (n // 4 + 1, n)):
+        kernel.extend_sparse(table, start, stop, encode(kinds), scratch)
+    assert table.tolist() == plain
+    assert scratch.one_hot == compiled
+
+
 def computed_with(kernel, vector: str, kinds, prefix: list[int], n: int) -> list[int]:
     """G(len(prefix)..n-1) after a given prefix, by extend_sparse on one vector path."""
     table = new_table(n)

@@ -1,0 +1,193 @@
+"""extend_bounded: the sparse method on a table whose middle is gone, both twins.
+
+The values it returns must be extend_sparse's; it must read nothing between the
+prefix and the window (those values are overwritten with garbage here, so a read
+would show); and both twins must stop at the same heap when a value cannot be
+settled within reach.
+"""
+
+from __future__ import annotations
+
+import random
+from array import array
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from kayles.rules import GAMES, encode, parse_octal
+from kayles.spectrum import parity
+
+MAX_SPAN = 64
+
+
+def new_table(size: int) -> memoryview:
+    return memoryview(bytearray(2 * size)).cast("H")
+
+
+def full(kernel, kinds, n: int):
+    """G(0..n-1) by extend_sparse."""
+    table = new_table(n)
+    scratch = kernel.Scratch()
+    kernel.extend_sparse(table, 0, n, kinds, scratch)
+    return table.tolist()
+
+
+def state_at(kernel, kinds, values: list[int], start: int):
+    """(mask, last rare, histogram) of extend_sparse's state after G(0..start-1)."""
+    table = new_table(start)
+    scratch = kernel.Scratch()
+    kernel.extend_sparse(table, 0, start, kinds, scratch)
+    assert table.tolist() == values[:start]
+    mask, _, last = scratch.rare()
+    return mask, last, scratch.histogram()
+
+
+def poisoned(values: list[int], size: int, start: int, prefix: int, seed: int):
+    """A table holding G(0..start-1) but garbage where extend_bounded may not look."""
+    table = new_table(size)
+    table[:start] = array("H", values[:start])
+    end = max(prefix, start - prefix - MAX_SPAN - 1)
+    rng = random.Random(seed)
+    table[prefix:end] = array("H", rng.randbytes(2 * (end - prefix)))
+    return table
+
+
+GAMES_ = {
+    ".167": parse_octal("0.167").kinds,
+    ".161": parse_octal("0.161").kinds,
+    ".14": parse_octal("0.14").kinds,
+    ".034": parse_octal("0.034").kinds,
+    ".172": parse_octal("0.172").kinds,
+    "grundy": GAMES["grundy"].kinds,
+}
+
+
+@pytest.mark.parametrize("name", GAMES_)
+def test_bounded_values_are_the_full_tables(kernel, name):
+    """Each stop is settled as a run with the full table on disk would: the middle
+    comes back, then a far search runs with no reach, a new rare heap moves the
+    prefix past it."""
+    kinds = encode(GAMES_[name])
+    compiled = kernel.__name__.endswith("_core")
+    n, start = (60000, 20000) if compiled else (3000, 1500)
+    values = full(kernel, kinds, n)
+    mask, last, counts = state_at(kernel, kinds, values, start)
+    assert mask, f"{name} has a rare/common split at {start}"
+    prefix = max(last + 1, MAX_SPAN + 1)
+    reach = prefix // 2 + 1   # a short reach: some searches need more
+    table = poisoned(values, n, start, prefix, seed=1)
+    scratch = kernel.Scratch()
+    got, stops = start, set()
+    while got < n:
+        begin = got
+        got, why = kernel.extend_bounded(table, got, n, kinds, scratch, mask,
+                                         counts_of(values[:got]), prefix, reach)
+        assert table.tolist()[begin:got] == values[begin:got]
+        if why is None:
+            break
+        stops.add(why)
+        table[prefix:got] = array("H", values[prefix:got])   # the middle comes back
+        if why == "reach":
+            got, why = kernel.extend_bounded(table, got, got + 1, kinds, scratch, mask,
+                                             counts_of(values[:got]), prefix, 0)
+            assert why == "rare" or table[got - 1] == values[got - 1]
+        if why == "rare":
+            assert not parity(values[got] & mask) and got >= prefix
+            stops.add(why)
+            prefix = got + 1
+        table = poisoned(values, n, got, prefix, seed=got)
+    assert got == n
+    assert "reach" in stops and (name != ".14" or "rare" in stops), stops   # both were forced
+
+
+def counts_of(values: list[int]) -> list[int]:
+    """The histogram of the values, up to the largest."""
+    counts = [0] * (max(values, default=0) + 1)
+    for v in values:
+        counts[v] += 1
+    return counts
+
+
+def test_a_search_out_of_reach_stops_at_the_same_heap_in_both_twins(both_kernels):
+    """A reach of 65 smaller parts cannot confirm every value of 0.161's heaps: both
+    twins stop at the same heap, for the same reason, with the same values before it."""
+    kinds = encode(parse_octal("0.161").kinds)
+    values = full(both_kernels[0], kinds, 3000)
+    mask, last, counts = state_at(both_kernels[0], kinds, values, 1000)
+    prefix = max(last + 1, 65)
+    stops = []
+    for kernel in both_kernels:
+        table = poisoned(values, 3000, 1000, prefix, seed=2)
+        stop, why = kernel.extend_bounded(table, 1000, 3000, kinds, kernel.Scratch(), mask,
+                                          counts, prefix, 65)
+        assert table.tolist()[1000:stop] == values[1000:stop]
+        stops.append((stop, why))
+    assert stops[0] == stops[1] and stops[0][0] < 3000 and stops[0][1] == "reach"
+
+
+def test_the_arguments_are_checked_alike(both_kernels):
+    kinds = encode(parse_octal("0.161").kinds)
+    table = new_table(200)
+    both_kernels[0].extend_sparse(table, 0, 100, kinds)
+    counts = counts_of(table.tolist()[:100])
+    for kernel in both_kernels:
+        for bad, says in [((0, counts, 80, 80), "mask is 1 to"),
+                          ((1 << 16, counts, 80, 80), "mask is 1 to"),
+                          ((2, counts, 64, 0), "64 < prefix"),
+                          ((2, counts, 80, 90), "0 <= reach <= prefix"),
+                          ((2, counts, 80, -1), "0 <= reach <= prefix"),
+                          ((2, counts, 1 << 32, 80), "prefix <= 4294967295"),
+                          ((2, counts[:-1], 80, 80), "histogram"),
+                          ((2, [*counts[:-1], counts[-1] + 1], 80, 80), "histogram"),
+                          ((2, [-1, *counts[1:]], 80, 80), "histogram")]:
+            with pytest.raises(ValueError, match=says):
+                kernel.extend_bounded(table, 100, 150, kinds, kernel.Scratch(), *bad)
+        with pytest.raises(ValueError, match="does not fit"):
+            kernel.extend_bounded(table, 100, 201, kinds, kernel.Scratch(), 2, counts, 80, 80)
+        assert kernel.extend_bounded(table, 100, 100, kinds, None, 2, counts, 80, 80) == (100, None)
+        xox = encode(GAMES["kayles-xox"].kinds)   # G(1) = 1 stands beside every 'xox' move
+        kernel.extend_sparse(table, 0, 100, xox)
+        with pytest.raises(ValueError, match="makes an option constant common"):
+            kernel.extend_bounded(table, 100, 150, xox, None, 1,
+                                  counts_of(table.tolist()[:100]), 80, 80)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(code=st.sampled_from(["0.161", "0.167", "0.172", "0.014", "0.54", "0.356", "0.074"]),
+       start=st.integers(200, 500), reach_cut=st.integers(0, 60), seed=st.integers(0, 99))
+def test_twins_agree_on_bounded_runs(both_kernels, code, start, reach_cut, seed):
+    """Where they stop, why, and every value before: the same in both twins."""
+    kinds = encode(parse_octal(code).kinds)
+    compiled, pure = both_kernels
+    n = start + 300
+    values = full(compiled, kinds, n)
+    mask, last, counts = state_at(compiled, kinds, values, start)
+    assert mask, f"{code} has a rare/common split at {start}"
+    prefix = max(last + 1, 65)
+    reach = max(0, prefix - reach_cut)
+    results = []
+    for kernel in both_kernels:
+        table = poisoned(values, n, start, prefix, seed)
+        stop, why = kernel.extend_bounded(table, start, n, kinds, kernel.Scratch(), mask, counts,
+                                          prefix, reach)
+        results.append((stop, why, table.tolist()[start:stop]))
+    assert results[0] == results[1]
+    assert results[0][2] == values[start:results[0][0]]
+
+
+def test_chunk_sums_are_the_textbook_loop(both_kernels):
+    import oracle
+
+    rng = random.Random(3)
+    values = [rng.randrange(1 << 16) for _ in range(10000)]
+    table = new_table(len(values))
+    for i, v in enumerate(values):
+        table[i] = v
+    for kernel in both_kernels:
+        for start, stop in [(0, 10000), (17, 9000), (5, 5), (9999, 10000)]:
+            s1, s2, largest, first = kernel.chunk_sums(table, start, stop)
+            chunk = values[start:stop]
+            assert (s2 << 16 | s1) == oracle.fletcher32(chunk)
+            assert (largest, first) == ((max(chunk), start + chunk.index(max(chunk)))
+                                        if chunk else (-1, -1))
