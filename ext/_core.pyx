@@ -139,7 +139,9 @@ cdef struct Sparse:       # the sparse method's state, kept by a Scratch between
     int vector            # VEC_PORTABLE, VEC_AVX2 or VEC_AVX512 (what the CPU has, or asked)
     bint frozen           # extend_bounded: the mask never changes (the table is not all there),
     Py_ssize_t reach      # ... searches use smaller parts below this (0: all),
-    Py_ssize_t prefix     # ... and a rare heap at or past this stops the call
+    Py_ssize_t prefix     # ... and a rare heap at or past this stops the call;
+    const nimber_t* table # ... the table of the last call, and the heap where it ended
+    Py_ssize_t next
     int few               # values left at which the search sweeps for them all at once
     nimber_t wanted[SET_WIDTH >> 4]    # the set path's values, a bit each
     int mask              # 0: no saving split, use the plain scan
@@ -177,7 +179,8 @@ cdef class Scratch:
 
     A Sequence owns one and passes it to every call, so a call costs no
     allocation and no clearing; without one, each call makes its own.  It holds
-    no values between calls that a call does not rebuild from its table.
+    no values between calls that a call does not rebuild from its table (but
+    extend_bounded's rare heaps, for the call that goes on from it: see there).
 
     vector names the instructions of the sparse method's vector steps (the rare
     pass's checked share, the candidate scan, the search's last stage), one of
@@ -921,9 +924,19 @@ cdef int start_bounded(Sparse* st, const nimber_t* g, Py_ssize_t start, Py_ssize
                        Kind* ks, int nkinds, int mask, counts, Py_ssize_t prefix,
                        Py_ssize_t reach) except -1:
     """Make the scratch ready for extend_bounded (see there): counts given, the mask frozen,
-    the rare positions those of G(0..min(prefix, start)-1), no one-hot path."""
+    the rare positions those of G(0..min(prefix, start)-1), no one-hot path; or, where the
+    call goes on from the scratch's last one, all of that kept as it is."""
     cdef Py_ssize_t a, known = min(prefix, start), room = max(0, min(prefix, stop) - start)
     cdef int v, k
+    if (st.frozen and st.table == g and st.next == start and st.mask == mask
+            and prefix >= st.prefix and same_counts(st, counts)):
+        reserve(<void**> &st.rare, &st.rare_room, st.nrare + room + 1, sizeof(pos_t))
+        reserve(<void**> &st.rare_values, &st.rare_values_room, st.nrare + room + 1,
+                sizeof(nimber_t))
+        st.checked_lanes = st.checked_misses = 0
+        st.reach = reach
+        st.prefix = prefix
+        return 0
     start_groups(st, ks, nkinds)
     for a in range(known):
         room += not parity(g[a] & mask)
@@ -948,7 +961,19 @@ cdef int start_bounded(Sparse* st, const nimber_t* g, Py_ssize_t start, Py_ssize
     st.frozen = True
     st.reach = reach
     st.prefix = prefix
+    st.table = g
     return 0
+
+
+cdef bint same_counts(Sparse* st, counts) except -1:
+    """Whether the scratch's histogram is ``counts`` (zeros past its end)."""
+    cdef Py_ssize_t v, size = len(counts)
+    if size > st.width:
+        return False
+    for v in range(st.width):
+        if st.counts[v] != (counts[v] if v < size else 0):
+            return False
+    return True
 
 
 def extend_sparse(nimber_t[::1] table, Py_ssize_t start, Py_ssize_t stop, kinds, scratch=None):
@@ -986,6 +1011,11 @@ def extend_bounded(nimber_t[::1] table, Py_ssize_t start, Py_ssize_t stop, kinds
     why is "reach" when its value needs a pair whose smaller part is ``reach`` or
     more, "rare" when its value is rare and n >= prefix (later heaps would need
     the values between).  Every value it writes is extend_sparse's.
+
+    A call that goes on where the scratch's last one ended (the same table, mask
+    and counts, start = the heap it returned, a prefix as large) keeps the rare
+    heaps that call listed instead of reading G(0..prefix-1) again: a run calls
+    it chunk after chunk, and its prefix may grow past each new rare heap.
     """
     cdef Kind ks[MAX_KINDS]
     cdef int nkinds = load_kinds(kinds, ks)
@@ -1000,6 +1030,7 @@ def extend_bounded(nimber_t[::1] table, Py_ssize_t start, Py_ssize_t stop, kinds
     start_bounded(st, &table[0], start, stop, ks, nkinds, mask, counts, prefix, reach)
     with nogil:
         n = run_sparse(&table[0], start, stop, ks, nkinds, st, &value)
+    st.next = n
     if n == stop:
         return stop, None
     if value == OUT_OF_REACH:
@@ -1096,6 +1127,21 @@ def chunk_sums(const nimber_t[::1] table, Py_ssize_t start, Py_ssize_t stop):
                 s1 %= 65535
                 s2 %= 65535
     return <int> (s1 % 65535), <int> (s2 % 65535), largest, first
+
+
+def rare_heaps(const nimber_t[::1] table, Py_ssize_t start, Py_ssize_t stop, int mask):
+    """(how many heaps of table[start:stop] are rare under mask, the last of them or -1)."""
+    check_range(table, start, stop)
+    if not 0 <= mask < VALUE_LIMIT:
+        raise ValueError(f"the mask is 0 to {VALUE_LIMIT - 1}, not {mask}")
+    cdef Py_ssize_t i, count = 0, last = -1
+    cdef const nimber_t* t = &table[0] if stop > start else NULL
+    with nogil:
+        for i in range(start, stop):
+            if not parity(t[i] & mask):
+                count += 1
+                last = i
+    return count, last
 
 
 def find_period(const nimber_t[::1] table, Py_ssize_t length, Py_ssize_t span):

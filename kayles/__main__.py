@@ -19,8 +19,8 @@ from .errors import SHOWN_LONGEST
 
 __all__ = ["COMMAND_FAMILIES", "build_parser", "main"]
 
-COMMAND_FAMILIES = ("heap_games", "classic_games", "misere_games", "survey", "plot", "play",
-                    "serve")
+COMMAND_FAMILIES = ("heap_games", "classic_games", "misere_games", "survey", "run", "plot",
+                    "play", "serve")
 
 
 class _Parser(argparse.ArgumentParser):

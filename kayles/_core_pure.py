@@ -24,6 +24,7 @@ __all__ = [
     "extend_plain",
     "extend_sparse",
     "find_period",
+    "rare_heaps",
     "row_move",
     "row_nim_sum",
 ]
@@ -340,6 +341,15 @@ def chunk_sums(table, start: int, stop: int) -> tuple[int, int, int, int]:
     s2 = sum(map(mul, values, range(k, 0, -1))) % 65535
     largest = max(values)
     return s1, s2, largest, start + values.tolist().index(largest)
+
+
+def rare_heaps(table, start: int, stop: int, mask: int) -> tuple[int, int]:
+    """(how many heaps of table[start:stop] are rare under mask, the last of them or -1)."""
+    _check_range(table, start, stop)
+    if not 0 <= mask < VALUE_LIMIT:
+        raise ValueError(f"the mask is 0 to {VALUE_LIMIT - 1}, not {mask}")
+    rare = [i for i in range(start, stop) if not parity(table[i] & mask)]
+    return len(rare), rare[-1] if rare else -1
 
 
 def find_period(table, length: int, span: int) -> tuple[int, int, int] | None:

@@ -5,10 +5,11 @@
   and no more than a stated number of bytes is read (``read_regular``).
 * Every output file is written beside its target under a temporary name
   (``.NAME.PID.RANDOM.tmp``, created exclusively), flushed to the disk and
-  renamed over the target (``write_atomically``): an interrupted write leaves the
-  old file whole.  A target that exists is replaced only when the caller says so
-  (``force``), and never when it is not a regular file (a device, a FIFO, a
-  directory): writing through a path onto a device is refused.
+  renamed over the target, the folder synced (``write_atomically``): an
+  interrupted write, or a power cut, leaves the old file whole or the new one.
+  A target that exists is replaced only when the caller says so (``force``),
+  and never when it is not a regular file (a device, a FIFO, a directory):
+  writing through a path onto a device is refused.
 * Temporaries of writers that died (SIGKILL) are removed by the next writer in
   the same folder (``remove_stale``): those of a process that no longer runs on
   this host.
@@ -120,12 +121,27 @@ def write_atomically(path: str | os.PathLike, write: Callable[[BinaryIO], None],
             os.fsync(handle.fileno())
         check_target(path, force, hint)  # nothing new appeared in its place meanwhile
         os.replace(temporary, path)
+        _sync_folder(path)
     except OSError as exc:
         remove_quietly(temporary)
         raise WriteError(exc.errno, exc.strerror, display(path)) from None
     except BaseException:
         remove_quietly(temporary)
         raise
+
+
+def _sync_folder(path: str) -> None:
+    """Make a rename in ``path``'s folder durable (where the system can: POSIX)."""
+    try:
+        fd = os.open(os.path.dirname(path) or ".", os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
 
 
 def remove_stale(path: str | os.PathLike) -> None:

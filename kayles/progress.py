@@ -25,7 +25,7 @@ EVERY = 30.0  # seconds between progress lines
 class Bar:
     """Progress of one piece of work: ``update(done)`` with the absolute count, ``close()``."""
 
-    def __init__(self, total: int, description: str, unit: str) -> None:
+    def __init__(self, total: int, description: str, unit: str, initial: int = 0) -> None:
         self._tqdm = None
         self._lines: _Lines | None = None
         if sys.stderr is None:  # fd 2 closed
@@ -37,9 +37,10 @@ class Bar:
                 pass
             else:
                 self._tqdm = tqdm(total=total, desc=description, unit=unit, unit_scale=True,
-                                  leave=False, dynamic_ncols=True, file=sys.stderr)
+                                  leave=False, dynamic_ncols=True, file=sys.stderr,
+                                  initial=initial)
         if self._tqdm is None:
-            self._lines = _Lines(total, description, unit)
+            self._lines = _Lines(total, description, unit, initial)
 
     @property
     def shown(self) -> bool:
@@ -81,8 +82,9 @@ def seconds() -> tuple[float, float]:
 class _Lines:
     """One line to stderr now and then, once the work has taken FIRST_LINE seconds."""
 
-    def __init__(self, total: int, description: str, unit: str) -> None:
+    def __init__(self, total: int, description: str, unit: str, initial: int = 0) -> None:
         self.total, self.description, self.unit = total, description, unit
+        self.initial = initial  # done before this process began (a resumed run)
         first, self.every = seconds()
         self.started = time.monotonic()
         self.next_line = self.started + first
@@ -94,7 +96,7 @@ class _Lines:
         if now < self.next_line:
             return
         self.next_line = now + self.every
-        rate = done / max(now - self.started, 1e-9)
+        rate = (done - self.initial) / max(now - self.started, 1e-9)
         line = f"{self.description}: {done:,} of {self.total:,} {self.unit}"
         if self.total:
             line += f" ({100 * done // self.total}%)"
@@ -128,9 +130,9 @@ def _duration(seconds: float) -> str:
     return f"{hours // 24} days {hours % 24} h"
 
 
-def bar(total: int, description: str, unit: str = "it") -> Bar:
-    """A ``Bar`` (see the module header)."""
-    return Bar(total, description, unit)
+def bar(total: int, description: str, unit: str = "it", initial: int = 0) -> Bar:
+    """A ``Bar`` (see the module header); ``initial``: done before (a resumed run's)."""
+    return Bar(total, description, unit, initial)
 
 
 PURE_NOTICE = ("kayles: the compiled core is not built, so this runs in pure Python (about "

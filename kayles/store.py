@@ -1,9 +1,13 @@
-"""Where surveys keep their results: one SQLite file, one row per (code, max).
+"""Where surveys and long runs keep their results: one SQLite file.
+
+Surveys keep one row per (code, max) in ``games``; long runs (``kayles run``)
+one row per (game, power of two) in ``records``.
 
 The file (default ``$XDG_CACHE_HOME/kayles/survey.sqlite``, ``~/.cache`` when the
 variable is unset) runs in WAL mode with a busy timeout, so several surveys and
 readers may share it; every change is one ``BEGIN IMMEDIATE`` transaction, so a
-killed survey leaves every row it finished intact.  Schema (``PRAGMA user_version`` 1):
+killed survey leaves every row it finished intact.  Schema (``PRAGMA user_version`` 2;
+a file of version 1, without ``records``, gains it when opened for writing):
 
     CREATE TABLE games (
         code TEXT NOT NULL,        -- the game's canonical code, e.g. '0.77'
@@ -18,6 +22,19 @@ killed survey leaves every row it finished intact.  Schema (``PRAGMA user_versio
         head BLOB,                 -- zlib of 16-bit G(0..): the whole period when proved
         error TEXT,                -- why a failed row failed
         PRIMARY KEY (code, max))
+
+    CREATE TABLE records (         -- kayles.records.Record, one power of two of a run
+        game TEXT NOT NULL,        -- the game's name, e.g. '0.167', 'grundy'
+        n INTEGER NOT NULL,        -- 2**k: the record covers heaps 1..n
+        largest INTEGER NOT NULL, first INTEGER NOT NULL, mask INTEGER NOT NULL,
+        rare INTEGER NOT NULL, last_rare INTEGER NOT NULL, checksum INTEGER NOT NULL,
+        frequencies BLOB NOT NULL, -- zlib of little-endian 64-bit counts of values 0..largest
+        seconds REAL NOT NULL,     -- the run's computing time to n
+        updated REAL NOT NULL,
+        PRIMARY KEY (game, n))
+
+A record is written once (``put_record``); a run that reaches a stored record
+again must find the same figures, or it stops (a damaged file, or a bug).
 
 Status: a survey *claims* a row ('running', owner = itself) just before computing
 it and marks it 'done' (or 'failed', with the error) in the same transaction that
@@ -49,6 +66,7 @@ from pathlib import Path
 
 from .checksum import fletcher32_of_pieces
 from .errors import path_text
+from .records import Record, pack_counts, unpack_counts
 from .survey import Summary
 
 TYPE_CHECKING = False
@@ -57,7 +75,7 @@ if TYPE_CHECKING:
 
 __all__ = ["SCHEMA_VERSION", "Store", "default_path"]
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 BUSY_TIMEOUT = 60.0  # seconds a writer waits for another survey's transaction
 
 _SCHEMA = """
@@ -77,6 +95,23 @@ CREATE TABLE IF NOT EXISTS games (
 )
 """
 
+_RECORDS_SCHEMA = """
+CREATE TABLE IF NOT EXISTS records (
+    game TEXT NOT NULL,
+    n INTEGER NOT NULL,
+    largest INTEGER NOT NULL, first INTEGER NOT NULL, mask INTEGER NOT NULL,
+    rare INTEGER NOT NULL, last_rare INTEGER NOT NULL, checksum INTEGER NOT NULL,
+    frequencies BLOB NOT NULL,
+    seconds REAL NOT NULL,
+    updated REAL NOT NULL,
+    PRIMARY KEY (game, n)
+)
+"""
+_RECORD_COLUMNS = (("game", "TEXT"), ("n", "INTEGER"),
+                   *((c, "INTEGER") for c in ("largest", "first", "mask", "rare", "last_rare",
+                                              "checksum")),
+                   ("frequencies", "BLOB"), ("seconds", "REAL"), ("updated", "REAL"))
+
 _RESULT = ("proved", "preperiod", "period", "values_used", "largest", "largest_heap",
            "mask", "rare", "last_rare", "checksum")
 
@@ -84,7 +119,8 @@ _RESULT = ("proved", "preperiod", "period", "values_used", "largest", "largest_h
 _COLUMNS = (("code", "TEXT"), ("max", "INTEGER"), ("status", "TEXT"), ("owner", "TEXT"),
             ("updated", "REAL"), ("seconds", "REAL"), *((c, "INTEGER") for c in _RESULT),
             ("head", "BLOB"), ("error", "TEXT"))
-_OURS = {("table", "games"), ("index", "sqlite_autoindex_games_1")}
+_OURS = {("table", "games"), ("index", "sqlite_autoindex_games_1"),
+         ("table", "records"), ("index", "sqlite_autoindex_records_1")}
 LARGEST_VALUE = (1 << 16) - 1  # values are 16-bit
 MAX_PID = (1 << 31) - 1  # pid_t
 
@@ -172,6 +208,7 @@ class Store:
                 _use_wal(self._db)
                 with self._transaction():
                     self._db.execute(_SCHEMA)
+                    self._db.execute(_RECORDS_SCHEMA)
                     self._db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
         except sqlite3.Error as exc:
             self._db.close()
@@ -181,23 +218,26 @@ class Store:
             raise
 
     def _check_schema(self) -> None:
-        """ValueError unless the file is empty or holds exactly our table (module header)."""
+        """ValueError unless the file is empty or holds exactly our tables (module header)."""
         version = self._db.execute("PRAGMA user_version").fetchone()[0]
-        if version not in (0, SCHEMA_VERSION):
+        if version not in (0, 1, SCHEMA_VERSION):
             raise ValueError(f"{self.name}: survey database of schema {version}, this kayles "
                              f"reads schema {SCHEMA_VERSION}")
-        objects = self._db.execute("SELECT type, name FROM sqlite_master").fetchall()
+        objects = [tuple(row) for row in
+                   self._db.execute("SELECT type, name FROM sqlite_master").fetchall()]
         for kind, name in objects:
             if (kind, name) not in _OURS:
                 raise ValueError(f"{self.name}: not a kayles survey database: it holds a "
                                  f"{kind} {name!r} that kayles does not make")
-        if objects:
+        for table, expected in (("games", _COLUMNS), ("records", _RECORD_COLUMNS)):
+            if ("table", table) not in objects:
+                continue
             columns = tuple((row[1], row[2]) for row in
-                            self._db.execute("PRAGMA table_info(games)"))
-            if columns != _COLUMNS:
-                raise ValueError(f"{self.name}: not a kayles survey database: its games "
+                            self._db.execute(f"PRAGMA table_info({table})"))
+            if columns != expected:
+                raise ValueError(f"{self.name}: not a kayles survey database: its {table} "
                                  "table has other columns")
-        elif self.read_only:
+        if not objects and self.read_only:
             raise ValueError(f"{self.name}: an empty survey database that cannot be written")
 
     def close(self) -> None:
@@ -313,6 +353,55 @@ class Store:
                                  "again")
             fields["proved"] = bool(fields["proved"])
             found[code] = Summary(code=code, max=limit, seconds=seconds, packed=head, **fields)
+        return found
+
+
+    # -- the records of long runs -----------------------------------------------------------
+
+    def put_record(self, record: Record) -> None:
+        """Store a record; one already stored must say the same (ValueError otherwise)."""
+        if self.read_only:
+            return
+        with self._transaction():
+            stored = self._record_rows("WHERE game = ? AND n = ?", (record.game, record.n))
+            if stored:
+                if not stored[0].same_figures(record):
+                    raise ValueError(
+                        f"{self.name}: the stored record of {record.game} at 2**{record.log2} "
+                        f"differs from this run's (fletcher32 {stored[0].fletcher32:08x} "
+                        f"there, {record.fletcher32:08x} here): one of them is wrong; "
+                        "delete the stored one to keep this run's")
+                return
+            self._db.execute(
+                "INSERT INTO records (game, n, largest, first, mask, rare, last_rare, checksum, "
+                "frequencies, seconds, updated) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (record.game, record.n, record.largest, record.first, record.mask, record.rare,
+                 record.last_rare, record.fletcher32, pack_counts(record.counts),
+                 record.seconds, time.time()))
+
+    def records(self, game: str) -> list[Record]:
+        """The stored records of a game, by n, each checked (ValueError naming a bad one)."""
+        return self._record_rows("WHERE game = ? ORDER BY n", (game,))
+
+    def _record_rows(self, where: str, arguments: tuple) -> list[Record]:
+        exists = self._db.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND "
+                                  "name = 'records'").fetchone()
+        if not exists:  # a file of schema 1, read-only
+            return []
+        found = []
+        for row in self._db.execute(
+                "SELECT game, n, largest, first, mask, rare, last_rare, checksum, frequencies, "
+                f"seconds FROM records {where}", arguments):
+            game, n, largest, first, mask, rare, last_rare, checksum, blob, seconds = row
+            fields = {"game": game, "n": n, "counts": unpack_counts(blob), "largest": largest,
+                      "first": first, "mask": mask, "rare": rare, "last_rare": last_rare,
+                      "fletcher32": checksum, "seconds": seconds}
+            try:
+                found.append(Record.from_fields(fields))
+            except ValueError as exc:
+                raise ValueError(f"{self.name}: the record of {game!s:.40} at n = {n!s:.20} "
+                                 f"is damaged or was edited ({exc}); delete it, or the file"
+                                 ) from None
         return found
 
 
