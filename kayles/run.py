@@ -46,6 +46,7 @@ import time
 from . import _impl
 from ._constants import MAX_SPAN
 from ._files import display
+from ._numbers import brief
 from .checkpoint import Checkpoint
 from .checkpoint import write as write_checkpoint
 from .long_table import LongTable
@@ -425,14 +426,14 @@ def _ranges(n: int, prefix: int, window: int, keep_table: bool) -> list[tuple[in
 def check_to(to: int) -> int:
     """``to`` if a run can go that far, else ValueError."""
     if not 1 <= to <= MAX_TO:
-        raise ValueError(f"--to must be 1 to 2**46, not {to}")
+        raise ValueError(f"--to must be 1 to 2**46, not {brief(to)}")
     return to
 
 
 def check_window(window: int) -> int:
     """``window`` if a run can keep it, else ValueError."""
     if not MIN_WINDOW <= window < 1 << 31:
-        raise ValueError(f"--window must be {MIN_WINDOW} to 2**31 - 1, not {window}")
+        raise ValueError(f"--window must be {MIN_WINDOW} to 2**31 - 1, not {brief(window)}")
     return window
 
 
