@@ -70,7 +70,8 @@ MIN_WINDOW = MAX_SPAN + 1  # the kernel's least prefix: every kept run's value i
 MAX_TO = 1 << 46  # 128 TiB of address space for the table: past every machine today
 FULL_STEP = 1 << 20  # the full phase's calls end at each multiple too (signals get answered)
 FIRST_CHUNK = 1 << 12  # the bounded phase's first call; the next ones last about ...
-CHUNK_SECONDS = 1.0  # ... this long
+CHUNK_SECONDS = 1.0  # ... this long, and span at most W / CHUNK_SHARE heaps (the memory a
+CHUNK_SHARE = 8     # call adds to the run's, before the heaps behind it are given back)
 CHECKPOINT_SECONDS = 300.0
 FORMAT = 1  # the checkpoint header's "format"
 MAX_SAVED = 3 * (1 << 31) + MAX_SPAN  # values a checkpoint may hold: prefix and history
@@ -272,8 +273,8 @@ class Run:
                 if not self.bounded:
                     self._enter_bounded()
                 stop = self._bounded_step(chunk)
-                chunk = max(FIRST_CHUNK, min(4 * chunk, int(chunk * CHUNK_SECONDS / max(
-                    time.perf_counter() - began, 1e-3))))
+                chunk = max(FIRST_CHUNK, min(4 * chunk, self.window // CHUNK_SHARE, int(
+                    chunk * CHUNK_SECONDS / max(time.perf_counter() - began, 1e-3))))
             self.seconds += time.perf_counter() - began
             self._account(stop)
             if self.bounded:   # the memory of what no call reads again
