@@ -34,7 +34,7 @@ if TYPE_CHECKING:
     from typing import BinaryIO
 
 __all__ = ["check_target", "display", "open_regular", "read_regular", "remove_quietly",
-           "remove_stale", "temporary_name", "write_atomically"]
+           "remove_stale", "sync_folder", "temporary_name", "write_atomically"]
 
 
 def display(path: str | os.PathLike) -> str:
@@ -121,7 +121,7 @@ def write_atomically(path: str | os.PathLike, write: Callable[[BinaryIO], None],
             os.fsync(handle.fileno())
         check_target(path, force, hint)  # nothing new appeared in its place meanwhile
         os.replace(temporary, path)
-        _sync_folder(path)
+        sync_folder(path)
     except OSError as exc:
         remove_quietly(temporary)
         raise WriteError(exc.errno, exc.strerror, display(path)) from None
@@ -130,10 +130,10 @@ def write_atomically(path: str | os.PathLike, write: Callable[[BinaryIO], None],
         raise
 
 
-def _sync_folder(path: str) -> None:
-    """Make a rename in ``path``'s folder durable (where the system can: POSIX)."""
+def sync_folder(path: str) -> None:
+    """Make a rename in ``path``'s folder durable (best effort: not every system can)."""
     try:
-        fd = os.open(os.path.dirname(path) or ".", os.O_RDONLY)
+        fd = os.open(os.path.dirname(os.path.abspath(path)), os.O_RDONLY)
     except OSError:
         return
     try:

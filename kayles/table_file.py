@@ -52,6 +52,7 @@ from ._files import (
     open_regular,
     remove_quietly,
     remove_stale,
+    sync_folder,
     temporary_name,
 )
 from .errors import WriteError
@@ -228,7 +229,7 @@ class TableWriter:
             os.close(fd)
             remove_quietly(temporary)
             raise
-        _sync_directory(path)
+        sync_folder(path)
         return cls(path, fd, len(header), 0)
 
     @classmethod
@@ -329,20 +330,6 @@ def _refuse_if_in_use(path: str) -> None:
         return
     try:
         _lock(fd, path)  # released by the close below: only a probe
-    finally:
-        os.close(fd)
-
-
-def _sync_directory(path: str) -> None:
-    """Make the new name durable too (best effort: not every system can)."""
-    try:
-        fd = os.open(os.path.dirname(os.path.abspath(path)), os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass
     finally:
         os.close(fd)
 
