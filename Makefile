@@ -36,7 +36,7 @@ KERNEL_SOURCES := $(wildcard ext/*.pyx ext/*.pxd ext/src/*.c ext/src/*.h)
 $(CORE): $(KERNEL_SOURCES) setup.py $(READY)
 	$(PY) setup.py -q build_ext --inplace
 	@mkdir -p build
-	@if ls kayles/_core.*so kayles/_misere.*so >/dev/null 2>&1; then touch $@; \
+	@if ls kayles/_core.*so kayles/_misere.*so kayles/_quotient.*so >/dev/null 2>&1; then touch $@; \
 	else echo "kayles: no compiled core: make will try again"; fi
 
 Kayles-xox: $(CORE) kayles/cli.py
@@ -74,7 +74,7 @@ build/test_kernels_portable: ext/tests/test_kernels.c $(wildcard ext/src/*.c ext
 # build is untouched), and the kernel tests run on it: both twins, the C loops checked.
 SANITIZED := build/sanitize
 KERNEL_TESTS := tests/test_kernels.py tests/test_twins.py tests/test_masks.py tests/test_misere.py \
-	tests/test_bounded.py
+	tests/test_bounded.py tests/test_quotient.py
 sanitize: $(READY)
 	rm -rf $(SANITIZED) && mkdir -p $(SANITIZED)
 	cp -r kayles $(SANITIZED)/kayles && rm -f $(SANITIZED)/kayles/*.so
@@ -126,5 +126,5 @@ lint: $(READY)
 	$(PY) -m ruff check kayles tests benchmarks
 
 clean:
-	rm -rf build kayles/*.so ext/_core.c ext/_misere.c ext/*.html Kayles-xox .pytest_cache \
+	rm -rf build kayles/*.so ext/_core.c ext/_misere.c ext/_quotient.c ext/*.html Kayles-xox .pytest_cache \
 		.hypothesis *.egg-info

@@ -1,4 +1,4 @@
-"""Build the optional compiled core: kayles._core and kayles._misere, over one C library.
+"""Build the optional compiled core: kayles._core, kayles._misere and kayles._quotient.
 
 ext/src/*.c (the vector kernels) become the static library kayles_kernels,
 compiled with the warnings on; ext/_core.pyx and ext/_misere.pyx become the
@@ -26,7 +26,7 @@ except ImportError:  # no Cython: the shipped C, or pure mode
     cythonize = None
 
 KERNELS = "kayles_kernels"
-MODULES = ["_core", "_misere"]  # ext/<name>.pyx -> kayles.<name>
+MODULES = ["_core", "_misere", "_quotient"]  # ext/<name>.pyx -> kayles.<name>
 
 
 def _unix(compiler) -> bool:

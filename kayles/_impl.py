@@ -8,6 +8,7 @@ use; ``IMPLEMENTATION`` names the one that runs ("cython" or "python").
     compiled         pure twin              concern
     kayles._core     kayles._core_pure      tables, masks, periods, row moves
     kayles._misere   kayles._misere_pure    the misère search
+    kayles._quotient kayles._quotient_pure  misère quotients: state walks, minimization
 
 KAYLES_PURE=1 forces the pure twins; KAYLES_REQUIRE_NATIVE=1 turns a missing
 compiled core into a SetupError (CI sets it, so a failed build cannot hide).
@@ -31,10 +32,11 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from . import _core_pure as kernel
     from . import _misere_pure as misere_kernel
+    from . import _quotient_pure as quotient_kernel
 
     IMPLEMENTATION: str
 
-__all__ = ["IMPLEMENTATION", "choice", "getenv", "kernel", "misere_kernel"]
+__all__ = ["IMPLEMENTATION", "choice", "getenv", "kernel", "misere_kernel", "quotient_kernel"]
 
 SEP = "/" if _system.__name__ == "posix" else "\\"
 HERE = __file__.rpartition(SEP)[0]  # a module's __file__ is an absolute path
@@ -98,8 +100,10 @@ def _load(concern: str):
         try:
             if concern == "core":
                 from . import _core as compiled
-            else:
+            elif concern == "misere":
                 from . import _misere as compiled
+            else:
+                from . import _quotient as compiled
             return compiled
         except ImportError as exc:
             if _flag("KAYLES_REQUIRE_NATIVE"):
@@ -108,17 +112,21 @@ def _load(concern: str):
             _chosen = ("python", f"{HERE}{SEP}_core_pure.py")
     if concern == "core":
         from . import _core_pure as pure
-    else:
+    elif concern == "misere":
         from . import _misere_pure as pure
+    else:
+        from . import _quotient_pure as pure
     return pure
 
 
 def __getattr__(name: str):
-    """kernel, misere_kernel and IMPLEMENTATION, on first use (PEP 562)."""
+    """kernel, misere_kernel, quotient_kernel and IMPLEMENTATION, on first use (PEP 562)."""
     if name == "kernel":
         value = _load("core")
     elif name == "misere_kernel":
         value = _load("misere")
+    elif name == "quotient_kernel":
+        value = _load("quotient")
     elif name == "IMPLEMENTATION":
         _load("core")
         value = choice()[0]

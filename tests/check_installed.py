@@ -60,6 +60,11 @@ def main() -> int:
     assert (period["preperiod"], period["period"]) == (53, 34), period
     assert run("kayles", "move", "7", "5", "3", "--game", "grundy") == "heap 2: 5 -> 2 + 3\n"
     assert run("kayles", "move", "xxxxxxxxxx", "--misere") == ".x.xxxxxxx\n"
+    if REQUIRE_NATIVE:
+        assert _impl.quotient_kernel.__name__ == "kayles._quotient"
+    solved = json.loads(run("kayles", "quotient", "--game", "0.75", "--max-heap", "50",
+                            "--json"))["solved"]
+    assert (solved["period"], solved["preperiod"]) == (2, 8), solved
     run("kayles", "grundy", "12x", status=2)
     print(f"kayles {kayles.__version__} installed at {where.parent}: every check passed "
           f"({kayles.IMPLEMENTATION} core)")

@@ -1,65 +1,130 @@
-"""Misère quotients (issue 10, stretch): published small quotients, and the quotient's
-predictions checked against the brute-force oracle (literal moves on rows)."""
+"""Misère quotients (issue 22): the incremental algorithm against a brute-force oracle (the
+misère outcome of every small position from the literal rules), the published quotients
+(tame T1 and T2, Plambeck's R8 for 0.75, Kayles solved with order 40), and the twins."""
 
 from __future__ import annotations
 
+import functools
 import itertools
 import json
 import subprocess
 import sys
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from kayles.quotient import quotient
-from kayles.rules import get_game
+from kayles.rules import get_game, parse_octal
 
 import oracle
-from conftest import ROOT, assert_usage_error
+from conftest import ROOT, assert_usage_error, load_kernel
 
 
-def test_misere_nim_heaps_up_to_1_give_t1():
+@pytest.fixture(scope="module", params=["cython", "python"])
+def quotient_kernel(request):
+    return load_kernel(request.param, "quotient")
+
+
+def test_misere_nim_heaps_up_to_1_give_t1(quotient_kernel):
     # Plambeck-Siegel: T1 = <a | a^2 = 1>, P-portion {a} (Kayles heap 1 is the nim heap *1).
-    q = quotient(get_game("kayles"), 1)
-    assert (q.order, q.presentation(), q.p_words()) == (2, "<a | a^2 = 1>", ["a"])
+    q = quotient(get_game("kayles"), 1, kernel=quotient_kernel)
+    assert (q.order, q.presentation(), q.p_words(), q.tame()) == (2, "<a | a^2 = 1>", ["a"], "T1")
 
 
 @pytest.mark.parametrize("max_heap", [2, 3, 4])
-def test_kayles_small_heaps_give_the_tame_quotient_t2(max_heap):
+def test_kayles_small_heaps_give_the_tame_quotient_t2(max_heap, quotient_kernel):
     # Plambeck-Siegel's tame quotient T2 = <a, b | a^2 = 1, b^3 = b>, P-portion {a, b^2}:
     # Kayles heaps 1..3 are the nim heaps *1..*3, and heap 4 (genus 1^031) adds nothing.
-    q = quotient(get_game("kayles"), max_heap)
-    assert (q.order, q.presentation(), q.p_words()) == (
-        6, "<a, b | a^2 = 1, b^3 = b>", ["a", "b^2"]
+    q = quotient(get_game("kayles"), max_heap, kernel=quotient_kernel)
+    assert (q.order, q.presentation(), q.p_words(), q.tame()) == (
+        6, "<a, b | a^2 = 1, b^3 = b>", ["a", "b^2"], "T2"
     )
     assert [q.words[c] for c in q.heaps] == ["1", "a", "b", "ab", "a"][: max_heap + 1]
 
 
-def test_0_75_gives_r8():
-    # Plambeck's R8, the quotient of the wild octal game 0.75 (order 8, P-portion {a, b^2}).
-    q = quotient(get_game("0.75"), 6)
-    assert (q.order, q.presentation(), q.p_words()) == (
-        8, "<a, b, c | a^2 = 1, b^3 = b, bc = ab, c^2 = b^2>", ["a", "b^2"]
+def test_0_75_gives_r8_and_is_solved(quotient_kernel):
+    # Plambeck's R8, the quotient of the wild octal game 0.75 (order 8, P-portion {a, b^2});
+    # Plambeck-Siegel: the heaps' classes have period 2 from heap 8 on.
+    q = quotient(get_game("0.75"), 6, kernel=quotient_kernel)
+    assert (q.order, q.presentation(), q.p_words(), q.solved, q.tame()) == (
+        8, "<a, b, c | a^2 = 1, b^3 = b, bc = ab, c^2 = b^2>", ["a", "b^2"], None, None
     )
+    q = quotient(get_game("0.75"), 1000, kernel=quotient_kernel)
+    assert (q.order, q.p_size) == (8, 2)
+    _, period, preperiod = q.solved
+    assert (period, preperiod) == (2, 8)
+    assert len(q.heaps) == 1001
 
 
-@pytest.mark.parametrize("code, max_heap", [("0.77", 6), ("0.75", 6), ("0.07", 7)])
-def test_the_quotient_predicts_every_outcome(code, max_heap):
-    q = quotient(get_game(code), max_heap)
-    rules = oracle.octal_row_game(code)
-    for count in range(6):
-        for heaps in itertools.combinations_with_replacement(range(max_heap + 1), count):
-            wins = oracle.misere_row_wins(rules, ".".join("x" * h for h in heaps))
-            assert q.outcome(list(heaps)) == ("N" if wins else "P"), heaps
+def test_kayles_is_solved_with_the_published_quotient():
+    # Plambeck-Siegel (MisereSolver): Kayles' quotient has order 40 and |P| = 9, and the
+    # heaps' classes have period 12 and preperiod 71.
+    q = quotient(get_game("kayles"), 400)
+    _, period, preperiod = q.solved
+    assert (q.order, q.p_size, period, preperiod) == (40, 9, 12, 71)
+
+
+def test_tame_games_give_tame_quotients():
+    assert quotient(get_game("0.31"), 40).tame() == "T2"  # solved, tame
+    assert quotient(parse_octal("0.333333333333333"), 15).tame() == "T4"  # misère Nim to *15
+    assert quotient(get_game("0.07"), 12).tame() is None
+
+
+@functools.cache
+def octal_splits(code: str):
+    """One splits function per code, so the oracle's cache serves both kernels' runs."""
+    return functools.cache(functools.partial(oracle.octal_splits, code))
+
+
+def misere_lost(code: str, heaps: tuple[int, ...]) -> bool:
+    return oracle.heap_misere_value(octal_splits(code), heaps) == 0
+
+
+@pytest.mark.parametrize("code, max_heap, parts", [
+    ("0.77", 10, 3), ("0.77", 6, 4), ("0.75", 9, 3), ("0.07", 14, 2), ("0.07", 9, 3),
+    ("0.137", 9, 3), ("4.7", 8, 3), ("0.6", 9, 3), ("0.54", 9, 3),
+])
+def test_the_quotient_predicts_every_outcome(code, max_heap, parts, quotient_kernel):
+    q = quotient(get_game(code), max_heap, kernel=quotient_kernel)
+    for count in range(parts + 1):
+        for heaps in itertools.combinations_with_replacement(range(1, max_heap + 1), count):
+            assert q.outcome(list(heaps)) == ("P" if misere_lost(code, heaps) else "N"), heaps
+
+
+def test_a_solved_quotient_predicts_heaps_past_the_search():
+    q = quotient(get_game("0.31"), 40)
+    at, _, _ = q.solved
+    for heaps in itertools.combinations_with_replacement(range(1, 26), 2):
+        assert q.outcome(list(heaps)) == ("P" if misere_lost("0.31", heaps) else "N"), heaps
+    assert max(len(q.heaps) - 1, at) == 40
+    assert q.outcome([1000, 1003]) in ("P", "N")  # any size, by the period
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.text("01234567", min_size=1, max_size=3), st.integers(1, 10))
+def test_twins_agree(digits, max_heap):
+    game = parse_octal("0." + digits)
+    found = []
+    for name in ("cython", "python"):
+        try:
+            q = quotient(game, max_heap, 1 << 16, kernel=load_kernel(name, "quotient"))
+            found.append((q.order, q.presentation(), q.p_words(), q.heaps, q.solved))
+        except ValueError as exc:
+            found.append(str(exc))
+    assert found[0] == found[1]
 
 
 def test_games_with_no_move_give_the_trivial_quotient():
     q = quotient(get_game("grundy"), 2)  # heaps 1 and 2 cannot be split
-    assert (q.order, q.presentation(), q.p_words()) == (1, "<>", [])
+    assert (q.order, q.presentation(), q.p_words(), q.tame()) == (1, "<>", [], "T0")
 
 
-def test_too_large_is_an_error():
-    with pytest.raises(ValueError, match="beyond this search"):
-        quotient(get_game("kayles"), 40)
+def test_beyond_the_search_is_an_error_never_a_guess(quotient_kernel):
+    with pytest.raises(ValueError, match="beyond this search .*more than 10 states"):
+        quotient(get_game("kayles"), 40, 10, kernel=quotient_kernel)
+    with pytest.raises(ValueError, match="beyond this search .*order past"):
+        quotient(get_game("0.07"), 40, kernel=quotient_kernel)
 
 
 def kayles(*args) -> subprocess.CompletedProcess:
@@ -74,10 +139,23 @@ def test_cli_quotient():
         "0.75, heaps up to 6: misère quotient of order 8",
         "presentation: <a, b, c | a^2 = 1, b^3 = b, bc = ab, c^2 = b^2>",
         "generators: a = heap 1, b = heap 2, c = heap 5",
-        "P-portion: {a, b^2}",
+        "P-portion (2): {a, b^2}",
         "heaps 0..6: 1 a b a b c b",
     ]
+    result = kayles("quotient", "--game", "0.75", "--max-heap", "100")
+    lines = result.stdout.decode().splitlines()
+    assert lines[4].startswith("solved at heap ") and lines[4].endswith(
+        ": period 2, preperiod 8 (the quotient of every heap size)")
+    assert lines[5:] == ["heaps 0..7: 1 a b a b c b c", "heaps 8.. repeat every 2: b ab^2"]
     result = kayles("quotient", "--game", "kayles", "--max-heap", "3", "--json")
-    assert json.loads(result.stdout)["p_portion"] == ["a", "b^2"]
-    for args in (["--max-heap", "40"], ["--max-heap", "x"], []):
+    found = json.loads(result.stdout)
+    assert {k: found[k] for k in ("game", "max_heap", "order", "p_size", "presentation",
+                                  "p_portion", "heaps", "solved", "tame")} == {
+        "game": "kayles", "max_heap": 3, "order": 6, "p_size": 2,
+        "presentation": "<a, b | a^2 = 1, b^3 = b>", "p_portion": ["a", "b^2"],
+        "heaps": ["1", "a", "b", "ab"], "solved": None, "tame": "T2"}
+    found = json.loads(kayles("quotient", "--game", "0.75", "--max-heap", "30", "--json").stdout)
+    assert found["solved"]["period"] == 2 and found["solved"]["preperiod"] == 8
+    assert len(found["heaps"]) == 31
+    for args in (["--max-heap", "x"], ["--max-heap", "5", "--budget", "0"], []):
         assert_usage_error(kayles("quotient", "--game", "kayles", *args))

@@ -38,12 +38,19 @@ def register(sub) -> None:
                        description="Print the misère quotient of the game restricted to heaps "
                        "up to N: its order, a presentation (generators a, b, ... for heaps "
                        "in size order, relations as a complete rewriting system), its "
-                       "P-portion and the class of each heap 0..N. The quotient is proved, "
-                       "not sampled; a range too large for the search is an error.")
+                       "P-portion and the class of each heap 0..N. Built heap by heap "
+                       "(Plambeck-Siegel) and proved, not sampled; once the heaps' classes "
+                       "are provably periodic the quotient is solved (it holds for every "
+                       "heap) and the search stops. A quotient too large for the search "
+                       "is an error.")
     add_game_option(p)
     p.add_argument("--max-heap", type=natural("N"), required=True, metavar="N",
                    help="the largest heap in the positions")
-    add_budget_option(p)
+    from .._constants import QUOTIENT_STATES
+
+    p.add_argument("--budget", type=natural("BUDGET"), default=QUOTIENT_STATES, metavar="N",
+                   help=f"let one walk visit at most N states (default {QUOTIENT_STATES}); past "
+                   "it, an error, never a guess")
     add_json_option(p, "object")
     p.set_defaults(run=run_quotient)
 
@@ -67,18 +74,33 @@ def run_quotient(args, out) -> None:
     from ..rules import get_game
 
     q = quotient(get_game(args.game), args.max_heap, args.budget)
+    solved = None
+    if q.solved is not None:
+        at, period, start = q.solved
+        solved = {"at_heap": at, "period": period, "preperiod": start}
     if args.json:
         dump_json({"game": q.game.name, "max_heap": q.max_heap, "order": q.order,
-                   "presentation": q.presentation(),
+                   "p_size": q.p_size, "presentation": q.presentation(),
                    "generators": {letter: heap for letter, heap in q.letters},
                    "relations": [list(r) for r in q.relations], "elements": q.words,
-                   "p_portion": q.p_words(), "heaps": [q.words[c] for c in q.heaps]}, out)
+                   "p_portion": q.p_words(), "heaps": [q.words[c] for c in q.heaps],
+                   "solved": solved, "tame": q.tame()}, out)
         return
-    out.write(f"{q.game.name}, heaps up to {q.max_heap}: misère quotient of order {q.order}\n")
+    tame = f" (tame: {q.tame()})" if q.tame() else ""
+    out.write(f"{q.game.name}, heaps up to {q.max_heap}: misère quotient of order {q.order}"
+              f"{tame}\n")
     out.write(f"presentation: {q.presentation()}\n")
     out.write(f"generators: {', '.join(f'{x} = heap {h}' for x, h in q.letters) or 'none'}\n")
-    out.write(f"P-portion: {{{', '.join(q.p_words())}}}\n")
-    out.write(f"heaps 0..{q.max_heap}: {' '.join(q.words[c] for c in q.heaps)}\n")
+    out.write(f"P-portion ({q.p_size}): {{{', '.join(q.p_words())}}}\n")
+    if solved is None:
+        out.write(f"heaps 0..{q.max_heap}: {' '.join(q.words[c] for c in q.heaps)}\n")
+        return
+    at, period, start = q.solved
+    out.write(f"solved at heap {at}: period {period}, preperiod {start} (the quotient of "
+              "every heap size)\n")
+    out.write(f"heaps 0..{start - 1}: {' '.join(q.words[c] for c in q.heaps[:start])}\n")
+    cycle = [q.words[q.heap_class(h)] for h in range(start, start + period)]
+    out.write(f"heaps {start}.. repeat every {period}: {' '.join(cycle)}\n")
 
 
 def run_misere_move(args, out) -> None:
