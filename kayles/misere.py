@@ -83,6 +83,8 @@ class Solver:
             kernel = _impl.misere_kernel
         self.kernel = kernel
         self.memo = self.kernel.MisereMemo(encode(game.kinds), budget)
+        self.quotient = None  # a proved misère quotient covering the heaps asked: used instead
+
 
     def value(self, heaps: list[int], twos: int = 0) -> int:
         """The misère Grundy value of the heaps plus ``twos`` nim heaps *2 (0: a loss to move)."""
@@ -91,10 +93,14 @@ class Solver:
 
     def outcome(self, heaps: list[int]) -> str:
         """'P' when the player to move loses under misère play, else 'N'."""
+        if self.quotient is not None:
+            return self.quotient.outcome(heaps)
         return "N" if self.value(heaps) else "P"
 
     def _first_win(self, heaps: list[int]):
         """(heap index, a, kind index, parts) of the tie-break's winning move, or None."""
+        if self.quotient is not None:
+            return self.quotient.first_win(heaps)
         if not self.value(heaps):
             return None
         for i, size in enumerate(heaps):
@@ -112,6 +118,10 @@ class Solver:
         i, _, _, parts = found
         return HeapMove(i, heaps[i], tuple(parts))
 
+    def row_heaps(self, row: str) -> list[int]:
+        """The heaps a row of pins is: the lengths of its runs."""
+        return [length for _, length in self._runs(row)]
+
     def _runs(self, row: str) -> list[tuple[int, int]]:
         if not self.game.on_rows:
             raise ValueError(f"{self.game.name} is not played on rows of pins; give heap sizes")
@@ -120,7 +130,7 @@ class Solver:
 
     def row_outcome(self, row: str) -> str:
         """'P' or 'N' for a row of pins ('x' standing, '.' removed) under misère play."""
-        return self.outcome([length for _, length in self._runs(row)])
+        return self.outcome(self.row_heaps(row))
 
     def row_winning_move(self, row: str) -> str | None:
         """The row after the misère winning move (removed pins turned to '.'), or None."""

@@ -237,14 +237,16 @@ def _solver(sequence: Sequence, misere: bool) -> Callable[[object], Move | None]
     game = sequence.game
     if misere:
         from .misere import Solver
+        from .quotient import answer_misere
 
         solver = Solver(game)  # one memo of positions for the whole game
 
-        def row_move(row: str):
-            return solver.row_winning_move(row)
+        def row_move(row: str):  # the exhaustive search, or the quotient past it
+            return answer_misere(solver, solver.row_heaps(row),
+                                 lambda: solver.row_winning_move(row))
 
         def heap_move(heaps: list[int]):
-            return solver.heaps_winning_move(heaps)
+            return answer_misere(solver, heaps, lambda: solver.heaps_winning_move(heaps))
     else:
 
         def row_move(row: str):

@@ -49,10 +49,10 @@ import string
 from array import array
 
 from ._constants import QUOTIENT_STATES
-from .misere import heap_options
+from .misere import Solver, heap_options
 from .rules import Game, parse_octal
 
-__all__ = ["MAX_HEAP", "MAX_STATES", "Quotient", "quotient"]
+__all__ = ["MAX_HEAP", "MAX_STATES", "Quotient", "answer_misere", "attach_quotient", "quotient"]
 
 TAME_ORDERS = (1, 2, 6, 10, 18, 34)  # T0, T1, then 2**k + 2 (misère Nim, heaps < 2**k)
 MAX_HEAP = 100_000  # the largest --max-heap (the answer lists the class of every heap up to it)
@@ -93,6 +93,27 @@ class Quotient:
             if order == self.order:
                 nim = quotient(parse_octal("0." + "3" * max(1, 2**k - 1)), 2**k - 1)
                 return f"T{k}" if _isomorphic(self, nim) else None
+        return None
+
+    def first_win(self, heaps: list[int]):
+        """(heap index, a, kind index, parts) of the misère tie-break's winning move (that of
+        kayles.misere), or None in a P-position or one with no move; by the quotient alone."""
+        classes = [self.heap_class(size) for size in heaps]
+        after = [0] * (len(classes) + 1)  # after[i]: the product of classes[i:]
+        for i in range(len(classes) - 1, -1, -1):
+            after[i] = self.table[after[i + 1]][classes[i]]
+        if after[0] in self.p_portion:
+            return None
+        before = 0
+        for i, size in enumerate(heaps):
+            rest = self.table[before][after[i + 1]]
+            for option in self.game.options(size):
+                element = rest
+                for part in option.parts:
+                    element = self.table[element][self.heap_class(part)]
+                if element in self.p_portion:
+                    return i, option.a, option.kind, list(option.parts)
+            before = self.table[before][classes[i]]
         return None
 
     def heap_class(self, size: int) -> int:
@@ -531,4 +552,44 @@ def _close(q: Quotient, other: Quotient, mapping: dict[int, int], gens: list[int
                 todo.append((xg, yt))
             elif known != yt:
                 return False
+    return True
+
+
+QUOTIENT_FIRST = 10  # more heaps than this: ask the misère quotient before the search
+QUOTIENT_TOKENS = 10**7  # ... and never for positions of more tokens (each option is read)
+
+
+def answer_misere(solver: Solver, heaps: list[int], answer):
+    """``answer()`` by the exhaustive search, or by a proved misère quotient of the game on
+    heaps up to the largest here (solved, for any size) when the search cannot answer; with
+    more than QUOTIENT_FIRST heaps, the quotient first (its cost depends on the largest
+    heap only, the search's on all of them).  Both are exact: the same answer either way,
+    and one --budget bounds both (positions stored, states walked)."""
+    quotient_first = len(heaps) > QUOTIENT_FIRST
+    if quotient_first and attach_quotient(solver, heaps):
+        return answer()
+    try:
+        return answer()
+    except ValueError:
+        if quotient_first or not attach_quotient(solver, heaps):
+            raise
+        return answer()
+
+
+def attach_quotient(solver: Solver, heaps: list[int]) -> bool:
+    """Give ``solver`` the proved quotient of its game on heaps up to the largest here
+    (solved, when a heap is past MAX_HEAP); False when there is none within its budget."""
+    largest = max(heaps, default=0)
+    known = solver.quotient
+    if known is not None and (largest <= known.max_heap or known.solved is not None):
+        return True
+    if sum(heaps) > QUOTIENT_TOKENS:
+        return False
+    try:
+        q = quotient(solver.game, min(largest, MAX_HEAP), solver.budget)
+    except ValueError:
+        return False
+    if largest > q.max_heap and q.solved is None:
+        return False
+    solver.quotient = q
     return True

@@ -351,11 +351,14 @@ HOSTILE: dict[str, Hostile] = {
     "move-misere-tiny-budget": refused(["move", "20", "--game", "kayles", "--misere",
                                         "--budget", "10"], "budget"),
     "move-misere-disk-full": disk_full(["move", "xxxxxxx", "--misere"], twins=True),
-    "move-misere-2000-heaps": refused(["move", *map(str, range(1, 2001)), "--game", "kayles",
+    # (0.07's quotient is beyond its search past heap 24, so these reach the search's bound)
+    "move-misere-2000-heaps": refused(["move", *map(str, range(1, 2001)), "--game", "0.07",
                                        "--misere"], "more memory than its budget", twins=True),
-    "move-misere-5000-heaps-of-3": refused(["move", *["3"] * 5000, "--game", "kayles",
-                                            "--misere"], "more memory than its budget",
-                                           twins=True),
+    "move-misere-5000-heaps-of-30": refused(["move", *["30"] * 5000, "--game", "0.07",
+                                             "--misere"], "more memory than its budget",
+                                            twins=True),
+    "move-misere-2000-heaps-by-quotient": answered(["move", *map(str, range(1, 2001)), "--game",
+                                                    "kayles", "--misere"], "heap "),
     # survey
     "survey-too-many-digits": refused(["survey", "--digits", "9"], "at most 8"),
     "survey-huge-digits": refused(["survey", "--digits", BIG], "(100000 digits)"),

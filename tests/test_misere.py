@@ -187,7 +187,7 @@ def test_cli_genus():
     ["genus", "x"],
     ["genus", "5", "--game", "nope"],
     ["genus", "40", "--game", "kayles", "--budget", "100"],
-    ["move", "2000000", "--game", "kayles", "--misere"],
+    ["move", "2000000", "--game", "0.07", "--misere"],  # no quotient that far either
     ["move", "xx", "--game", "grundy", "--misere"],
 ])
 def test_cli_errors(args):

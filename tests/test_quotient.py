@@ -159,3 +159,51 @@ def test_cli_quotient():
     assert len(found["heaps"]) == 31
     for args in (["--max-heap", "x"], ["--max-heap", "5", "--budget", "0"], []):
         assert_usage_error(kayles("quotient", "--game", "kayles", *args))
+
+
+def oracle_heap_move(code: str, heaps: tuple[int, ...]) -> str:
+    """The misère tie-break's move (leftmost heap, then the oracle's order of options)
+    by brute force, written as `kayles move` writes it; LOSS or WIN when none wins."""
+    if not misere_lost(code, heaps):
+        for i, size in enumerate(heaps):
+            for parts in oracle.octal_splits(code, size):
+                if misere_lost(code, heaps[:i] + parts + heaps[i + 1:]):
+                    shown = " + ".join(map(str, parts)) or "nothing"
+                    return f"heap {i + 1}: {size} -> {shown}"
+    return "LOSS" if misere_lost(code, heaps) else "WIN"
+
+
+@pytest.mark.parametrize("code, heaps", [
+    ("0.77", (1, 4, 2, 3, 5, 1, 2, 6, 3, 4, 2, 7)),
+    ("0.77", (2, 2, 3, 3, 1, 1, 4, 4, 2, 2, 3, 3)),
+    ("0.75", (1, 2, 3, 4, 5, 6, 1, 2, 3, 4, 5, 6, 2)),
+    ("0.07", (2, 3, 4, 5, 6, 7, 2, 3, 4, 5, 6)),
+])
+def test_many_heaps_are_answered_by_the_quotient(code, heaps):
+    result = kayles("move", *map(str, heaps), "--game", code, "--misere")
+    assert (result.returncode, result.stderr) == (0, b"")
+    assert result.stdout.decode() == oracle_heap_move(code, heaps) + "\n"
+
+
+def test_a_row_of_many_runs_is_answered_by_the_quotient():
+    row = "x.xx.xxx.x.xx.xxxx.x.xxx.xx.x.xxxxx"
+    rules = oracle.octal_row_game("0.77")
+    expected = oracle.misere_row_move(rules, row)
+    result = kayles("move", row, "--game", "kayles", "--misere")
+    assert (result.returncode, result.stderr) == (0, b"")
+    assert result.stdout.decode() == (expected or "LOSS") + "\n"
+
+
+def test_a_thousand_kayles_heaps():
+    # Far past the exhaustive search: the solved quotient answers; the move it gives must
+    # leave a P-position by the quotient, and its heap must have been a real heap.
+    heaps = [h % 37 + 1 for h in range(1000)]
+    result = kayles("move", *map(str, heaps), "--game", "kayles", "--misere", "--json")
+    found = json.loads(result.stdout)
+    assert found["outcome"] in ("N", "P")
+    q = quotient(get_game("kayles"), 400)
+    assert found["outcome"] == q.outcome(heaps)
+    if found["move"] is not None:
+        move = found["move"]
+        assert heaps[move["heap"] - 1] == move["size"]
+        assert q.outcome(move["position"]) == "P"

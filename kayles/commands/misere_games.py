@@ -106,6 +106,7 @@ def run_quotient(args, out) -> None:
 def run_misere_move(args, out) -> None:
     from ..heaps import looks_like_heaps, parse_heaps
     from ..misere import Solver
+    from ..quotient import answer_misere
     from ..rules import get_game
 
     game = get_game(args.game)
@@ -116,8 +117,8 @@ def run_misere_move(args, out) -> None:
             raise ValueError("a row is one POSITION of 'x' and '.' (or give heap sizes)")
         text = args.position[0]
         solver = Solver(game, args.budget)
-        after = solver.row_winning_move(text)
-        result = "N" if after is not None else solver.row_outcome(text)
+        after, result = answer_misere(solver, solver.row_heaps(text),
+                                  lambda: _row_answer(solver, text))
         if args.json:
             dump_json({"game": game.name, "position": text, "play": "misere",
                        "outcome": result, "move": after}, out)
@@ -126,13 +127,22 @@ def run_misere_move(args, out) -> None:
         return
     position = parse_heaps(" ".join(args.position))
     solver = Solver(game, args.budget)
-    move = solver.heaps_winning_move(position)
-    result = "N" if move is not None else solver.outcome(position)
+    move, result = answer_misere(solver, position, lambda: _heaps_answer(solver, position))
     if args.json:
         dump_json({"game": game.name, "heaps": position, "play": "misere", "outcome": result,
                    "move": heap_move_json(move, position)}, out)
     else:
         out.write((heap_move_text(move) if move is not None else _no_move(result)) + "\n")
+
+
+def _row_answer(solver, text: str):
+    after = solver.row_winning_move(text)
+    return after, "N" if after is not None else solver.row_outcome(text)
+
+
+def _heaps_answer(solver, position: list[int]):
+    move = solver.heaps_winning_move(position)
+    return move, "N" if move is not None else solver.outcome(position)
 
 
 def _no_move(result: str) -> str:
