@@ -74,6 +74,7 @@ def run_quotient(args, out) -> None:
     from ..rules import get_game
 
     q = quotient(get_game(args.game), args.max_heap, args.budget)
+    tame = q.tame()  # builds misère Nim's quotient of the same order: once
     solved = None
     if q.solved is not None:
         at, period, start = q.solved
@@ -84,11 +85,11 @@ def run_quotient(args, out) -> None:
                    "generators": {letter: heap for letter, heap in q.letters},
                    "relations": [list(r) for r in q.relations], "elements": q.words,
                    "p_portion": q.p_words(), "heaps": [q.words[c] for c in q.heaps],
-                   "solved": solved, "tame": q.tame()}, out)
+                   "solved": solved, "tame": tame}, out)
         return
-    tame = f" (tame: {q.tame()})" if q.tame() else ""
+    named = f" (tame: {tame})" if tame else ""
     out.write(f"{q.game.name}, heaps up to {q.max_heap}: misère quotient of order {q.order}"
-              f"{tame}\n")
+              f"{named}\n")
     out.write(f"presentation: {q.presentation()}\n")
     out.write(f"generators: {', '.join(f'{x} = heap {h}' for x, h in q.letters) or 'none'}\n")
     out.write(f"P-portion ({q.p_size}): {{{', '.join(q.p_words())}}}\n")
