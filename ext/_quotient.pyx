@@ -230,6 +230,54 @@ def explore(const int[::1] table, int n, const unsigned char[::1] p, behaviours,
         free(here)
 
 
+def grow(const int[::1] table, int n, const unsigned char[::1] p, behaviours, xs,
+         const unsigned char[::1] us, int first, Py_ssize_t limit):
+    """See kayles/_quotient_pure.py."""
+    cdef Behaviours beh = Behaviours(table, n, behaviours)
+    cdef Py_ssize_t words = (n + 63) // 64, s = 0, known = len(xs), i, found
+    cdef Store store
+    cdef uint64_t* pset = bit_set(p, n, words, 1)
+    cdef uint64_t* scratch = <uint64_t*>malloc((words + 1) * sizeof(uint64_t))
+    cdef uint64_t* here = <uint64_t*>malloc((words + 1) * sizeof(uint64_t))
+    cdef int b, x, y
+    cdef bint new, broken = False
+    try:
+        if scratch == NULL or here == NULL:
+            raise MemoryError()
+        if us.shape[0] != known * words * 8:
+            raise ValueError("the known states' sets do not match their images")
+        store_open(&store, words)
+        memset(scratch, 0, (words + 1) * sizeof(uint64_t))
+        if known == 0:
+            store_add(&store, 0, scratch, &new)
+            broken = p[0] != 0
+        for i in range(known):
+            memcpy(scratch, &us[i * words * 8], words * sizeof(uint64_t))
+            store_add(&store, xs[i], scratch, &new)
+        while s < store.count and not broken:
+            if (s & (SIGNAL_STEPS - 1)) == 0:
+                PyErr_CheckSignals()
+            x = store.xs[s]
+            memcpy(here, store.us + s * words, words * sizeof(uint64_t))
+            for b in range(first if s < known else 0, beh.count):
+                y = successor(table, n, beh, b, x, here, scratch, words)
+                found = store_add(&store, y, scratch, &new)
+                if new:
+                    if found >= limit:
+                        raise ValueError(f"more than {limit} states")
+                    if (p[y] != 0) == meets(scratch, pset, words):
+                        broken = True
+                        break
+            s += 1
+        return (broken, array("i", [store.xs[i] for i in range(store.count)]),
+                (<char*>store.us)[:store.count * words * 8])
+    finally:
+        store_close(&store)
+        free(pset)
+        free(scratch)
+        free(here)
+
+
 cdef struct Entry:
     int64_t dist
     int64_t tick

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from array import array
 
-__all__ = ["explore", "mark", "minimize", "paths_table", "times_cyclic"]
+__all__ = ["explore", "grow", "mark", "minimize", "paths_table", "times_cyclic"]
 
 
 def _times(mask: int, column: list[int]) -> int:
@@ -81,6 +81,49 @@ def explore(table, n: int, p: bytes, behaviours, limit: int, stop: bool):
             moves.append(found)
         s += 1
     return broken, xs, lost, moves
+
+
+def grow(table, n: int, p: bytes, behaviours, xs, us: bytes, first: int, limit: int):
+    """``explore`` resumed: the states reachable from known ones, to the first broken one.
+
+    ``xs``, ``us``: states already walked (their images, and their sets as ``words`` 64-bit
+    little-endian words each, ``words = (n + 63) // 64``), closed under ``behaviours[:first]``
+    and none broken; empty: only the start is known (then ``first`` is 0).  Only
+    ``behaviours[first:]`` are applied to the known states, every behaviour to new ones.
+    Returns ``(broken, xs, us)``: the known states and then the new ones in order of
+    discovery (up to the broken one).  ValueError past ``limit`` states.
+    """
+    size = (n + 63) // 64 * 8
+    images = list(xs) or [0]
+    sets = [int.from_bytes(us[i * size : (i + 1) * size], "little") for i in range(len(xs))]
+    sets = sets or [0]
+    if not len(xs) and p[0]:
+        return True, array("i", images), bytes(size)
+    columns = [[table[x * n + g] for x in range(n)] for g, _ in behaviours]
+    pmask = sum(1 << x for x in range(n) if p[x])
+    seen = {(x, u): i for i, (x, u) in enumerate(zip(images, sets))}
+    known = len(images) if len(xs) else 0
+    broken = False
+    s = 0
+    while s < len(images) and not broken:
+        x, u = images[s], sets[s]
+        for b in range(first if s < known else 0, len(behaviours)):
+            g, options = behaviours[b]
+            y = table[x * n + g]
+            v = _times(u, columns[b])
+            for t in options:
+                v |= 1 << table[x * n + t]
+            if (y, v) not in seen:
+                if len(images) >= limit:
+                    raise ValueError(f"more than {limit} states")
+                seen[y, v] = len(images)
+                images.append(y)
+                sets.append(v)
+                if bool(p[y]) == bool(v & pmask):  # in P iff no option's image is in P
+                    broken = True
+                    break
+        s += 1
+    return broken, array("i", images), b"".join(u.to_bytes(size, "little") for u in sets)
 
 
 def minimize(count: int, width: int, moves, labels: list[int]) -> list[int]:

@@ -36,7 +36,6 @@ __all__ = [
     "Solver",
     "genera",
     "genus",
-    "heap_options",
     "heaps_winning_move",
     "outcome",
     "row_outcome",
@@ -60,12 +59,6 @@ def _moves(size: int, game: Game):
     """(left part a, kind index, heaps left) of every move on a heap, in tie-break order."""
     for option in game.options(size):
         yield option.a, option.kind, list(option.parts)
-
-
-def heap_options(size: int, game: Game):
-    """The heaps each move on one heap leaves, in tie-break order (smallest left part first)."""
-    for _, _, parts in _moves(size, game):
-        yield parts
 
 
 class Solver:

@@ -49,7 +49,7 @@ import string
 from array import array
 
 from ._constants import QUOTIENT_STATES
-from .misere import Solver, heap_options
+from .misere import Solver
 from .rules import Game, parse_octal
 
 __all__ = ["MAX_HEAP", "MAX_STATES", "Quotient", "answer_misere", "attach_quotient", "quotient"]
@@ -193,11 +193,12 @@ class _Builder:
         self.c = _Candidate(1, array("i", [0]), bytearray(1), [0])
         self.solved: tuple[int, int, int] | None = None  # (at heap, period, preperiod)
         self.last = [0]  # last[p]: the last n with image[n] != image[n + p] (0: none)
+        self.known: tuple | None = None  # (behaviours, images, sets): c's states, walked
 
     # -- one heap ---------------------------------------------------------------------
 
     def add(self, h: int) -> None:
-        self.parts.append(sorted({tuple(sorted(p)) for p in heap_options(h, self.game)}))
+        self.parts.append(_distinct_parts(self.game, h))
         c = self.c
         if not self.parts[h]:
             c.image.append(0)  # no move: the heap is the empty position
@@ -209,6 +210,7 @@ class _Builder:
                 c.image.append(found)
             else:
                 self.c = self._expand(h)
+                self.known = None
                 self._restart_periods()
                 self._check_solved()
                 return
@@ -278,19 +280,36 @@ class _Builder:
                 "--max-heap)")
 
     def _conservative(self, c: _Candidate, options: list[int], lost: bool) -> int | None:
-        """An element that heap h may map to with the quotient unchanged, or None."""
+        """An element that heap h may map to with the quotient unchanged, or None.
+
+        The states of the heaps before h are walked once per quotient and kept
+        (``self.known``); each trial only adds what heap h's behaviour reaches from them.
+        """
         behaviours, _ = self._behaviours(c, len(c.image) - 1)
         for g, known in behaviours:
             if list(known) == options:
                 return g  # the behaviour of an earlier heap: nothing new to walk
+        if self.known is None or self.known[0] != len(behaviours):
+            _, xs, us = self._grow(c, behaviours, (array("i"), b""), 0)
+            self.known = (len(behaviours), xs, us)
         trial = tuple(options)
         for x in range(c.n):
             if bool(c.p[x]) != lost:
                 continue
-            broken, *_ = self._walk(c, [*behaviours, (x, trial)], True)
+            broken, xs, us = self._grow(c, [*behaviours, (x, trial)], self.known[1:],
+                                        len(behaviours))
             if not broken:
+                self.known = (len(behaviours) + 1, xs, us)
                 return x
         return None
+
+    def _grow(self, c: _Candidate, behaviours: list, known: tuple, first: int):
+        try:
+            return self.kernel.grow(c.table, c.n, bytes(c.p), behaviours, *known, first,
+                                    self.budget)
+        except ValueError:
+            raise ValueError(self._beyond(f"more than {self.budget} states; raise --budget "
+                                          "or")) from None
 
     def _expand(self, h: int) -> _Candidate:
         """The quotient of heaps 1..h when heap h needs a new generator (steps 2 and 3)."""
@@ -426,6 +445,22 @@ class _Builder:
         table = self.kernel.paths_table(n, width, trans, parent, letter)
         p = bytearray(flag[b] for b in queue)
         return _Candidate(n, table, p, [rank[e] if e in rank else 0 for e in image])
+
+
+def _distinct_parts(game: Game, n: int) -> list[tuple[int, ...]]:
+    """The distinct multisets of heaps the moves on a heap of ``n`` leave, sorted.
+
+    A move's outer parts may be swapped (the rule is symmetric in them: rules.allowed), so
+    only a <= b is read.
+    """
+    found = set()
+    for kind in game.kinds:
+        span, kept, allows = kind.span, kind.kept, kind.allows
+        for a in range((n - span) // 2 + 1):
+            b = n - span - a
+            if allows(a, b):
+                found.add(tuple(sorted(part for part in (a, *kept, b) if part)))
+    return sorted(found)
 
 
 def _present(game: Game, max_heap: int, builder: _Builder) -> Quotient:

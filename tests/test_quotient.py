@@ -7,6 +7,7 @@ from __future__ import annotations
 import functools
 import itertools
 import json
+from array import array
 import subprocess
 import sys
 
@@ -113,6 +114,42 @@ def test_twins_agree(digits, max_heap):
         except ValueError as exc:
             found.append(str(exc))
     assert found[0] == found[1]
+
+
+@pytest.mark.parametrize("code, max_heap", [("0.77", 30), ("4.7", 9), ("0.07", 14)])
+def test_grown_walks_reach_the_states_of_a_whole_walk(code, max_heap, quotient_kernel):
+    """grow, from the start or resumed from the states of fewer behaviours, reaches exactly
+    the states explore does (as a set: resumed, the order of discovery differs)."""
+    game = parse_octal(code)
+    q = quotient(game, max_heap, kernel=quotient_kernel)
+    table = array("i", [x for row in q.table for x in row])
+    p = bytes(int(x in q.p_portion) for x in range(q.order))
+
+    def image(parts) -> int:
+        element = 0
+        for size in parts:
+            element = q.table[element][q.heap_class(size)]
+        return element
+
+    behaviours = list(dict.fromkeys(
+        (q.heap_class(h), tuple(sorted({image(o.parts) for o in game.options(h)})))
+        for h in range(1, max_heap + 1)))
+    broken, xs, _, _ = quotient_kernel.explore(table, q.order, p, behaviours, 10**6, False)
+    assert not broken and len(xs) > len(behaviours) > 3
+    size = (q.order + 63) // 64 * 8
+    for first in (0, len(behaviours) // 2, len(behaviours) - 1):
+        _, head, head_sets = quotient_kernel.grow(table, q.order, p, behaviours[:first],
+                                                  array("i"), b"", 0, 10**6)
+        broken, ys, sets = quotient_kernel.grow(table, q.order, p, behaviours, head,
+                                                head_sets, first, 10**6)
+        states = {(ys[i], sets[i * size : (i + 1) * size]) for i in range(len(ys))}
+        assert not broken and len(states) == len(ys) == len(xs) and sorted(ys) == sorted(xs)
+    with pytest.raises(ValueError, match="more than 5 states"):
+        quotient_kernel.grow(table, q.order, p, behaviours, array("i"), b"", 0, 5)
+    wrong = p[:1] + bytes(1 - flag for flag in p[1:])  # the first new state breaks the rule
+    broken, ys, _ = quotient_kernel.grow(table, q.order, wrong, behaviours, array("i"), b"",
+                                         0, 10**6)
+    assert broken and len(ys) == 2
 
 
 def test_games_with_no_move_give_the_trivial_quotient():
