@@ -7,9 +7,9 @@ from __future__ import annotations
 import functools
 import itertools
 import json
-from array import array
 import subprocess
 import sys
+from array import array
 
 import pytest
 from hypothesis import given, settings
