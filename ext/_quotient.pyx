@@ -107,16 +107,21 @@ cdef Py_ssize_t store_add(Store* s, int x, const uint64_t* u, bint* new) except 
 
 
 cdef class Behaviours:
-    """The heaps' behaviours as flat arrays: images, and options' images (CSR)."""
+    """The heaps' behaviours as flat arrays: images, and options' images (CSR), as columns
+    of a table with rows of ``stride`` entries (see kayles/_quotient_pure.py)."""
     cdef int count
+    cdef Py_ssize_t stride
     cdef int* g
     cdef int* start
     cdef int* items
     cdef int* columns  # columns[b * n + e] = e g_b
 
-    def __cinit__(self, const int[::1] table, int n, behaviours):
+    def __cinit__(self, const int[::1] table, int n, behaviours, Py_ssize_t stride):
         cdef int b, e, k = 0, total = 0
         self.count = len(behaviours)
+        self.stride = stride
+        if table.shape[0] != n * stride:
+            raise ValueError("the table does not have n rows of stride entries")
         for _, options in behaviours:
             total += len(options)
         self.g = <int*>malloc((self.count + 1) * sizeof(int))
@@ -132,7 +137,7 @@ cdef class Behaviours:
                 self.items[k] = t
                 k += 1
             for e in range(n):
-                self.columns[<Py_ssize_t>b * n + e] = table[<Py_ssize_t>e * n + g]
+                self.columns[<Py_ssize_t>b * n + e] = table[e * stride + g]
         self.start[self.count] = k
 
     def __dealloc__(self):
@@ -142,7 +147,7 @@ cdef class Behaviours:
         free(self.columns)
 
 
-cdef inline int successor(const int[::1] table, int n, Behaviours beh, int b, int x,
+cdef inline int successor(const int* table, int n, Behaviours beh, int b, int x,
                           const uint64_t* u, uint64_t* out, Py_ssize_t words) noexcept:
     """Write g_b U + x T_b into ``out``; return x g_b."""
     cdef Py_ssize_t i
@@ -157,9 +162,9 @@ cdef inline int successor(const int[::1] table, int n, Behaviours beh, int b, in
             out[e >> 6] |= (<uint64_t>1) << (e & 63)
             w &= w - 1
     for k in range(beh.start[b], beh.start[b + 1]):
-        e = table[<Py_ssize_t>x * n + beh.items[k]]
+        e = table[x * beh.stride + beh.items[k]]
         out[e >> 6] |= (<uint64_t>1) << (e & 63)
-    return table[<Py_ssize_t>x * n + beh.g[b]]
+    return table[x * beh.stride + beh.g[b]]
 
 
 cdef inline bint meets(const uint64_t* u, const uint64_t* pset, Py_ssize_t words) noexcept:
@@ -182,58 +187,10 @@ cdef uint64_t* bit_set(const unsigned char[::1] p, int n, Py_ssize_t words, int 
     return out
 
 
-def explore(const int[::1] table, int n, const unsigned char[::1] p, behaviours,
-            Py_ssize_t limit, bint stop):
-    """See kayles/_quotient_pure.py."""
-    cdef Behaviours beh = Behaviours(table, n, behaviours)
-    cdef Py_ssize_t words = (n + 63) // 64, s = 0, found
-    cdef Store store
-    cdef uint64_t* pset = bit_set(p, n, words, 1)
-    cdef uint64_t* scratch = <uint64_t*>malloc((words + 1) * sizeof(uint64_t))
-    cdef uint64_t* here = <uint64_t*>malloc((words + 1) * sizeof(uint64_t))
-    cdef int b, x, y
-    cdef bint new, broken = p[0] != 0
-    moves = array("i")
-    lost = bytearray()
-    try:
-        if scratch == NULL or here == NULL:
-            raise MemoryError()
-        store_open(&store, words)
-        memset(scratch, 0, (words + 1) * sizeof(uint64_t))
-        store_add(&store, 0, scratch, &new)
-        lost.append(0)
-        if broken and stop:
-            return True, [0], lost, moves
-        while s < store.count:
-            if (s & (SIGNAL_STEPS - 1)) == 0:
-                PyErr_CheckSignals()
-            x = store.xs[s]
-            memcpy(here, store.us + s * words, words * sizeof(uint64_t))
-            for b in range(beh.count):
-                y = successor(table, n, beh, b, x, here, scratch, words)
-                found = store_add(&store, y, scratch, &new)
-                if new:
-                    if found >= limit:
-                        raise ValueError(f"more than {limit} states")
-                    lost.append(0 if meets(scratch, pset, words) else 1)
-                    if (p[y] != 0) != (lost[found] != 0):
-                        broken = True
-                        if stop:
-                            return True, [store.xs[i] for i in range(store.count)], lost, moves
-                moves.append(found)
-            s += 1
-        return broken, [store.xs[i] for i in range(store.count)], lost, moves
-    finally:
-        store_close(&store)
-        free(pset)
-        free(scratch)
-        free(here)
-
-
 def grow(const int[::1] table, int n, const unsigned char[::1] p, behaviours, xs,
          const unsigned char[::1] us, int first, Py_ssize_t limit):
     """See kayles/_quotient_pure.py."""
-    cdef Behaviours beh = Behaviours(table, n, behaviours)
+    cdef Behaviours beh = Behaviours(table, n, behaviours, n)
     cdef Py_ssize_t words = (n + 63) // 64, s = 0, known = len(xs), i, found
     cdef Store store
     cdef uint64_t* pset = bit_set(p, n, words, 1)
@@ -260,7 +217,7 @@ def grow(const int[::1] table, int n, const unsigned char[::1] p, behaviours, xs
             x = store.xs[s]
             memcpy(here, store.us + s * words, words * sizeof(uint64_t))
             for b in range(first if s < known else 0, beh.count):
-                y = successor(table, n, beh, b, x, here, scratch, words)
+                y = successor(&table[0], n, beh, b, x, here, scratch, words)
                 found = store_add(&store, y, scratch, &new)
                 if new:
                     if found >= limit:
@@ -278,177 +235,307 @@ def grow(const int[::1] table, int n, const unsigned char[::1] p, behaviours, xs
         free(here)
 
 
-cdef struct Entry:
-    int64_t dist
-    int64_t tick
-    Py_ssize_t state
-
-
-cdef inline bint before(Entry a, Entry b) noexcept:
-    return a.dist < b.dist or (a.dist == b.dist and a.tick < b.tick)
-
-
-cdef int heap_push(Entry** heap, Py_ssize_t* size, Py_ssize_t* room, Entry item) except -1:
-    cdef Py_ssize_t i = size[0], parent
-    reserve(<void**>heap, room, i + 1, sizeof(Entry))
-    while i > 0:
-        parent = (i - 1) // 2
-        if not before(item, heap[0][parent]):
-            break
-        heap[0][i] = heap[0][parent]
-        i = parent
-    heap[0][i] = item
-    size[0] += 1
+cdef int settle_flag(unsigned char[::1] p, uint64_t* pset, int x, const uint64_t* u,
+                     Py_ssize_t words) except -1:
+    """x's flag from its least position's options' images u (flags 0 or 1 are kept)."""
+    cdef Py_ssize_t i
+    cdef bint moves = False
+    if p[x] == 2:
+        for i in range(words):
+            if u[i]:
+                moves = True
+        p[x] = moves and not meets(u, pset, words)
+        if p[x]:
+            pset[x >> 6] |= (<uint64_t>1) << (x & 63)
     return 0
 
 
-cdef Entry heap_pop(Entry* heap, Py_ssize_t* size) noexcept:
-    cdef Entry top = heap[0], last
-    cdef Py_ssize_t i = 0, child
-    size[0] -= 1
-    last = heap[size[0]]
-    while True:
-        child = 2 * i + 1
-        if child >= size[0]:
-            break
-        if child + 1 < size[0] and before(heap[child + 1], heap[child]):
-            child += 1
-        if not before(heap[child], last):
-            break
-        heap[i] = heap[child]
-        i = child
-    heap[i] = last
-    return top
-
-
-def mark(const int[::1] table, int n, unsigned char[::1] p, behaviours, weights,
+def mark(const int[::1] table, int n, Py_ssize_t stride, unsigned char[::1] p, behaviours,
          Py_ssize_t limit):
-    """See kayles/_quotient_pure.py."""
-    cdef Behaviours beh = Behaviours(table, n, behaviours)
-    cdef Py_ssize_t words = (n + 63) // 64, size = 0, room = 0, done_count = 0, i
-    cdef Py_ssize_t done_room = 0, left = 0, top = 1
+    """See kayles/_quotient_pure.py (the walk of _lex_walk, with frames per depth)."""
+    cdef Behaviours beh = Behaviours(table, n, behaviours, stride)
+    cdef Py_ssize_t words = (n + 63) // 64, visits = 1, width = beh.count, d, k
+    cdef unsigned char* seen = <unsigned char*>malloc(n + 1)
+    cdef int* at = <int*>malloc((width + 1) * sizeof(int))          # each depth's element
+    cdef uint64_t* sets = <uint64_t*>malloc(((width + 1) * words + 1) * sizeof(uint64_t))
+    cdef uint64_t* scratch = <uint64_t*>malloc((words + 1) * sizeof(uint64_t))
+    cdef uint64_t* pset = bit_set(p, n, words, 1)
+    cdef int y
+    try:
+        if seen == NULL or at == NULL or sets == NULL or scratch == NULL:
+            raise MemoryError()
+        memset(seen, 0, n + 1)
+        memset(sets, 0, ((width + 1) * words + 1) * sizeof(uint64_t))
+        for d in range(width):
+            at[d] = 0
+        seen[0] = 1
+        settle_flag(p, pset, 0, sets, words)
+        while True:
+            d = 0
+            while d < width:
+                y = successor(&table[0], n, beh, <int>d, at[d], sets + d * words, scratch, words)
+                if not seen[y]:
+                    break
+                d += 1
+            else:
+                return
+            visits += 1
+            if visits > limit:
+                raise ValueError(f"more than {limit} states")
+            if (visits & (SIGNAL_STEPS - 1)) == 0:
+                PyErr_CheckSignals()
+            for k in range(d + 1):
+                at[k] = y
+                memcpy(sets + k * words, scratch, words * sizeof(uint64_t))
+            seen[y] = 1
+            settle_flag(p, pset, y, scratch, words)
+    finally:
+        free(seen)
+        free(at)
+        free(sets)
+        free(scratch)
+        free(pset)
+
+
+def least_failure(const int[::1] table, int n, const unsigned char[::1] p, behaviours,
+                  Py_ssize_t limit):
+    """See kayles/_quotient_pure.py (the walk of _lex_walk, over stored states)."""
+    cdef Behaviours beh = Behaviours(table, n, behaviours, n)
+    cdef Py_ssize_t words = (n + 63) // 64, width = beh.count, d, k, s, seen_room = 0, i
     cdef Store store
-    cdef Entry* heap = NULL
-    cdef unsigned char* done = NULL
-    cdef int* reach = <int*>malloc((n + 1) * sizeof(int))
-    cdef unsigned char* reached = <unsigned char*>malloc(n + 1)
+    cdef unsigned char* seen = NULL
+    cdef Py_ssize_t* at = <Py_ssize_t*>malloc((width + 1) * sizeof(Py_ssize_t))
+    cdef Py_ssize_t* counts = <Py_ssize_t*>malloc((width + 1) * sizeof(Py_ssize_t))
     cdef uint64_t* pset = bit_set(p, n, words, 1)
     cdef uint64_t* scratch = <uint64_t*>malloc((words + 1) * sizeof(uint64_t))
     cdef uint64_t* here = <uint64_t*>malloc((words + 1) * sizeof(uint64_t))
-    cdef int64_t* weight = <int64_t*>malloc((beh.count + 1) * sizeof(int64_t))
-    cdef int64_t tick = 1
-    cdef int b, x, y, e
-    cdef bint new, lost
-    cdef Entry item
+    cdef int y
+    cdef bint new
     try:
-        if reach == NULL or reached == NULL or scratch == NULL or here == NULL or weight == NULL:
+        if at == NULL or counts == NULL or scratch == NULL or here == NULL:
             raise MemoryError()
-        for b in range(beh.count):
-            weight[b] = weights[b]
-        memset(reached, 0, n + 1)
-        reach[0] = 0
-        reached[0] = 1
-        i = 0
-        while i < top:
-            for b in range(beh.count):
-                y = table[<Py_ssize_t>reach[i] * n + beh.g[b]]
-                if not reached[y]:
-                    reached[y] = 1
-                    reach[top] = y
-                    top += 1
-            i += 1
-        for i in range(top):
-            if p[reach[i]] == 2:
-                left += 1
         store_open(&store, words)
         memset(scratch, 0, (words + 1) * sizeof(uint64_t))
-        item.state = store_add(&store, 0, scratch, &new)
-        item.dist = 0
-        item.tick = 0
-        heap_push(&heap, &size, &room, item)
-        while size and left:
-            item = heap_pop(heap, &size)
-            if item.state < done_room and done[item.state]:
-                continue
-            if item.state >= done_room:
-                i = done_room
-                reserve(<void**>&done, &done_room, item.state + 1, 1)
-                memset(done + i, 0, done_room - i)
-            done[item.state] = 1
-            done_count += 1
-            if done_count > limit:
-                raise ValueError(f"more than {limit} states")
-            if (done_count & (SIGNAL_STEPS - 1)) == 0:
+        store_add(&store, 0, scratch, &new)
+        if p[0]:
+            return []
+        reserve(<void**>&seen, &seen_room, 1, 1)
+        seen[0] = 1
+        for d in range(width):
+            at[d] = 0
+            counts[d] = 0
+        while True:
+            d = 0
+            while d < width:
+                memcpy(here, store.us + at[d] * words, words * sizeof(uint64_t))
+                y = successor(&table[0], n, beh, <int>d, store.xs[at[d]], here, scratch, words)
+                s = store_add(&store, y, scratch, &new)
+                if new and s >= limit:
+                    raise ValueError(f"more than {limit} states")
+                if s >= seen_room or not seen[s]:
+                    break
+                counts[d] = 0
+                d += 1
+            else:
+                return None
+            if s >= seen_room:
+                i = seen_room
+                reserve(<void**>&seen, &seen_room, s + 1, 1)
+                memset(seen + i, 0, seen_room - i)
+            if (s & (SIGNAL_STEPS - 1)) == 0:
                 PyErr_CheckSignals()
-            x = store.xs[item.state]
-            memcpy(here, store.us + item.state * words, words * sizeof(uint64_t))
-            if p[x] == 2:
-                lost = False
-                for i in range(words):
-                    if here[i]:
-                        lost = True
-                if lost:
-                    for e in range(n):
-                        if (here[e >> 6] >> (e & 63)) & 1 and p[e] == 1:
-                            lost = False
-                            break
-                p[x] = lost
-                left -= 1
-            for b in range(beh.count):
-                y = successor(table, n, beh, b, x, here, scratch, words)
-                i = store_add(&store, y, scratch, &new)
-                if new or i >= done_room or not done[i]:
-                    heap_push(&heap, &size, &room,
-                              Entry(dist=item.dist + weight[b], tick=tick, state=i))
-                    tick += 1
+            counts[d] += 1
+            for k in range(d + 1):
+                at[k] = s
+            seen[s] = 1
+            if (p[y] != 0) == meets(scratch, pset, words):
+                return [b for b in range(width - 1, -1, -1) for _ in range(counts[b])]
     finally:
         store_close(&store)
-        free(heap)
-        free(done)
-        free(reach)
-        free(reached)
+        free(seen)
+        free(at)
+        free(counts)
         free(pset)
         free(scratch)
         free(here)
-        free(weight)
+
+
+def reach(const int[::1] table, int n, Py_ssize_t stride, gens):
+    """See kayles/_quotient_pure.py."""
+    cdef Py_ssize_t width = len(gens), s = 0, count = 1, a, found
+    cdef int* gen = <int*>malloc((width + 1) * sizeof(int))
+    cdef Py_ssize_t* where = <Py_ssize_t*>malloc((n + 1) * sizeof(Py_ssize_t))
+    cdef int* order = <int*>malloc((n + 1) * sizeof(int))
+    cdef int* moves = <int*>malloc((n * width + 1) * sizeof(int))
+    cdef int y
+    try:
+        if gen == NULL or where == NULL or order == NULL or moves == NULL:
+            raise MemoryError()
+        for a in range(width):
+            gen[a] = gens[a]
+        for a in range(n):
+            where[a] = -1
+        order[0] = 0
+        where[0] = 0
+        while s < count:
+            for a in range(width):
+                y = table[order[s] * stride + gen[a]]
+                found = where[y]
+                if found < 0:
+                    found = where[y] = count
+                    order[count] = y
+                    count += 1
+                moves[s * width + a] = <int>found
+            s += 1
+        found_order = array("i")
+        found_order.frombytes((<char*>order)[:count * sizeof(int)])
+        found_moves = array("i")
+        found_moves.frombytes((<char*>moves)[:count * width * sizeof(int)])
+        return found_order, found_moves
+    finally:
+        free(gen)
+        free(where)
+        free(order)
+        free(moves)
+
+
+def restrict(const int[::1] table, int n, elements):
+    """See kayles/_quotient_pure.py."""
+    cdef Py_ssize_t m = len(elements), i, j
+    cdef const int[::1] el = elements if isinstance(elements, array) else array("i", elements)
+    cdef int* rank = <int*>malloc((n + 1) * sizeof(int))
+    if rank == NULL:
+        raise MemoryError()
+    result = array("i", [0]) * (m * m)
+    cdef int[::1] out = result
+    try:
+        for i in range(m):
+            rank[el[i]] = <int>i
+        for i in range(m):
+            for j in range(m):
+                out[i * m + j] = rank[table[el[i] * n + el[j]]]
+        return result
+    finally:
+        free(rank)
+
+
+cdef inline uint64_t row_hash(const int* row, Py_ssize_t length) noexcept:
+    cdef uint64_t h = 0x632BE59BD9B4E019ULL
+    cdef Py_ssize_t i
+    for i in range(length):
+        h = (h ^ <uint64_t><unsigned int>row[i]) * 0x100000001B3ULL
+        h ^= h >> 29
+    return h
+
+
+cdef int name_row(const int* rows, Py_ssize_t s, Py_ssize_t used, Py_ssize_t length,
+                  Py_ssize_t* table, Py_ssize_t slots, const int* named,
+                  Py_ssize_t* names) noexcept:
+    """The name of row s (its first ``used`` entries): that of the first equal row before
+    it (``named``), or the next name.  ``table`` (slot -> first row of a name) stays at
+    most half full."""
+    cdef const int* row = rows + s * length
+    cdef Py_ssize_t k = <Py_ssize_t>(row_hash(row, used) & <uint64_t>(slots - 1)), other
+    while True:
+        other = table[k]
+        if other < 0:
+            table[k] = s
+            names[0] += 1
+            return <int>(names[0] - 1)
+        if memcmp(rows + other * length, row, used * sizeof(int)) == 0:
+            return named[other]
+        k = (k + 1) & (slots - 1)
 
 
 def minimize(Py_ssize_t count, Py_ssize_t width, moves, labels):
-    """See kayles/_quotient_pure.py."""
+    """See kayles/_quotient_pure.py (the same blocks, numbered alike: each round names a
+    state's (block, successors' blocks) in order of first appearance)."""
     cdef const int[::1] step = moves if isinstance(moves, array) else array("i", moves)
-    cdef Py_ssize_t s, b, blocks = -1
-    cdef list block = list(labels)
-    cdef list new
-    cdef dict names
-    while True:
-        names = {}
-        new = [0] * count
+    cdef Py_ssize_t length = width + 1, s, b, slots = 16, blocks = -1, names
+    cdef int* block = <int*>malloc((count + 1) * sizeof(int))
+    cdef int* new = <int*>malloc((count + 1) * sizeof(int))
+    cdef int* rows = <int*>malloc((count * length + 1) * sizeof(int))
+    cdef Py_ssize_t* table = NULL
+    cdef int* swap
+    try:
+        if block == NULL or new == NULL or rows == NULL:
+            raise MemoryError()
+        while slots < 2 * count:
+            slots *= 2
+        table = <Py_ssize_t*>malloc(slots * sizeof(Py_ssize_t))
+        if table == NULL:
+            raise MemoryError()
+        for s in range(count):  # labels, numbered in order of first appearance
+            rows[s * length] = <int>labels[s]
+        names = 0
+        memset(table, 0xFF, slots * sizeof(Py_ssize_t))
         for s in range(count):
-            key = (block[s],) + tuple([block[step[s * width + b]] for b in range(width)])
-            new[s] = names.setdefault(key, len(names))
-        block = new
-        if len(names) == blocks:
-            return block
-        blocks = len(names)
+            block[s] = name_row(rows, s, 1, length, table, slots, block, &names)
+        while True:
+            for s in range(count):
+                rows[s * length] = block[s]
+                for b in range(width):
+                    rows[s * length + 1 + b] = block[step[s * width + b]]
+            names = 0
+            memset(table, 0xFF, slots * sizeof(Py_ssize_t))
+            for s in range(count):
+                new[s] = name_row(rows, s, length, length, table, slots, new, &names)
+            swap = block
+            block = new
+            new = swap
+            if names == blocks:
+                return [block[s] for s in range(count)]
+            blocks = names
+    finally:
+        free(block)
+        free(new)
+        free(rows)
+        free(table)
 
 
-def times_cyclic(const int[::1] table, Py_ssize_t n, int tail):
+cdef inline int power(int i, int tail) noexcept:
+    """The exponent of g^i when g^(tail+2) = g^tail."""
+    return i if i < tail + 2 else tail + (i - tail) % 2
+
+
+def product_columns(const int[::1] base, Py_ssize_t nb, tails, needed):
     """See kayles/_quotient_pure.py."""
-    cdef Py_ssize_t width = tail + 2, size = n * width, x, y, i, j, row, xy
-    cdef int power[64]
-    if width * 2 > 64:
-        raise ValueError("tail too long")
-    for i in range(2 * width):
-        power[i] = i if i < width else tail + (i - tail) % 2
-    result = array("i", [0]) * (size * size)
+    cdef Py_ssize_t factors = len(tails), m = len(needed), size = nb, x, k, j, r, s
+    cdef int tail[64]
+    cdef int width[64]
+    cdef int xd[64]
+    cdef int* ed
+    cdef const int[::1] want = needed if isinstance(needed, array) else array("i", needed)
+    if factors > 64:
+        raise ValueError("too many factors")
+    for j in range(factors):
+        tail[j] = tails[j]
+        width[j] = tail[j] + 2
+        size *= width[j]
+    result = array("i", [0]) * (size * m)
     cdef int[::1] out = result
-    for x in range(n):
-        for y in range(n):
-            xy = table[x * n + y] * width
-            for i in range(width):
-                row = (x * width + i) * size + y * width
-                for j in range(width):
-                    out[row + j] = <int>(xy + power[i + j])
+    ed = <int*>malloc((m * (factors + 1) + 1) * sizeof(int))
+    if ed == NULL:
+        raise MemoryError()
+    try:
+        for k in range(m):  # each needed element's digits: base part first
+            r = want[k]
+            for j in range(factors - 1, -1, -1):
+                ed[k * (factors + 1) + 1 + j] = r % width[j]
+                r //= width[j]
+            ed[k * (factors + 1)] = r
+        for x in range(size):
+            r = x
+            for j in range(factors - 1, -1, -1):
+                xd[j] = r % width[j]
+                r //= width[j]
+            for k in range(m):
+                s = base[r * nb + ed[k * (factors + 1)]]
+                for j in range(factors):
+                    s = s * width[j] + power(xd[j] + ed[k * (factors + 1) + 1 + j], tail[j])
+                out[x * m + k] = <int>s
+    finally:
+        free(ed)
     return result
 
 

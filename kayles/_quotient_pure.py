@@ -5,22 +5,26 @@ its flat product table (``table[x * n + y]``), the flags ``p`` of its P-portion 
 object, 1 for P), and the behaviour of each heap: ``(g, options)``, the heap's image and
 the images of its options.  Positions are words in the heaps (count vectors).
 
-``explore`` walks the *states* of the words: a word's state is ``(x, U)``, its image and the
+``grow`` walks the *states* of the words: a word's state is ``(x, U)``, its image and the
 set of its options' images (U a bit mask over the elements).  Adding a heap of behaviour
 ``(g, T)`` to a word of state ``(x, U)`` gives ``(x g, g U + x T)``, so states form a finite
 automaton read from ``(0, {})``.  The candidate respects misère outcomes on every position
 exactly when every reachable state but the start has ``x`` in P iff no element of ``U`` is
 in P, and the start (the empty position, a win for the player to move) has 0 outside P: by
 induction on positions, the image of a position is then in P exactly when the position is
-a loss.  ``mark`` settles unknown P flags in order of each element's lightest position (the
-caller's weights), and ``minimize`` is Moore's partition refinement of such an automaton.
+a loss.  ``least_failure`` finds the least position that breaks that rule, ``mark``
+settles unknown P flags from each element's least position (both in one order of
+positions, ``_lex_walk``), ``minimize`` is Moore's partition refinement of such an
+automaton, ``product_columns`` the columns of a trial product monoid and ``paths_table``
+the product table of a reduced one.
 """
 
 from __future__ import annotations
 
 from array import array
 
-__all__ = ["explore", "grow", "mark", "minimize", "paths_table", "times_cyclic"]
+__all__ = ["grow", "least_failure", "mark", "minimize", "paths_table", "product_columns", "reach",
+           "restrict"]
 
 
 def _times(mask: int, column: list[int]) -> int:
@@ -33,58 +37,8 @@ def _times(mask: int, column: list[int]) -> int:
     return out
 
 
-def explore(table, n: int, p: bytes, behaviours, limit: int, stop: bool):
-    """Every state reachable from the empty word, and whether one breaks the outcome rule.
-
-    ``behaviours``: a list of ``(g, options)``.  Returns ``(broken, xs, lost, moves)``:
-    the states' images (in order of discovery, the start first), whether each is lost by
-    the outcome rule (1: not the start, and no option's image in P) and the transitions
-    (``moves[s * len(behaviours) + b]``).  With ``stop``, returns at the first
-    broken state (the lists then partial).  ValueError past ``limit`` states.
-    """
-    columns = [[table[x * n + g] for x in range(n)] for g, _ in behaviours]
-    pmask = 0
-    for x in range(n):
-        if p[x]:
-            pmask |= 1 << x
-    xs = [0]
-    us = [0]
-    lost = bytearray(1)
-    seen = {(0, 0): 0}
-    moves: list[int] = []
-    broken = bool(p[0])
-    if broken and stop:
-        return True, xs, lost, moves
-    s = 0
-    while s < len(xs):
-        x, u = xs[s], us[s]
-        base = x * n
-        for b, (g, options) in enumerate(behaviours):
-            y = table[base + g]
-            v = _times(u, columns[b])
-            for t in options:
-                v |= 1 << table[base + t]
-            key = (y, v)
-            found = seen.get(key)
-            if found is None:
-                found = len(xs)
-                if found >= limit:
-                    raise ValueError(f"more than {limit} states")
-                seen[key] = found
-                xs.append(y)
-                us.append(v)
-                lost.append(not v & pmask)
-                if bool(p[y]) != lost[found]:
-                    broken = True
-                    if stop:
-                        return True, xs, lost, moves
-            moves.append(found)
-        s += 1
-    return broken, xs, lost, moves
-
-
 def grow(table, n: int, p: bytes, behaviours, xs, us: bytes, first: int, limit: int):
-    """``explore`` resumed: the states reachable from known ones, to the first broken one.
+    """The states reachable from known ones, up to the first broken one (see the header).
 
     ``xs``, ``us``: states already walked (their images, and their sets as ``words`` 64-bit
     little-endian words each, ``words = (n + 63) // 64``), closed under ``behaviours[:first]``
@@ -126,6 +80,107 @@ def grow(table, n: int, p: bytes, behaviours, xs, us: bytes, first: int, limit: 
     return broken, array("i", images), b"".join(u.to_bytes(size, "little") for u in sets)
 
 
+def least_failure(table, n: int, p: bytes, behaviours, limit: int):
+    """The behaviours of the least position that breaks the outcome rule, or None.
+
+    Positions in ``mark``'s order, pruned where an earlier position had the same state (of
+    ``grow``): every extension of it is then preceded by the same extension of the
+    earlier one.  The least broken position's options come before it, so their images'
+    flags are right and its own flag is the wrong one.  Returns the behaviour of each of
+    its heaps, the last behaviour first.  ValueError past ``limit`` states.
+    """
+    if p[0]:
+        return []
+    columns = [[table[x * n + g] for x in range(n)] for g, _ in behaviours]
+    pmask = sum(1 << x for x in range(n) if p[x])
+    index = {(0, 0): 0}
+    states = [(0, 0)]
+    seen = {0}
+    counts = [0] * len(behaviours)
+
+    def extend(s: int, b: int):
+        x, u = states[s]
+        g, options = behaviours[b]
+        v = _times(u, columns[b])
+        for t in options:
+            v |= 1 << table[x * n + t]
+        state = (table[x * n + g], v)
+        found = index.get(state)
+        if found is None:
+            found = index[state] = len(states)
+            if found >= limit:
+                raise ValueError(f"more than {limit} states")
+            states.append(state)
+        return None if found in seen else found
+
+    def visit(s: int) -> bool:
+        seen.add(s)
+        x, u = states[s]
+        return s != 0 and bool(p[x]) == bool(u & pmask)
+
+    if _lex_walk(len(behaviours), 0, extend, visit, counts):
+        return [b for b in range(len(behaviours) - 1, -1, -1) for _ in range(counts[b])]
+    return None
+
+
+def _lex_walk(width: int, start, extend, visit, counts: list[int]) -> bool:
+    """Visit positions from ``start`` in increasing order (see ``mark``), depth first.
+
+    After a position comes the one with a heap of behaviour 0 more, and so on up the
+    behaviours; ``extend(state, b)`` gives the state with a heap of behaviour b more, or
+    None to prune it (the positions extending it come from an earlier, equivalent one).
+    ``visit(state)`` is called once per position reached (the start first); True stops
+    the walk there (returns True, ``counts`` then that position's heaps per behaviour).
+    """
+    if visit(start):
+        return True
+    at = [start] * width  # per behaviour: the state the next heap of it is added to
+    while True:
+        for d in range(width):
+            found = extend(at[d], d)
+            if found is not None:
+                break
+            counts[d] = 0
+        else:
+            return False
+        counts[d] += 1
+        for k in range(d + 1):
+            at[k] = found
+        if visit(found):
+            return True
+
+
+def reach(table, n: int, stride: int, gens):
+    """The elements products of ``gens`` reach from 0 (breadth first) and the automaton.
+
+    ``table`` as in ``mark`` (``gens`` name its columns).  Returns ``(order, moves)``: the
+    elements in order of discovery (0 first) and ``moves[i * len(gens) + a]``, the index
+    in ``order`` of ``order[i]`` times generator a.
+    """
+    order = array("i", [0])
+    where = {0: 0}
+    moves = array("i")
+    s = 0
+    while s < len(order):
+        row = order[s] * stride
+        for g in gens:
+            y = table[row + g]
+            found = where.get(y)
+            if found is None:
+                found = where[y] = len(order)
+                order.append(y)
+            moves.append(found)
+        s += 1
+    return order, moves
+
+
+def restrict(table, n: int, elements):
+    """The product table of the submonoid on ``elements`` (closed under products), each
+    numbered by its place in ``elements``."""
+    rank = {x: i for i, x in enumerate(elements)}
+    return array("i", [rank[table[x * n + y]] for x in elements for y in elements])
+
+
 def minimize(count: int, width: int, moves, labels: list[int]) -> list[int]:
     """Moore's refinement: the coarsest blocks that keep ``labels`` and the transitions.
 
@@ -146,70 +201,83 @@ def minimize(count: int, width: int, moves, labels: list[int]) -> list[int]:
         blocks = len(names)
 
 
-def mark(table, n: int, p: bytearray, behaviours, weights, limit: int) -> None:
-    """Settle the flags 2 ("not known") of ``p`` in place, lightest positions first.
+def mark(table, n: int, stride: int, p: bytearray, behaviours, limit: int) -> None:
+    """Settle the flags 2 ("not known") of ``p`` in place, each element from its least
+    position.
 
-    ``weights[b]``: the weight of a heap of behaviour ``b``, such that every option of a
-    position weighs less than the position.  The first state of an element to be reached
-    (Dijkstra's order) is one of its lightest positions, whose options' images are then
-    settled: the element is in P when none of them is.  Elements reachable from the
-    empty position only are settled; the rest stay 2.  ValueError past ``limit`` states.
+    Positions (counts of heaps of each behaviour, behaviours in the order of their
+    smallest heaps) are compared by their counts read from the last behaviour down
+    (lexicographically).  Every option of a position comes before it (a move replaces a
+    heap by smaller ones) and adding a heap keeps the order, so a position whose element
+    an earlier one had can be pruned with every extension of it: the walk
+    (``_lex_walk``) visits each element once, at its least position.  An element is in P
+    when that position has a move and none of its options' images (settled before it)
+    is in P; flags already 0 or 1 are kept.  ValueError past ``limit`` positions.
+    ``table`` has rows of ``stride`` entries and the behaviours name its columns:
+    ``table[x * stride + k]`` is x times the element of column k (``stride`` n and column e
+    for element e: the product table).
     """
-    import heapq
+    columns = [[table[x * stride + g] for x in range(n)] for g, _ in behaviours]
+    pmask = sum(1 << x for x in range(n) if p[x] == 1)
+    seen: set[int] = set()
 
-    columns = [[table[x * n + g] for x in range(n)] for g, _ in behaviours]
-    reach = {0}
-    frontier = [0]
-    while frontier:
-        found = {table[x * n + g] for x in frontier for g, _ in behaviours} - reach
-        reach |= found
-        frontier = list(found)
-    left = sum(1 for x in reach if p[x] == 2)
-    queue = [(0, 0, 0, 0)]
-    seen = set()
-    tick = 1
-    while queue and left:
-        dist, _, x, u = heapq.heappop(queue)
-        if (x, u) in seen:
-            continue
-        seen.add((x, u))
+    def extend(state, b: int):
+        x, u = state
+        g, options = behaviours[b]
+        y = table[x * stride + g]
+        if y in seen:
+            return None
+        v = _times(u, columns[b])
+        for t in options:
+            v |= 1 << table[x * stride + t]
+        return y, v
+
+    def visit(state) -> bool:
+        nonlocal pmask
+        x, u = state
+        seen.add(x)
         if len(seen) > limit:
             raise ValueError(f"more than {limit} states")
         if p[x] == 2:
-            lost = u != 0
-            rest = u
-            while rest and lost:
-                low = rest & -rest
-                lost = p[low.bit_length() - 1] != 1
-                rest ^= low
-            p[x] = lost
-            left -= 1
-        for b, (g, options) in enumerate(behaviours):
-            v = _times(u, columns[b])
-            for t in options:
-                v |= 1 << table[x * n + t]
-            y = table[x * n + g]
-            if (y, v) not in seen:
-                heapq.heappush(queue, (dist + weights[b], tick, y, v))
-                tick += 1
+            p[x] = u != 0 and not u & pmask
+        if p[x] == 1:
+            pmask |= 1 << x
+        return False
+
+    _lex_walk(len(behaviours), (0, 0), extend, visit, [0] * len(behaviours))
 
 
-def times_cyclic(table, n: int, tail: int):
-    """The table of (monoid of ``table``) x {1, g, ..., g^(tail+1)}, g^(tail+2) = g^tail.
+def product_columns(base, nb: int, tails, needed):
+    """Columns of the product of a monoid and cyclic monoids, for ``needed`` elements.
 
-    Element (x, i) is x * (tail + 2) + i.
+    The monoid has ``nb`` elements (``base[x * nb + y]``, 0 the identity); factor j is
+    {1, g, ..., g^(tails[j]+1)} with g^(tails[j]+2) = g^tails[j].  Element (x, i_1, ..., i_k)
+    is numbered x, then each i_j in turn in base tails[j] + 2 (0 the identity).  Returns
+    the table with rows of ``len(needed)`` entries: ``out[y * len(needed) + k]`` is
+    ``y needed[k]``.
     """
-    width = tail + 2
-    power = [i if i < width else tail + (i - tail) % 2 for i in range(2 * width)]
-    size = n * width
-    out = array("i", [0]) * (size * size)
-    for x in range(n):
-        for y in range(n):
-            xy = table[x * n + y] * width
-            for i in range(width):
-                row = (x * width + i) * size + y * width
-                for j in range(width):
-                    out[row + j] = xy + power[i + j]
+    widths = [tail + 2 for tail in tails]
+    size = nb
+    for w in widths:
+        size *= w
+
+    def digits(x: int) -> list[int]:
+        out = []
+        for w in reversed(widths):
+            out.append(x % w)
+            x //= w
+        return [x, *reversed(out)]
+
+    wanted = [digits(e) for e in needed]
+    out = array("i", [0]) * (size * len(needed))
+    for y in range(size):
+        mine = digits(y)
+        for k, other in enumerate(wanted):
+            s = base[mine[0] * nb + other[0]]
+            for j, tail in enumerate(tails):
+                i = mine[j + 1] + other[j + 1]
+                s = s * widths[j] + (i if i < tail + 2 else tail + (i - tail) % 2)
+            out[y * len(needed) + k] = s
     return out
 
 

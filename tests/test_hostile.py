@@ -351,12 +351,13 @@ HOSTILE: dict[str, Hostile] = {
     "move-misere-tiny-budget": refused(["move", "20", "--game", "kayles", "--misere",
                                         "--budget", "10"], "budget"),
     "move-misere-disk-full": disk_full(["move", "xxxxxxx", "--misere"], twins=True),
-    # (0.07's quotient is beyond its search past heap 24, so these reach the search's bound)
+    # (0.07's quotient needs more states than this budget, so these reach the search's bound)
     "move-misere-2000-heaps": refused(["move", *map(str, range(1, 2001)), "--game", "0.07",
-                                       "--misere"], "more memory than its budget", twins=True),
+                                       "--misere", "--budget", "20000"],
+                                      "more memory than its budget", twins=True),
     "move-misere-5000-heaps-of-30": refused(["move", *["30"] * 5000, "--game", "0.07",
-                                             "--misere"], "more memory than its budget",
-                                            twins=True),
+                                             "--misere", "--budget", "20000"],
+                                            "more memory than its budget", twins=True),
     "move-misere-2000-heaps-by-quotient": answered(["move", *map(str, range(1, 2001)), "--game",
                                                     "kayles", "--misere"], "heap "),
     # survey
@@ -383,7 +384,7 @@ HOSTILE: dict[str, Hostile] = {
     # quotient
     "quotient-huge-heap": refused(["quotient", "--game", "kayles", "--max-heap", BIG],
                                   "0 to 100000"),
-    "quotient-beyond-the-search": refused(["quotient", "--game", "0.07", "--max-heap", "40"],
+    "quotient-beyond-the-search": refused(["quotient", "--game", "0.6", "--max-heap", "40"],
                                           "an order past 4096"),
     "quotient-over-budget": refused(["quotient", "--game", "kayles", "--max-heap", "50",
                                      "--budget", "100"], "more than 100 states; raise --budget"),

@@ -15,6 +15,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import kayles.quotient as quotient_module
 from kayles.quotient import quotient
 from kayles.rules import get_game, parse_octal
 
@@ -64,6 +65,21 @@ def test_kayles_is_solved_with_the_published_quotient():
     q = quotient(get_game("kayles"), 400)
     _, period, preperiod = q.solved
     assert (q.order, q.p_size, period, preperiod) == (40, 9, 12, 71)
+
+
+@pytest.mark.parametrize("code, max_heap, order, p_size", [
+    ("0.07", 25, 144, 23), ("0.07", 30, 360, 65), ("4.7", 20, 122, 30),
+])
+def test_the_reference_solvers_quotients(code, max_heap, order, p_size):
+    """Dawson's Kayles to heap 30 (order 360, |P| 65) and 4.7 to heap 20 (order 122), as
+    Plambeck and Siegel's MisereSolver gives them; compiled only (the pure twin takes
+    minutes, and agrees with it on smaller cases in test_twins_agree)."""
+    q = quotient(get_game(code), max_heap, kernel=load_kernel("cython", "quotient"))
+    assert (q.order, q.p_size, q.solved) == (order, p_size, None)
+    for count in (1, 2, 3):  # every position of up to 3 heaps and 40 tokens, by the oracle
+        for heaps in itertools.combinations_with_replacement(range(1, max_heap + 1), count):
+            if sum(heaps) <= 40:
+                assert q.outcome(list(heaps)) == ("P" if misere_lost(code, heaps) else "N")
 
 
 def test_tame_games_give_tame_quotients():
@@ -116,12 +132,10 @@ def test_twins_agree(digits, max_heap):
     assert found[0] == found[1]
 
 
-@pytest.mark.parametrize("code, max_heap", [("0.77", 30), ("4.7", 9), ("0.07", 14)])
-def test_grown_walks_reach_the_states_of_a_whole_walk(code, max_heap, quotient_kernel):
-    """grow, from the start or resumed from the states of fewer behaviours, reaches exactly
-    the states explore does (as a set: resumed, the order of discovery differs)."""
+def kernel_view(code: str, max_heap: int, kernel):
+    """A proved quotient as the kernels take it: flat table, P flags, behaviours."""
     game = parse_octal(code)
-    q = quotient(game, max_heap, kernel=quotient_kernel)
+    q = quotient(game, max_heap, kernel=kernel)
     table = array("i", [x for row in q.table for x in row])
     p = bytes(int(x in q.p_portion) for x in range(q.order))
 
@@ -131,19 +145,45 @@ def test_grown_walks_reach_the_states_of_a_whole_walk(code, max_heap, quotient_k
             element = q.table[element][q.heap_class(size)]
         return element
 
-    behaviours = list(dict.fromkeys(
+    behaviours = list(dict.fromkeys(  # heaps with no move are the empty position: left out
         (q.heap_class(h), tuple(sorted({image(o.parts) for o in game.options(h)})))
-        for h in range(1, max_heap + 1)))
-    broken, xs, _, _ = quotient_kernel.explore(table, q.order, p, behaviours, 10**6, False)
-    assert not broken and len(xs) > len(behaviours) > 3
+        for h in range(1, max_heap + 1) if any(True for _ in game.options(h))))
+    return q, table, p, behaviours
+
+
+def all_states(q, behaviours) -> set:
+    """Every (image, options' images) of a position, by a plain search from the start."""
+    start = (0, frozenset())
+    seen, todo = {start}, [start]
+    while todo:
+        x, u = todo.pop()
+        for g, options in behaviours:
+            state = (q.table[x][g], frozenset({q.table[e][g] for e in u} |
+                                              {q.table[x][t] for t in options}))
+            if state not in seen:
+                seen.add(state)
+                todo.append(state)
+    return seen
+
+
+@pytest.mark.parametrize("code, max_heap", [("0.77", 30), ("4.7", 9), ("0.07", 14)])
+def test_grown_walks_reach_every_state(code, max_heap, quotient_kernel):
+    """grow, from the start or resumed from the states of fewer behaviours, reaches the
+    states a plain search finds, each once, and none breaks the rule of a proved quotient."""
+    q, table, p, behaviours = kernel_view(code, max_heap, quotient_kernel)
+    expected = all_states(q, behaviours)
+    assert len(expected) > len(behaviours) > 3
     size = (q.order + 63) // 64 * 8
     for first in (0, len(behaviours) // 2, len(behaviours) - 1):
         _, head, head_sets = quotient_kernel.grow(table, q.order, p, behaviours[:first],
                                                   array("i"), b"", 0, 10**6)
         broken, ys, sets = quotient_kernel.grow(table, q.order, p, behaviours, head,
                                                 head_sets, first, 10**6)
-        states = {(ys[i], sets[i * size : (i + 1) * size]) for i in range(len(ys))}
-        assert not broken and len(states) == len(ys) == len(xs) and sorted(ys) == sorted(xs)
+        found = [(ys[i], int.from_bytes(sets[i * size : (i + 1) * size], "little"))
+                 for i in range(len(ys))]
+        assert not broken and len(set(found)) == len(found)
+        assert {(x, frozenset(e for e in range(q.order) if u >> e & 1)) for x, u in found} \
+            == expected
     with pytest.raises(ValueError, match="more than 5 states"):
         quotient_kernel.grow(table, q.order, p, behaviours, array("i"), b"", 0, 5)
     wrong = p[:1] + bytes(1 - flag for flag in p[1:])  # the first new state breaks the rule
@@ -152,16 +192,116 @@ def test_grown_walks_reach_the_states_of_a_whole_walk(code, max_heap, quotient_k
     assert broken and len(ys) == 2
 
 
+@pytest.mark.parametrize("code, max_heap", [("0.77", 30), ("4.7", 9), ("0.07", 14)])
+def test_marking_a_proved_quotient_finds_its_p_portion(code, max_heap, quotient_kernel):
+    """Every flag unknown, mark reads each element's outcome off its least position: on a
+    proved quotient, its P-portion; the same from a table of only the columns used."""
+    q, table, p, behaviours = kernel_view(code, max_heap, quotient_kernel)
+    flags = bytearray([2]) * q.order
+    quotient_kernel.mark(table, q.order, q.order, flags, behaviours, 10**6)
+    assert bytes(flags) == p
+    used = sorted({g for g, _ in behaviours} | {t for _, options in behaviours for t in options})
+    column = {e: k for k, e in enumerate(used)}
+    narrow = array("i", [q.table[x][e] for x in range(q.order) for e in used])
+    flags = bytearray([2]) * q.order
+    quotient_kernel.mark(narrow, q.order, len(used), flags,
+                         [(column[g], [column[t] for t in options]) for g, options in behaviours],
+                         10**6)
+    assert bytes(flags) == p
+    with pytest.raises(ValueError, match="more than 3 states"):
+        quotient_kernel.mark(table, q.order, q.order, bytearray([2]) * q.order, behaviours, 3)
+
+
+def least_first(vector: tuple[int, ...]) -> tuple[int, ...]:
+    return tuple(reversed(vector))  # positions compared from the last behaviour down
+
+
+@pytest.mark.parametrize("code, max_heap", [("0.77", 12), ("4.7", 8), ("0.07", 14)])
+def test_the_least_failure_is_broken_and_nothing_before_it_is(code, max_heap,
+                                                              quotient_kernel):
+    q, table, p, behaviours = kernel_view(code, max_heap, quotient_kernel)
+    assert quotient_kernel.least_failure(table, q.order, p, behaviours, 10**6) is None
+    width = len(behaviours)
+
+    def broken(vector, flags) -> bool:
+        x = 0
+        for b, count in enumerate(vector):
+            for _ in range(count):
+                x = q.table[x][behaviours[b][0]]
+        options = set()
+        for b, count in enumerate(vector):
+            if count:
+                rest = list(vector)
+                rest[b] -= 1
+                y = 0
+                for c, k in enumerate(rest):
+                    for _ in range(k):
+                        y = q.table[y][behaviours[c][0]]
+                options |= {q.table[y][t] for t in behaviours[b][1]}
+        return any(vector) and bool(flags[x]) == any(flags[o] for o in options)
+
+    for flip in range(1, min(q.order, 6)):
+        flags = bytearray(p)
+        flags[flip] ^= 1
+        word = quotient_kernel.least_failure(table, q.order, bytes(flags), behaviours, 10**6)
+        vector = tuple(word.count(b) for b in range(width))
+        assert broken(vector, flags)
+        for smaller in itertools.product(range(3), repeat=min(width, 5)):
+            small = smaller + (0,) * (width - len(smaller))
+            if least_first(small) < least_first(vector):
+                assert not broken(small, flags), (small, vector)
+    with pytest.raises(ValueError, match="more than 2 states"):
+        flags = bytearray(p)
+        flags[-1] ^= 1
+        quotient_kernel.least_failure(table, q.order, bytes(flags), behaviours, 2)
+
+
+def test_product_columns_multiply_componentwise(quotient_kernel):
+    base = array("i", [0, 1, 2, 1, 1, 2, 2, 2, 2])  # {1, a, z}: a a = a, z absorbing
+    tails = [0, 2, 3]  # g^2 = 1; h^4 = h^2; k^5 = k^3
+    widths = [2, 4, 5]
+
+    def digits(x):
+        out = []
+        for w in reversed(widths):
+            out.append(x % w)
+            x //= w
+        return [x, *reversed(out)]
+
+    def times(x, y):
+        a, b = digits(x), digits(y)
+        z = base[a[0] * 3 + b[0]]
+        for tail, w, i, j in zip(tails, widths, a[1:], b[1:]):
+            s = i + j
+            while s >= tail + 2:
+                s -= 2
+            z = z * w + s
+        return z
+
+    size = 3 * 2 * 4 * 5
+    needed = [0, 1, 7, 20, 59, 119]
+    out = quotient_kernel.product_columns(base, 3, tails, needed)
+    assert len(out) == size * len(needed)
+    for y in range(size):
+        for k, e in enumerate(needed):
+            assert out[y * len(needed) + k] == times(y, e), (y, e)
+
+
 def test_games_with_no_move_give_the_trivial_quotient():
     q = quotient(get_game("grundy"), 2)  # heaps 1 and 2 cannot be split
     assert (q.order, q.presentation(), q.p_words(), q.tame()) == (1, "<>", [], "T0")
 
 
-def test_beyond_the_search_is_an_error_never_a_guess(quotient_kernel):
+def test_beyond_the_search_is_an_error_never_a_guess(quotient_kernel, monkeypatch):
     with pytest.raises(ValueError, match="beyond this search .*more than 10 states"):
         quotient(get_game("kayles"), 40, 10, kernel=quotient_kernel)
-    with pytest.raises(ValueError, match="beyond this search .*order past"):
-        quotient(get_game("0.07"), 40, kernel=quotient_kernel)
+    monkeypatch.setattr(quotient_module, "MAX_ORDER", 100)  # 0.07 has 144 at heap 25
+    with pytest.raises(ValueError, match="heaps up to 25 is beyond this search .*order past 100"):
+        quotient(get_game("0.07"), 30, kernel=quotient_kernel)
+    monkeypatch.setattr(quotient_module, "MAX_ORDER", 4096)
+    monkeypatch.setattr(quotient_module, "MAX_TRIAL", 1000)  # 0.07 at heap 30 needs more
+    with pytest.raises(ValueError, match="heaps up to 30 is beyond this search .*past 1000"):
+        quotient(get_game("0.07"), 30, kernel=quotient_kernel)
 
 
 def kayles(*args) -> subprocess.CompletedProcess:
