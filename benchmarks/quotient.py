@@ -1,6 +1,6 @@
 """Time the misère-quotient builder with both kernels side by side (issue 22).
 
-    .venv/bin/python benchmarks/quotient.py            # about a minute
+    .venv/bin/python benchmarks/quotient.py            # a few minutes (the pure twin)
     .venv/bin/python benchmarks/quotient.py --quick    # one run each
     .venv/bin/python benchmarks/quotient.py --cgsuite /tmp/anchors/cgsuite/run-misere
 
@@ -33,8 +33,8 @@ from kayles.rules import parse_octal  # noqa: E402
 CASES = [  # (octal code, --max-heap)
     ("0.77", 400),  # Kayles: solved at heap 166 (order 40)
     ("0.75", 100),  # solved (R8)
-    ("0.07", 24),
-    ("4.7", 16),
+    ("0.07", 30),  # order 360 (Dawson's Kayles)
+    ("4.7", 20),  # order 122
     ("0.137", 20),
 ]
 

@@ -6,7 +6,8 @@ extra ``kayles[dask]``, through ``Client.get_executor``, whose futures are plain
 ``concurrent.futures`` futures).  ``survey`` claims each row in the store just
 before it submits it, stores each result the moment it arrives (so an
 interruption loses only what is in flight), and waits for rows another live
-survey is computing.  No scheduling of its own beyond a bounded window.
+survey is computing; ``quotients`` computes misère quotients the same way (not
+stored).  No scheduling of its own beyond a bounded window.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from concurrent.futures import FIRST_COMPLETED, Executor, Future, ProcessPoolExe
 from contextlib import contextmanager
 
 from .errors import SetupError, shown
-from .survey import summarise
+from .survey import misere_summary, summarise
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -28,7 +29,7 @@ if TYPE_CHECKING:
 
     from .store import Store
 
-__all__ = ["open_executor", "survey"]
+__all__ = ["open_executor", "quotients", "survey"]
 
 POLL = 0.5  # seconds between looks at rows another survey is computing
 DASK_TIMEOUT = "5s"  # how long to try reaching a Dask scheduler
@@ -160,3 +161,26 @@ def survey(codes: list[str], limit: int, store: Store, executor: Executor, windo
         store.release()
         raise
     return failures
+
+
+def quotients(codes: list[str], max_heap: int, budget: int, executor: Executor, window: int,
+              done: Callable[[str], None]) -> dict[str, dict]:
+    """{code: kayles.survey.misere_summary} of every code, at most ``window`` in flight;
+    ``done(code)`` once per code computed."""
+    pending = deque(codes)
+    flight: dict[Future, str] = {}
+    found: dict[str, dict] = {}
+    while pending or flight:
+        while pending and len(flight) < window:
+            code = pending.popleft()
+            flight[executor.submit(misere_summary, code, max_heap, budget)] = code
+        arrived, _ = wait(flight, return_when=FIRST_COMPLETED)
+        for future in arrived:
+            code = flight.pop(future)
+            try:
+                found[code] = future.result()
+            except Exception as exc:  # a worker's failure (memory, a lost Dask worker)
+                found[code] = {"max_heap": max_heap, "order": None, "p_size": None,
+                               "solved": None, "error": str(exc) or type(exc).__name__}
+            done(code)
+    return found

@@ -259,9 +259,10 @@ class _Builder:
         if not self.game.provable:
             return
         top = len(self.c.image) - 1
+        span = self.game.span
         for p in range(1, top):
             start = max(1, self.last[p] + 1)
-            if 2 * start + 2 * p + self.game.span - 2 <= top:
+            if 2 * start + 2 * p + span - 2 <= top:
                 self.solved = (top, p, start)
                 return
 

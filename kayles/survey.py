@@ -4,7 +4,9 @@
 ``summarise(code, limit)`` runs one game's ``Sequence`` until its period is proved
 or ``limit`` values are computed and returns a ``Summary`` of plain data (it runs
 in worker processes, so it takes and returns only picklable things);
-``equivalence_classes`` groups summaries whose first N values agree.
+``equivalence_classes`` groups summaries whose first N values agree;
+``misere_summary(code, max_heap, budget)`` is one game's misère quotient (kayles.quotient)
+on heaps up to ``max_heap`` as plain data, for ``kayles survey --misere``.
 
 The rare mask (sparse space, ``kayles.spectrum``): over the masks that keep every
 option constant rare, the survey reports the one with the fewest rare heaps
@@ -35,6 +37,7 @@ __all__ = [
     "compared_values",
     "codes_with_digits",
     "equivalence_classes",
+    "misere_summary",
     "summarise",
 ]
 
@@ -168,3 +171,22 @@ def equivalence_classes(summaries: Iterable[Summary], count: int,
         packed = array("H", compared_values(summary, count, drop_zeros)).tobytes()
         classes.setdefault(hashlib.sha256(packed).digest(), []).append(summary)
     return list(classes.values())
+
+
+def misere_summary(code: str, max_heap: int, budget: int) -> dict:
+    """The misère quotient of ``code`` on heaps up to ``max_heap`` (kayles.quotient) as a
+    dict: max_heap, order, p_size, solved (None, or at_heap, period, preperiod) and error
+    (None, or why the quotient is beyond the search: then order and p_size are None)."""
+    from .quotient import quotient
+
+    try:
+        q = quotient(get_game(code), max_heap, budget)
+    except ValueError as exc:
+        return {"max_heap": max_heap, "order": None, "p_size": None, "solved": None,
+                "error": str(exc)}
+    solved = None
+    if q.solved is not None:
+        at, period, preperiod = q.solved
+        solved = {"at_heap": at, "period": period, "preperiod": preperiod}
+    return {"max_heap": max_heap, "order": q.order, "p_size": q.p_size, "solved": solved,
+            "error": None}

@@ -211,6 +211,40 @@ def test_formats_agree(tmp_path):
     assert len(markdown) == 2 + len(codes)
 
 
+def test_misere_adds_each_codes_quotient(tmp_path):
+    """--misere: the quotient of each code as kayles.quotient finds it (its own tests check
+    it against the oracle), in every form; past the search it says so, never a guess."""
+    from kayles.quotient import quotient
+    from kayles.rules import get_game
+
+    db = tmp_path / "s.sqlite"
+    codes = ["0.77", "0.75", "0.07", "0.6"]
+    found = survey_json(*codes, "--max", "3000", "--misere", "20", "--jobs", "2", db=db)
+    assert [r["code"] for r in found] == codes
+    for row in found[:3]:
+        q = quotient(get_game(row["code"]), 20)
+        solved = q.solved and dict(zip(("at_heap", "period", "preperiod"), q.solved))
+        assert row["misere"] == {"max_heap": 20, "order": q.order, "p_size": q.p_size,
+                                 "solved": solved, "error": None}
+    assert found[1]["misere"]["solved"] == {"at_heap": 20, "period": 2, "preperiod": 8}
+    beyond = found[3]["misere"]
+    assert (beyond["order"], beyond["p_size"], beyond["solved"]) == (None, None, None)
+    assert "0.6 on heaps up to 17 is beyond this search" in beyond["error"]
+    table = survey(*codes, "--max", "3000", "--misere", "20", db=db).stdout.decode()
+    lines = table.splitlines()
+    assert lines[0].endswith("misère order  |P|  solved at")
+    assert lines[2].split()[-3:] == ["8", "2", "20"] and lines[4].split()[-3:] == ["beyond",
+                                                                                   "-", "-"]
+    parsed = list(csv.DictReader(io.StringIO(survey(*codes, "--max", "3000", "--misere", "20",
+                                                    "--csv", db=db).stdout.decode())))
+    assert [(r["misere_order"], r["misere_p"], r["misere_solved"]) for r in parsed] == [
+        (str(found[0]["misere"]["order"]), str(found[0]["misere"]["p_size"]), ""),
+        ("8", "2", "20"), (str(found[2]["misere"]["order"]), str(found[2]["misere"]["p_size"]),
+                           ""), ("beyond", "", "")]
+    small = survey_json("0.77", "--max", "3000", "--misere", "30", "--budget", "5", db=db)
+    assert "more than 5 states" in small[0]["misere"]["error"]
+
+
 def test_bad_codes_are_reported_one_per_line_and_the_rest_runs(tmp_path):
     db = tmp_path / "s.sqlite"
     result = survey("0.77", "0.8", "x.1", "0.07", "--max", "500", "--json", db=db, check=False)
@@ -233,6 +267,11 @@ USAGE_ERRORS = {
     "equivalent-past-max": ["0.77", "--max", "10", "--equivalent", "11"],
     "drop-zeros-alone": ["0.77", "--drop-zeros"],
     "two-formats": ["0.77", "--json", "--csv"],
+    "misere-zero": ["0.77", "--misere", "0"],
+    "misere-past-the-largest": ["0.77", "--misere", "100001"],
+    "misere-and-equivalent": ["0.77", "--misere", "--equivalent"],
+    "budget-alone": ["0.77", "--budget", "10"],
+    "budget-zero": ["0.77", "--misere", "--budget", "0"],
 }
 
 
@@ -359,11 +398,16 @@ def test_dask_local_cluster_gives_the_same_table(tmp_path):
     codes = ["0.77", "0.07", "0.137", "0.6", "0.16", "4.07"]
     expected = survey(*codes, "--max", "3000", "--jobs", "1", "--csv",
                       db=tmp_path / "local.sqlite").stdout
+    quotients = survey(*codes, "--max", "3000", "--jobs", "1", "--misere", "12", "--csv",
+                       db=tmp_path / "local.sqlite").stdout
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
                                   dashboard_address=None) as cluster:
         result = survey(*codes, "--max", "3000", "--csv", "--dask", cluster.scheduler_address,
                         db=tmp_path / "dask.sqlite")
+        with_quotients = survey(*codes, "--max", "3000", "--misere", "12", "--csv", "--dask",
+                                cluster.scheduler_address, db=tmp_path / "dask.sqlite")
     assert result.stdout == expected
+    assert with_quotients.stdout == quotients and b",beyond," not in quotients
     assert {status for status, _, _ in rows(tmp_path / "dask.sqlite").values()} == {"done"}
 
 

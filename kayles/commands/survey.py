@@ -20,6 +20,7 @@ from ._shared import add_json_option, dump_json, natural
 __all__ = ["register"]
 
 PREVIEW = 16  # values shown for each equivalence class
+MISERE_HEAP = 30  # --misere without a number
 JOBS_PER_CORE = 2  # at most this many worker processes a core: the work is all computing
 
 
@@ -56,6 +57,13 @@ def register(sub) -> None:
                    "(N: 1000 without a number) instead of the table")
     p.add_argument("--drop-zeros", action="store_true", help="with --equivalent: compare the "
                    "N values after each sequence's leading zeros")
+    p.add_argument("--misere", type=natural("--misere"), nargs="?", const=MISERE_HEAP,
+                   metavar="HEAP", help="add each game's misère quotient on heaps up to HEAP "
+                   f"({MISERE_HEAP} without a number): its order, P-portion size and the heap "
+                   "where it was solved (computed in the same workers; not stored)")
+    p.add_argument("--budget", type=natural("--budget"), metavar="STATES",
+                   help="with --misere: the most states one proof of a quotient may walk "
+                   "(default: kayles quotient's)")
     form = p.add_mutually_exclusive_group()
     add_json_option(form, "array")
     form.add_argument("--csv", action="store_true", help="print CSV with a header line")
@@ -98,6 +106,16 @@ def _check_options(args) -> None:
         raise ValueError(f"--equivalent N must be between 1 and --max ({args.max})")
     if args.drop_zeros and args.equivalent is None:
         raise ValueError("--drop-zeros goes with --equivalent")
+    if args.misere is not None:
+        from ..quotient import MAX_HEAP
+
+        if not 1 <= args.misere <= MAX_HEAP:
+            raise ValueError(f"--misere HEAP must be 1 to {MAX_HEAP}")
+        if args.equivalent is not None:
+            raise ValueError("--misere and --equivalent are two different reports")
+    if args.budget is not None and (args.misere is None or args.budget == 0):
+        raise ValueError("--budget goes with --misere and must be at least 1"
+                         if args.budget == 0 else "--budget goes with --misere")
 
 
 def _terminated(signum, frame) -> None:
@@ -145,7 +163,9 @@ def run_survey(args, out) -> int:
 
                     failures = survey(codes, args.max, store, pool, window, done,
                                       _say_waiting, seconds()[0])
-            found = store.summaries(codes, args.max)
+                found = store.summaries(codes, args.max)
+                misere = _quotients(args, [code for code in codes if code in found], pool,
+                                    window)
     finally:
         signal.signal(signal.SIGTERM, previous)
     for code, error in failures.items():
@@ -153,14 +173,40 @@ def run_survey(args, out) -> int:
     summaries = [found[code] for code in codes if code in found]
     if args.equivalent is not None:
         _write_classes(summaries, args, out)
-    else:
+    elif misere is None:
         _write_table([s.row() for s in summaries], args, out)
+    else:
+        from ..survey import FIELDS
+
+        rows = [{**s.row(), "misere": misere[s.code]} for s in summaries]
+        _write_table(rows, args, out, [*FIELDS, *MISERE_COLUMNS])
     return 1 if bad or failures else 0
+
+
+def _quotients(args, codes: list[str], pool, window: int) -> dict[str, dict] | None:
+    """Each code's misère quotient (kayles.survey.misere_summary) with --misere, else None."""
+    if args.misere is None:
+        return None
+    from ..executors import quotients
+    from ..progress import bar
+    from ..quotient import MAX_STATES
+
+    with bar(len(codes), "misère quotients", "games") as shown:
+        count = [0]
+
+        def done(code: str) -> None:
+            count[0] += 1
+            shown.update(count[0])
+
+        return quotients(codes, args.misere, args.budget or MAX_STATES, pool, window, done)
 
 
 # -- output ------------------------------------------------------------------------------------
 
-_HEADINGS = {"largest_heap": "first heap", "last_rare": "last rare", "values": "values used"}
+_HEADINGS = {"largest_heap": "first heap", "last_rare": "last rare", "values": "values used",
+             "misere_order": "misère order", "misere_p": "|P|", "misere_solved": "solved at"}
+# With --misere, JSON rows gain a "misere" object; the other forms three columns from it.
+MISERE_COLUMNS = ("misere_order", "misere_p", "misere_solved")
 _CLASS_HEADINGS = {"values": "first values"}
 
 
@@ -171,6 +217,7 @@ def _write_table(rows: list[dict], args, out, columns=None, headings=_HEADINGS) 
     if args.json:
         dump_json(rows, out)
         return
+    rows = [_flat(row) if "misere" in row else row for row in rows]
     if args.csv:
         import csv
 
@@ -193,6 +240,15 @@ def _write_table(rows: list[dict], args, out, columns=None, headings=_HEADINGS) 
     for line in [header, *cells]:
         out.write("  ".join(text.rjust(w) if right else text.ljust(w)
                             for text, w, right in zip(line, widths, numeric)).rstrip() + "\n")
+
+
+def _flat(row: dict) -> dict:
+    """A row's misère quotient as three cells: order, P size, the heap where it was solved
+    (order "beyond" when the quotient is beyond the search)."""
+    quotient = row["misere"]
+    solved = quotient["solved"]
+    return {**row, "misere_order": "beyond" if quotient["error"] else quotient["order"],
+            "misere_p": quotient["p_size"], "misere_solved": solved and solved["at_heap"]}
 
 
 def _cell(value) -> str:
