@@ -187,6 +187,37 @@ cdef uint64_t* bit_set(const unsigned char[::1] p, int n, Py_ssize_t words, int 
     return out
 
 
+def candidates(const int[::1] table, int n, const unsigned char[::1] p, options, bint lost):
+    """See kayles/_quotient_pure.py."""
+    cdef Py_ssize_t count = len(options), x, y, k, row
+    cdef int* option = <int*>malloc((count + 1) * sizeof(int))
+    cdef bint ok
+    found = array("i")
+    if option == NULL:
+        raise MemoryError()
+    try:
+        for k in range(count):
+            option[k] = options[k]
+        for x in range(n):
+            if (p[x] != 0) != lost:
+                continue
+            ok = True
+            for y in range(n):
+                row = y * n
+                if p[table[row + x]]:
+                    for k in range(count):
+                        if p[table[row + option[k]]]:
+                            ok = False
+                            break
+                    if not ok:
+                        break
+            if ok:
+                found.append(x)
+        return found
+    finally:
+        free(option)
+
+
 def grow(const int[::1] table, int n, const unsigned char[::1] p, behaviours, xs,
          const unsigned char[::1] us, int first, Py_ssize_t limit):
     """See kayles/_quotient_pure.py."""

@@ -293,20 +293,20 @@ class _Builder:
     def _conservative(self, c: _Candidate, options: list[int], lost: bool) -> int | None:
         """An element that heap h may map to with the quotient unchanged, or None.
 
-        The states of the heaps before h are walked once per quotient and kept
-        (``self.known``); each trial only adds what heap h's behaviour reaches from them.
+        Elements are first sifted by the rule on "a position plus heap h" alone
+        (``kernel.candidates``, no walk); the states of the heaps before h are walked once
+        per quotient and kept (``self.known``), and each trial walks only what heap h's
+        behaviour adds to them.
         """
         behaviours, _ = self._behaviours(c, len(c.image) - 1)
         for g, known in behaviours:
             if list(known) == options:
                 return g  # the behaviour of an earlier heap: nothing new to walk
-        if self.known is None or self.known[0] != len(behaviours):
-            _, xs, us = self._grow(c, behaviours, (array("i"), b""), 0)
-            self.known = (len(behaviours), xs, us)
         trial = tuple(options)
-        for x in range(c.n):
-            if bool(c.p[x]) != lost:
-                continue
+        for x in self.kernel.candidates(c.table, c.n, bytes(c.p), trial, lost):
+            if self.known is None or self.known[0] != len(behaviours):
+                _, xs, us = self._grow(c, behaviours, (array("i"), b""), 0)
+                self.known = (len(behaviours), xs, us)
             broken, xs, us = self._grow(c, [*behaviours, (x, trial)], self.known[1:],
                                         len(behaviours))
             if not broken:

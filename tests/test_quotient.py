@@ -212,6 +212,26 @@ def test_marking_a_proved_quotient_finds_its_p_portion(code, max_heap, quotient_
         quotient_kernel.mark(table, q.order, q.order, bytearray([2]) * q.order, behaviours, 3)
 
 
+@pytest.mark.parametrize("code, max_heap", [("0.77", 12), ("4.7", 8), ("0.07", 14)])
+def test_candidates_keep_every_element_a_walk_proves(code, max_heap, quotient_kernel):
+    """The sifting before the walks only drops elements that cannot work: for a next heap
+    with any options' images, every element whose walk holds is among the candidates."""
+    q, table, p, behaviours = kernel_view(code, max_heap, quotient_kernel)
+    proved = 0
+    for options in [(0,), (1,), (0, 1), tuple(range(0, q.order, 3)), behaviours[-1][1]]:
+        for lost in (True, False):
+            kept = set(quotient_kernel.candidates(table, q.order, p, options, lost))
+            assert all(bool(p[x]) == lost for x in kept)
+            for x in range(q.order):
+                broken, _, _ = quotient_kernel.grow(table, q.order, p,
+                                                    [*behaviours, (x, options)], array("i"),
+                                                    b"", 0, 10**6)
+                if not broken and bool(p[x]) == lost:
+                    assert x in kept, (options, x)
+                    proved += 1
+    assert proved  # (the last heap's own behaviour, at least)
+
+
 def least_first(vector: tuple[int, ...]) -> tuple[int, ...]:
     return tuple(reversed(vector))  # positions compared from the last behaviour down
 
