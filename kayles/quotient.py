@@ -407,27 +407,17 @@ class _Builder:
                 x = x * w + i
             return x
 
-        def digits(x: int) -> list[int]:
-            out = []
-            for w in reversed(widths):
-                out.append(x % w)
-                x //= w
-            return [x, *reversed(out)]
-
-        def times(x: int, y: int) -> int:
-            a, b = digits(x), digits(y)
-            powers = [i if i < tail + 2 else tail + (i - tail) % 2
-                      for tail, i in zip(tails, (i + j for i, j in zip(a[1:], b[1:])))]
-            return encode(base.table[a[0] * base.n + b[0]], powers)
-
         image = [encode(e, [int(k in heaps) for _, heaps in factors])
                  for k, e in enumerate(base.image)]
-        needed = {image[k] for k in range(1, h + 1)}
+        gens = sorted({image[k] for k in range(1, h + 1)})
+        column = {e: k for k, e in enumerate(gens)}
+        by_gens = self.kernel.product_columns(base.table, base.n, tails, gens)
+        needed = set(gens)
         for k in range(1, h + 1):
             for parts in self.parts[k]:
                 x = 0
                 for q in parts:
-                    x = times(x, image[q])
+                    x = by_gens[x * len(gens) + column[image[q]]]
                 needed.add(x)
         needed_list = sorted(needed)
         table = self.kernel.product_columns(base.table, base.n, tails, needed_list)
