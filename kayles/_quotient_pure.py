@@ -23,8 +23,8 @@ from __future__ import annotations
 
 from array import array
 
-__all__ = ["candidates", "grow", "least_failure", "mark", "minimize", "paths_table", "product_columns", "reach",
-           "restrict"]
+__all__ = ["candidates", "grow", "least_failure", "mark", "minimize", "paths_table",
+           "product_columns", "reach", "restrict"]
 
 
 def _times(mask: int, column: list[int]) -> int:
