@@ -4,14 +4,15 @@
 kayles/_quotient_pure.py is the twin (same names, results, order of work and errors) and
 says what they compute.  Here a state is an element ``x`` and a bit set ``U`` of
 ``words`` 64-bit words, kept in one arena; an open-addressing table (linear probing, at
-most half full) finds a state's index.  ``mark`` is Dijkstra's search with a binary heap
-of (weight, push order, state), the twin's order exactly.
+most half full) finds a state's index.  ``mark`` and ``least_failure`` walk positions in
+the twin's order (its ``_lex_walk``) with one frame per behaviour instead of callbacks;
+``minimize`` names rows through an open-addressing table of its own.
 """
 
 from array import array
 
 from cpython.exc cimport PyErr_CheckSignals
-from libc.stdint cimport int64_t, uint64_t
+from libc.stdint cimport uint64_t
 from libc.stdlib cimport free, malloc
 from libc.string cimport memcmp, memcpy, memset
 

@@ -315,9 +315,13 @@ class _Builder:
         return None
 
     def _grow(self, c: _Candidate, behaviours: list, known: tuple, first: int):
+        return self._bounded(self.kernel.grow, c.table, c.n, bytes(c.p), behaviours, *known,
+                             first)
+
+    def _bounded(self, walk, *args):
+        """``walk(*args, self.budget)``: its "more than N states" as this search's error."""
         try:
-            return self.kernel.grow(c.table, c.n, bytes(c.p), behaviours, *known, first,
-                                    self.budget)
+            return walk(*args, self.budget)
         except ValueError:
             raise ValueError(self._beyond(f"more than {self.budget} states; raise --budget "
                                           "or")) from None
@@ -338,12 +342,8 @@ class _Builder:
         outcome.  ValueError when no choice does, or past the bounds."""
         for _ in range(MAX_RECALIBRATIONS):
             behaviours, which = self._behaviours(c, h)
-            try:
-                failure = self.kernel.least_failure(c.table, c.n, bytes(c.p), behaviours,
-                                                    self.budget)
-            except ValueError:
-                raise ValueError(self._beyond(f"more than {self.budget} states; raise "
-                                              "--budget or")) from None
+            failure = self._bounded(self.kernel.least_failure, c.table, c.n, bytes(c.p),
+                                    behaviours)
             if failure is None:
                 return c  # every state walked: proved
             first = {}
@@ -437,11 +437,7 @@ class _Builder:
         if c.column is not None:  # the behaviours as columns
             behaviours = [(c.column[g], [c.column[t] for t in options])
                           for g, options in behaviours]
-        try:
-            self.kernel.mark(c.table, c.n, c.stride, c.p, behaviours, self.budget)
-        except ValueError:
-            raise ValueError(self._beyond(f"more than {self.budget} states; raise --budget "
-                                          "or")) from None
+        self._bounded(self.kernel.mark, c.table, c.n, c.stride, c.p, behaviours)
 
     def _reduce(self, c: _Candidate, upto: int) -> _Candidate:
         """The reachable part of c modulo indistinguishability (Moore on the generators)."""
