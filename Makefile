@@ -53,13 +53,13 @@ test-pure: Kayles-xox $(EXTRAS)
 # The C kernels alone, against their plain loops, warnings as errors, under the sanitizers.
 CC ?= cc
 SANITIZERS := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
-# Twice: as this CPU builds it, and with every x86 vector path left out (what other CPUs
-# and compilers build: KAYLES_PORTABLE_ONLY).
+# Twice: as this CPU builds it, and with every x86 vector path and the threads left out (what
+# other CPUs and compilers build: KAYLES_PORTABLE_ONLY, KAYLES_NO_THREADS).
 check-c: build/test_kernels build/test_kernels_portable
 	build/test_kernels
 	build/test_kernels_portable
 
-C_CHECK = $(CC) -O1 -g -std=c11 -Wall -Wextra -Werror $(SANITIZERS) -Iext/src \
+C_CHECK = $(CC) -O1 -g -std=c11 -pthread -Wall -Wextra -Werror $(SANITIZERS) -Iext/src \
 	ext/tests/test_kernels.c $(wildcard ext/src/*.c)
 
 build/test_kernels: ext/tests/test_kernels.c $(wildcard ext/src/*.c ext/src/*.h)
@@ -68,13 +68,13 @@ build/test_kernels: ext/tests/test_kernels.c $(wildcard ext/src/*.c ext/src/*.h)
 
 build/test_kernels_portable: ext/tests/test_kernels.c $(wildcard ext/src/*.c ext/src/*.h)
 	@mkdir -p build
-	$(C_CHECK) -DKAYLES_PORTABLE_ONLY -o $@
+	$(C_CHECK) -DKAYLES_PORTABLE_ONLY -DKAYLES_NO_THREADS -o $@
 
 # The compiled core built once more under the sanitizers, in build/sanitize (the in-place
 # build is untouched), and the kernel tests run on it: both twins, the C loops checked.
 SANITIZED := build/sanitize
 KERNEL_TESTS := tests/test_kernels.py tests/test_twins.py tests/test_masks.py tests/test_misere.py \
-	tests/test_bounded.py tests/test_quotient.py
+	tests/test_bounded.py tests/test_quotient.py tests/test_threads.py
 sanitize: $(READY)
 	rm -rf $(SANITIZED) && mkdir -p $(SANITIZED)
 	cp -r kayles $(SANITIZED)/kayles && rm -f $(SANITIZED)/kayles/*.so

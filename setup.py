@@ -72,10 +72,11 @@ class OptionalBuildExt(build_ext):
 
     def build_extension(self, ext) -> None:
         unix = _unix(self.compiler)
-        ext.extra_compile_args = ["-O3"] if unix else ["/O2"]
+        ext.extra_compile_args = ["-O3", "-pthread"] if unix else ["/O2"]
+        ext.extra_link_args = ["-pthread"] if unix else []  # ext/src/threads.c (old glibc too)
         keep_symbols = "-g" in os.environ.get("CFLAGS", "").split()
         if unix and sys.platform.startswith("linux") and not keep_symbols:
-            ext.extra_link_args = ["-s"]  # stripped: no debug information in the wheel
+            ext.extra_link_args.append("-s")  # stripped: no debug information in the wheel
         try:
             super().build_extension(ext)
         except Exception as exc:  # noqa: BLE001

@@ -54,11 +54,11 @@ import json, sys, time
 from kayles._impl import kernel
 from kayles.checksum import fletcher32
 from kayles.rules import encode, get_game
-game, log2 = sys.argv[1], int(sys.argv[2])
+game, log2, threads = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
 count = (1 << log2) + 1
 kinds = encode(get_game(game).kinds)
 table = memoryview(bytearray(2 * count)).cast("H")
-scratch = kernel.Scratch()
+scratch = kernel.Scratch(threads=threads)
 def frequencies():  # of heaps 1..stop-1: G(0) = 0 taken out
     counts = scratch.histogram()
     counts[0] -= 1
@@ -83,10 +83,11 @@ def timed(command: list[str], **options) -> tuple[subprocess.CompletedProcess, f
     return done, float(wall), int(peak_kb) / 1024
 
 
-def our_run(game: str, log2: int) -> dict:
+def our_run(game: str, log2: int, threads: int) -> dict:
     with tempfile.TemporaryDirectory() as folder:
         command = [sys.executable, "-m", "kayles", "run", game, "--to", f"2**{log2}", "--dir",
-                   folder, "--db", os.path.join(folder, "db"), "--json"]
+                   folder, "--db", os.path.join(folder, "db"), "--json", "--threads",
+                   str(threads)]
         done, wall, peak = timed(command, cwd=ROOT)
     records = [json.loads(line) for line in done.stdout.splitlines()]
     last, before = records[-1], records[-2]
@@ -96,8 +97,9 @@ def our_run(game: str, log2: int) -> dict:
                 before["seconds"] - records[-3]["seconds"], 1e-9)}
 
 
-def full_table(game: str, log2: int) -> dict:
-    done, wall, peak = timed([sys.executable, "-c", FULL_CHILD, game, str(log2)], cwd=ROOT)
+def full_table(game: str, log2: int, threads: int) -> dict:
+    done, wall, peak = timed([sys.executable, "-c", FULL_CHILD, game, str(log2), str(threads)],
+                             cwd=ROOT)
     result = json.loads(done.stdout)
     return {**result, "wall": wall, "peak_mb": peak,
             "rate": (1 << (log2 - 1)) / result["last_doubling"]}
@@ -177,18 +179,20 @@ def main() -> None:
                         help="its values in memory before the ring (default 2**22)")
     parser.add_argument("--rust-tail", type=int, default=1 << 22, metavar="N",
                         help="its ring (default 2**22, our window)")
+    parser.add_argument("--threads", type=int, default=len(os.sched_getaffinity(0)),
+                        metavar="T", help="threads for both of ours (default: the cores)")
     parser.add_argument("--project", action="store_true",
                         help="the time to 2**40 of each run at its last doubling's rate")
     args = parser.parse_args()
     if shutil.which("time") is None:
         sys.exit("records.py needs GNU time (Debian: apt install time)")
     print(machine())
-    print(f"to 2**{args.log2}; rates in values a second over the last doubling; peak memory "
-          "of the whole process (GNU time)")
+    print(f"to 2**{args.log2}, {args.threads} thread(s); rates in values a second over the "
+          "last doubling; peak memory of the whole process (GNU time)")
     for game in args.games:
         began = time.perf_counter()
-        ours = our_run(game, args.log2)
-        full = full_table(game, args.log2)
+        ours = our_run(game, args.log2, args.threads)
+        full = full_table(game, args.log2, args.threads)
         last = ours["records"][-1]
         print(f"\n{game}: bounded {ours['rate'] / 1e6:.2f}M/s, peak {ours['peak_mb']:.0f} MB "
               f"(whole run {ours['wall']:.1f} s); full table {full['rate'] / 1e6:.2f}M/s, "

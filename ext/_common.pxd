@@ -7,6 +7,7 @@ here once, and tests/test_kernels.py checks that both twins accept exactly them.
 """
 
 from libc.stdlib cimport realloc
+from libc.string cimport memset
 
 ctypedef unsigned short nimber_t    # a Grundy value: tables are unsigned 16-bit
 ctypedef unsigned int stamp_t
@@ -30,10 +31,12 @@ cdef struct Kind:           # one move kind, as rules.encode gives it
 
 
 cdef inline int load_kinds(kinds, Kind* out) except -1:
-    """Copy rules.encode's tuples into out; the number of kinds, or ValueError past a limit."""
+    """Copy rules.encode's tuples into out (zeros elsewhere, so two loads of the same kinds
+    compare equal byte for byte); the number of kinds, or ValueError past a limit."""
     cdef int k = 0, h
     if len(kinds) > MAX_KINDS:
         raise ValueError(f"at most {MAX_KINDS} move kinds")
+    memset(out, 0, len(kinds) * sizeof(Kind))
     for span, kept, leave, unequal in kinds:
         if len(kept) > MAX_KEPT:
             raise ValueError(f"at most {MAX_KEPT} kept runs in one pattern")

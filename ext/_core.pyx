@@ -57,10 +57,25 @@ and values below 2048 by testing each vector of 32 pairs against the whole set
 of values left (two table lookups, whatever their number).  The instructions
 are chosen at run time (VECTORS; Scratch(vector=...)), so one build runs on any
 x86-64; every path gives the same values (tests/test_kernels.py).
+
+How several threads share one sequence (run_crew; Scratch(threads=...)).  A
+two-part move of span t leaves parts of at most n - t - 1, so heaps n..n+d-1
+need none of each other's pairs, d the least such t + 1 (the independence:
+3 for .161, 4 for .014, 1 for Grundy's game).  Past PARALLEL_FROM, between
+two mask choices, a crew of up to d threads (no more than the cores) takes
+blocks of d / crew heaps in turn: a block is solved once the values below it
+less d are in the table and settled (written, counted, its rare heaps listed)
+once the block before is.  A one-part option whose part is not yet in the
+table is left out, and the value checked when it is (unsure): one heap in a
+few hundred is solved again.  The rare pass's groups are shared, each under
+a spin lock and read without it once filled; their bulk, the rare parts from
+early_from on, is flagged AHEAD heaps before need by the group's own worker
+(fill_ahead), so it falls to the threads evenly.  Every crew gives the one
+thread's values (tests/test_threads.py).
 """
 
 from libc.stdlib cimport calloc, free
-from libc.string cimport memcmp, memset
+from libc.string cimport memcmp, memcpy, memset
 
 from _common cimport (
     MAX_KINDS,
@@ -96,11 +111,18 @@ cdef enum:
     CANDIDATES = 8        # ... against this many candidates a remainder (32 lanes / GROUP)
     TRIAL_LANES = 1024    # ... and stops till the next choose_split once, after this many
     MISS_SHARE = 4        # ... remainders, over 1/MISS_SHARE of them needed the flags after all
-    MAX_GROUPS = MAX_SPAN // GROUP + 2   # groups one heap's remainders may need at once
     ONE_HOT_MIN = 1024    # rare positions from which the one-hot path beats the flags (below:
                           # 2x slower at 20-60 on .074, .167; 1.5x faster at 4000 on Kayles-xox)
     OUT_OF_REACH = -2     # mex_sparse: the heap needs a pair with a part from st.reach on
     RARE_PAST_PREFIX = -3 # run_sparse, frozen: the heap is rare and at or past st.prefix
+    AHEAD = 16 * GROUP    # several threads: rare parts from AHEAD + the crew on are flagged
+                          # groups ahead of need (fill_ahead)
+    MAX_GROUPS = (MAX_SPAN + AHEAD + 2 * MAX_THREADS) // GROUP + 3   # see start_groups
+    PARALLEL_FROM = 4096  # ... from this heap on (below, the mask changes often),
+    CREW_RARE = 256       # ... with this many rare heaps (fewer: a heap is too quick to share;
+                          # .167's 60: 1.1x on 2 threads, and at times 0.5x)
+    MAX_BLOCK = 128       # heaps in a crew's block at most (> MAX_SPAN: any independence)
+    CACHE_LINE = 64       # bytes kept between fields that different threads write
     VEC_PORTABLE = 0      # Sparse.vector: the instructions of the vector steps
     VEC_AVX2 = 1
     VEC_AVX512 = 2
@@ -122,17 +144,33 @@ cdef struct Split:        # a kind that may leave two parts, at the heap being s
 
 
 cdef struct PairGroup:    # the G(a) ^ G(r - a) over rare a, for r in [r0, r0 + GROUP)
+    int lock              # held while a thread reads or writes anything below
     Py_ssize_t r0         # -1: empty
-    bint done[GROUP]      # the flags of r0 + j are complete
+    bint ready            # filled (else only fill_early's share)
+    Py_ssize_t late_lo, late_hi   # rare[late_lo:late_hi]: left by fill_early to fill_late
+    int done[GROUP]       # the flags of r0 + j are complete (int: stored atomically)
     int width[GROUP]      # flags of r0 + j: valid below width[j]
     signed char drop_zero[GROUP]  # unequal splits of r0 + j: 0 only from the equal one (-1: unknown)
     unsigned char* flags  # flags[j * FLAG_STRIDE + v] = 1: some rare a gives v for r0 + j
     Py_ssize_t checked_lo, checked_hi  # rare[checked_lo:checked_hi]: checked, not flagged
-    bint checking[GROUP]  # r0 + j still relies on its candidates for those a
+    int checking[GROUP]   # r0 + j still relies on its candidates for those a
     int ncandidates[GROUP]
     int checked_width[GROUP]      # candidates are below this; so is every checked pair
     nimber_t candidates[CANDIDATES * GROUP]  # lane k * GROUP + j: candidate k of r0 + j
     unsigned int unhit    # bit k * GROUP + j: no checked pair gives that candidate
+    char apart[CACHE_LINE]   # threads that write neighbours do not share a cache line
+
+
+cdef struct Worker:       # one thread's marks and lists while it solves a heap
+    stamp_t* seen         # option marks: seen[v] == stamp while heap stamp is solved
+    stamp_t stamp
+    nimber_t* pending     # the rare values a heap's search must confirm
+    nimber_t wanted[SET_WIDTH >> 4]    # the set path's values, a bit each
+    int width             # st.width when the heap began: its options' values are below it
+    Py_ssize_t nrare      # st.nrare then: every rare heap its pairs may use
+    Py_ssize_t next_group # in a crew: the next group it fills ahead of need
+    long long* counts     # ... and how many of the heaps it settled have each value
+    char apart[CACHE_LINE]
 
 
 cdef struct Sparse:       # the sparse method's state, kept by a Scratch between calls
@@ -140,10 +178,11 @@ cdef struct Sparse:       # the sparse method's state, kept by a Scratch between
     bint frozen           # extend_bounded: the mask never changes (the table is not all there),
     Py_ssize_t reach      # ... searches use smaller parts below this (0: all),
     Py_ssize_t prefix     # ... and a rare heap at or past this stops the call;
-    const nimber_t* table # ... the table of the last call, and the heap where it ended
+    const nimber_t* table # the table of the last call, the heap where it ended, its kinds
     Py_ssize_t next
+    Kind kinds[MAX_KINDS]
+    int nkinds
     int few               # values left at which the search sweeps for them all at once
-    nimber_t wanted[SET_WIDTH >> 4]    # the set path's values, a bit each
     int mask              # 0: no saving split, use the plain scan
     word_t low_common     # bit i: i is common under the mask (i < 64)
     Py_ssize_t checked_lanes, checked_misses  # remainders checked, and flagged after all
@@ -152,9 +191,6 @@ cdef struct Sparse:       # the sparse method's state, kept by a Scratch between
     Py_ssize_t nrare
     Py_ssize_t rare_room, rare_values_room
     int width             # a power of two above every value so far
-    stamp_t* seen         # option marks: seen[v] == stamp while heap stamp is solved
-    stamp_t stamp
-    nimber_t* pending     # scratch: the rare values a heap's search must confirm
     long long* counts     # the histogram of the table so far (zeros from width on)
     long long* spectrum   # choose_mask's transforms
     long long* present
@@ -172,40 +208,89 @@ cdef struct Sparse:       # the sparse method's state, kept by a Scratch between
     Py_ssize_t by_value_room[64]
     Py_ssize_t batch_r0[2]            # the aligned batch each slot holds (-1: none)
     word_t batch_bits[2 * BATCH]
+    Worker* workers       # workers[0] solves heaps one by one; more, several at once
+    int threads           # threads asked for (Scratch(threads=...)),
+    int cores             # ... and at most this many (the cores the process may run on)
+    int crew              # threads a parallel stretch may use: min(threads, cores, independence)
+    int crew_ran          # threads the last call ran (1: one by one)
+    int independence      # heaps n..n+independence-1 need none of each other's values
+    Py_ssize_t widest     # the widest kind's span
+    Py_ssize_t early_from # fill_early flags rare parts from here on (GROUP, or AHEAD + crew)
+    Py_ssize_t block      # a crew's blocks of heaps (independence // crew: they need none of
+                          # each other's pairs),
+    char apart_published[CACHE_LINE]
+    Py_ssize_t published  # ... its heaps below this are in the table,
+    Py_ssize_t failed     # ... the first heap it could not settle (the stretch's end: none),
+    int failed_value
+    char apart_end[CACHE_LINE]
+
+
+cdef struct Crew:         # one parallel stretch: heaps start..stop-1 of table g
+    nimber_t* g
+    Py_ssize_t start, stop
+    Kind* ks
+    int nkinds
+    Sparse* st
 
 
 cdef class Scratch:
     """Working memory for extend_plain and extend_sparse, allocated once and reused.
 
     A Sequence owns one and passes it to every call, so a call costs no
-    allocation and no clearing; without one, each call makes its own.  It holds
-    no values between calls that a call does not rebuild from its table (but
-    extend_bounded's rare heaps, for the call that goes on from it: see there).
+    allocation and no clearing; without one, each call makes its own.  A call
+    that goes on where the last one ended (the same table and kinds, start = the
+    heap it reached) keeps the histogram and rare heaps that call had, so the
+    values below start must be those it left; any other call rebuilds them
+    from its table.
 
     vector names the instructions of the sparse method's vector steps (the rare
     pass's checked share, the candidate scan, the search's last stage), one of
     VECTORS (default: the first, the fastest this CPU runs); only the speed
     depends on it.
+
+    threads (1 to MAX_THREADS) is how many threads the sparse method may run at
+    once past heap PARALLEL_FROM, each solving its own heaps: at most as many as
+    heaps that need none of each other's pairs (the independence: 3 for .161, 4
+    for .014, 1 for Grundy's game, which runs one by one) and as the cores this
+    process may run on (cores: the default; threads wait for each other by
+    spinning, so more than that is slow).  Only the speed depends on them;
+    threads_used says how many threads the last call ran.
     """
 
     cdef Sparse st
 
-    def __cinit__(self, vector=None):
+    def __cinit__(self, vector=None, int threads=1, cores=None):
         if vector is not None and vector not in VECTORS:
             raise ValueError(f"vector must be one of {', '.join(VECTORS)}, not {vector!r}")
+        if not 1 <= threads <= MAX_THREADS:
+            raise ValueError(f"threads must be 1 to {MAX_THREADS}, not {threads}")
+        if cores is not None and not 1 <= cores <= MAX_THREADS:
+            raise ValueError(f"cores must be 1 to {MAX_THREADS}, not {cores}")
         memset(&self.st, 0, sizeof(Sparse))
         name = vector or VECTORS[0]
         self.st.vector = (VEC_AVX512 if name == "avx512bw" else VEC_AVX2 if name == "avx2"
                           else VEC_PORTABLE)
         self.st.few = (FEW, FEW_AVX2, FEW_AVX512)[self.st.vector]
-        self.st.seen = <stamp_t*> calloc(STAMPS, sizeof(stamp_t))
-        self.st.pending = <nimber_t*> calloc(VALUE_LIMIT, sizeof(nimber_t))
+        self.st.threads = threads
+        self.st.cores = cores or kayles_cores()
+        self.st.crew = self.st.crew_ran = 1
+        self.st.workers = <Worker*> calloc(threads, sizeof(Worker))
         self.st.counts = <long long*> calloc(VALUE_LIMIT, sizeof(long long))
         self.st.spectrum = <long long*> calloc(VALUE_LIMIT, sizeof(long long))
         self.st.present = <long long*> calloc(VALUE_LIMIT, sizeof(long long))
-        if not (self.st.seen and self.st.pending and self.st.counts and self.st.spectrum
-                and self.st.present):
+        if not (self.st.workers and self.st.counts and self.st.spectrum and self.st.present):
             raise MemoryError()
+        hire(&self.st, 1)
+
+    @property
+    def threads(self):
+        """The threads asked for."""
+        return self.st.threads
+
+    @property
+    def threads_used(self):
+        """How many threads the last call ran at once (1: one heap at a time)."""
+        return self.st.crew_ran
 
     def histogram(self):
         """How many heaps of the table the last call filled (G(0..stop-1)) have each value:
@@ -231,8 +316,12 @@ cdef class Scratch:
                 self.st.rare[self.st.nrare - 1] if self.st.nrare else -1)
 
     def __dealloc__(self):
-        free(self.st.seen)
-        free(self.st.pending)
+        if self.st.workers:
+            for k in range(self.st.threads):
+                free(self.st.workers[k].seen)
+                free(self.st.workers[k].pending)
+                free(self.st.workers[k].counts)
+            free(self.st.workers)
         free(self.st.counts)
         free(self.st.spectrum)
         free(self.st.present)
@@ -244,13 +333,28 @@ cdef class Scratch:
             free(self.st.by_value[k])
 
 
-cdef inline stamp_t next_stamp(Sparse* st) noexcept nogil:
+cdef int hire(Sparse* st, int count) except -1:
+    """Give workers[0..count-1] their marks and lists (kept till the scratch goes)."""
+    cdef int k
+    for k in range(count):
+        if not st.workers[k].seen:
+            st.workers[k].seen = <stamp_t*> calloc(STAMPS, sizeof(stamp_t))
+        if not st.workers[k].pending:
+            st.workers[k].pending = <nimber_t*> calloc(VALUE_LIMIT, sizeof(nimber_t))
+        if not st.workers[k].counts:
+            st.workers[k].counts = <long long*> calloc(VALUE_LIMIT, sizeof(long long))
+        if not (st.workers[k].seen and st.workers[k].pending and st.workers[k].counts):
+            raise MemoryError()
+    return 0
+
+
+cdef inline stamp_t next_stamp(Worker* w) noexcept nogil:
     """A stamp no entry of seen holds yet (seen is cleared when the stamps wrap)."""
-    st.stamp += 1
-    if st.stamp == 0:
-        memset(st.seen, 0, STAMPS * sizeof(stamp_t))
-        st.stamp = 1
-    return st.stamp
+    w.stamp += 1
+    if w.stamp == 0:
+        memset(w.seen, 0, STAMPS * sizeof(stamp_t))
+        w.stamp = 1
+    return w.stamp
 
 
 cdef Scratch scratch_for(scratch):
@@ -275,10 +379,13 @@ cdef int put(nimber_t[::1] table, Py_ssize_t n, int value) except -1:
 
 
 cdef int mark_whole_and_ends(const nimber_t* g, Py_ssize_t n, Kind* kinds, int nkinds,
-                             stamp_t* seen, stamp_t stamp, Split* splits) noexcept nogil:
+                             stamp_t* seen, stamp_t stamp, Split* splits,
+                             Py_ssize_t known) noexcept nogil:
     """Mark the options of heap n that leave no part or one part; list the two-part kinds.
 
-    Returns how many Split entries (kinds that may leave two parts) were written.
+    One-part options whose part is known or more are left out (a crew's heap
+    whose part is not in the table yet: see unsure).  Returns how many Split
+    entries (kinds that may leave two parts) were written.
     """
     cdef int k, c, nsplits = 0
     cdef Py_ssize_t r
@@ -291,7 +398,7 @@ cdef int mark_whole_and_ends(const nimber_t* g, Py_ssize_t n, Kind* kinds, int n
             if kinds[k].leave & 1:  # no part left: allowed even when unequal (rules.py)
                 seen[c] = stamp
             continue
-        if kinds[k].leave & 2:
+        if kinds[k].leave & 2 and r < known:
             seen[g[r] ^ c] = stamp
         if kinds[k].leave & 4:
             splits[nsplits].r = r
@@ -310,7 +417,7 @@ cdef inline Py_ssize_t last_part(Py_ssize_t r, bint unequal) noexcept nogil:
 cdef int mex_plain(const nimber_t* g, Py_ssize_t n, Kind* kinds, int nkinds,
                    stamp_t* seen, stamp_t stamp) noexcept nogil:
     cdef Split splits[MAX_KINDS]
-    cdef int s, m, nsplits = mark_whole_and_ends(g, n, kinds, nkinds, seen, stamp, splits)
+    cdef int s, m, nsplits = mark_whole_and_ends(g, n, kinds, nkinds, seen, stamp, splits, n)
     for s in range(nsplits):
         mark_pairs(g, splits[s].r, 1, splits[s].last + 1, splits[s].c, seen, stamp)
     m = 0
@@ -341,7 +448,7 @@ cdef Py_ssize_t run_plain(nimber_t* g, Py_ssize_t start, Py_ssize_t stop, Kind* 
     """Fill g[start:stop] by the plain scan; the first heap whose value does not fit, or stop."""
     cdef Py_ssize_t n
     for n in range(start, stop):
-        value[0] = mex_plain(g, n, ks, nkinds, st.seen, next_stamp(st))
+        value[0] = mex_plain(g, n, ks, nkinds, st.workers[0].seen, next_stamp(&st.workers[0]))
         if value[0] >= VALUE_LIMIT:
             return n
         g[n] = value[0]
@@ -475,109 +582,193 @@ cdef inline word_t unmarked_values(Sparse* st, const stamp_t* seen, stamp_t stam
     return unmarked_avx2(seen, stamp, b, flags, width, c, drop_zero, nflags)
 
 
-cdef unsigned char* rare_pairs(const nimber_t* g, Py_ssize_t r, Sparse* st,
+cdef unsigned char* rare_pairs(const nimber_t* g, Py_ssize_t r, Sparse* st, Worker* w,
                                int* width, PairGroup** of_group) noexcept nogil:
     """The flags of every G(a) ^ G(r - a) over rare a in [1, r - 1], valid below width.
 
     Remainders come in groups of GROUP: the first r of a group asked for flags
     the rare a in [GROUP, r0) for all of them at once (r0 + j - a < r0: its G is
-    known by then); each r adds the rest, a < GROUP and a in [r0, r), when first
-    asked.  Every a < r is computed by the time r is needed, so the flags stay
-    valid until the rare set changes (a new mask).
+    known by then; fill_early and fill_late); each r adds the rest, a < GROUP
+    and a in [r0, r), when first asked.  Every a < r is computed by the time r
+    is needed, so the flags stay valid until the rare set changes (a new mask).
+    of_group receives the group (its checked rare a: see checked_gives).
 
-    With AVX-512 the newest 1/CHECKED of the group's rare a are not flagged but
-    checked against candidates (see checked_gives); of_group receives the group.
+    Threads share the groups: each is filled under its lock, and a remainder's
+    flags are read without it once done (r0, then done[j], are stored last).
+    Flags only ever go from 0 to 1 while a heap reads them (checked_gives).
     """
-    cdef Py_ssize_t r0 = r - r % GROUP, i, lo, hi, mid
-    cdef int j = r - r0, k
-    cdef nimber_t unset[CANDIDATES]
+    cdef Py_ssize_t r0 = r - r % GROUP, i
+    cdef int j = r - r0
     cdef PairGroup* group = &st.groups[(r0 // GROUP) % st.ngroups]
-    cdef unsigned char* flags
+    cdef unsigned char* flags = group.flags + j * FLAG_STRIDE
     of_group[0] = group
+    if atomic_load(&group.r0) == r0 and atomic_load_int(&group.done[j]):
+        width[0] = group.width[j]
+        return flags
+    lock(&group.lock)
     if group.r0 != r0:
-        for i in range(GROUP):
-            memset(group.flags + i * FLAG_STRIDE, 0, st.width)
-            group.done[i] = False
-            group.width[i] = st.width
-            group.drop_zero[i] = -1
-        lo = bisect(st.rare, st.nrare, GROUP)
-        hi = bisect(st.rare, st.nrare, r0)
-        mid = hi
-        if st.vector and hi - lo >= CHECK_MIN and (st.checked_lanes < TRIAL_LANES or
-                                                   MISS_SHARE * st.checked_misses < st.checked_lanes):
-            mid = hi - (hi - lo) // CHECKED
-            st.checked_lanes += GROUP
-        if lo < mid:
-            flag_group(g + r0, st.rare + lo, st.rare + mid, st.rare_values + lo, group.flags)
-        group.checked_lo = mid
-        group.checked_hi = hi
-        for i in range(GROUP):
-            group.checking[i] = mid < hi
-        if mid < hi:
-            memset(group.candidates, 0, sizeof(group.candidates))
-            for i in range(GROUP):
-                group.checked_width[i] = st.width
-                group.ncandidates[i] = candidates(
-                    st, group.flags + i * FLAG_STRIDE, st.width, st.mask, st.low_common, unset,
-                    CANDIDATES)
-                for k in range(group.ncandidates[i]):
-                    group.candidates[k * GROUP + i] = unset[k]
-            group.unhit = unhit(st, g + r0, st.rare + mid, st.rare + hi,
-                                st.rare_values + mid, group.candidates)
-        group.r0 = r0
-    flags = group.flags + j * FLAG_STRIDE
+        fill_early(g, st, group, r0, w.width, w.nrare)
+    if not group.ready:
+        fill_late(g, st, group, w.width, w.nrare)
     if not group.done[j]:
-        if group.width[j] < st.width:  # a wider value came after the group was filled
-            memset(flags + group.width[j], 0, st.width - group.width[j])
-            group.width[j] = st.width
-        for i in range(bisect(st.rare, st.nrare, 1), bisect(st.rare, st.nrare, min(GROUP, r))):
+        if group.width[j] < w.width:  # a wider value came after the group was filled
+            memset(flags + group.width[j], 0, w.width - group.width[j])
+            group.width[j] = w.width
+        for i in range(bisect(st.rare, w.nrare, 1), bisect(st.rare, w.nrare, min(GROUP, r))):
             flags[st.rare_values[i] ^ g[r - st.rare[i]]] = 1
-        for i in range(bisect(st.rare, st.nrare, max(GROUP, r0)), bisect(st.rare, st.nrare, r)):
+        for i in range(bisect(st.rare, w.nrare, max(GROUP, r0)), bisect(st.rare, w.nrare, r)):
             flags[st.rare_values[i] ^ g[r - st.rare[i]]] = 1
-        group.done[j] = True
+        atomic_store_int(&group.done[j], True)
     width[0] = group.width[j]
+    unlock(&group.lock)
     return flags
 
 
-cdef bint zero_from_equal_only(const nimber_t* g, Sparse* st, Py_ssize_t r) noexcept nogil:
+cdef void fill_early(const nimber_t* g, Sparse* st, PairGroup* group, Py_ssize_t r0, int width,
+                     Py_ssize_t nrare) noexcept nogil:
+    """Start group r0 (its lock held): flag the rare a in [st.early_from, r0) of the first
+    nrare, but for the newest 1/CHECKED of them with AVX-512 or AVX2 (checked instead);
+    fill_late does the rest.  Needs G below r0 + GROUP - st.early_from only, so threads
+    fill groups ahead of need (fill_ahead)."""
+    cdef Py_ssize_t i, lo, hi, mid, split
+    for i in range(GROUP):
+        memset(group.flags + i * FLAG_STRIDE, 0, width)
+        group.done[i] = False
+        group.width[i] = width
+        group.drop_zero[i] = -1
+    lo = bisect(st.rare, nrare, GROUP)
+    hi = bisect(st.rare, nrare, r0)
+    mid = hi
+    if st.vector and hi - lo >= CHECK_MIN and (
+            atomic_load(&st.checked_lanes) < TRIAL_LANES
+            or MISS_SHARE * atomic_load(&st.checked_misses) < atomic_load(&st.checked_lanes)):
+        mid = hi - (hi - lo) // CHECKED
+        atomic_add(&st.checked_lanes, GROUP)
+    split = min(mid, max(lo, bisect(st.rare, nrare, st.early_from)))
+    if split < mid:
+        flag_group(g + r0, st.rare + split, st.rare + mid, st.rare_values + split, group.flags)
+    group.late_lo = lo
+    group.late_hi = split
+    group.checked_lo = mid
+    group.checked_hi = hi
+    group.ready = False
+    atomic_store(&group.r0, r0)
+
+
+cdef void fill_late(const nimber_t* g, Sparse* st, PairGroup* group, int width,
+                    Py_ssize_t nrare) noexcept nogil:
+    """Finish the group (its lock held) for a heap whose rare heaps are the first nrare:
+    flag what fill_early left (the oldest rare a, and those listed since), then take
+    each remainder's candidates and check them against the checked rare a."""
+    cdef Py_ssize_t r0 = group.r0, i
+    cdef Py_ssize_t hi = bisect(st.rare, nrare, r0)
+    cdef int k
+    cdef nimber_t unset[CANDIDATES]
+    for i in range(GROUP):
+        if group.width[i] < width:
+            memset(group.flags + i * FLAG_STRIDE + group.width[i], 0, width - group.width[i])
+            group.width[i] = width
+    if group.late_lo < group.late_hi:
+        flag_group(g + r0, st.rare + group.late_lo, st.rare + group.late_hi,
+                   st.rare_values + group.late_lo, group.flags)
+    if group.checked_hi < hi:
+        flag_group(g + r0, st.rare + group.checked_hi, st.rare + hi,
+                   st.rare_values + group.checked_hi, group.flags)
+    for i in range(GROUP):
+        group.checking[i] = group.checked_lo < group.checked_hi
+    if group.checked_lo < group.checked_hi:
+        memset(group.candidates, 0, sizeof(group.candidates))
+        for i in range(GROUP):
+            group.checked_width[i] = width
+            group.ncandidates[i] = candidates(
+                st, group.flags + i * FLAG_STRIDE, width, st.mask, st.low_common, unset,
+                CANDIDATES)
+            for k in range(group.ncandidates[i]):
+                group.candidates[k * GROUP + i] = unset[k]
+        group.unhit = unhit(st, g + r0, st.rare + group.checked_lo, st.rare + group.checked_hi,
+                            st.rare_values + group.checked_lo, group.candidates)
+    group.ready = True
+
+
+cdef bint fill_ahead(const nimber_t* g, Sparse* st, Worker* w, int crew,
+                     Py_ssize_t stop) noexcept nogil:
+    """In a crew: fill_early the worker's own groups (every crew-th) as soon as the values
+    they read are in the table; whether it filled any.  The workers share this, the
+    rare pass's bulk, evenly however the heaps that first need a group fall to them."""
+    cdef Py_ssize_t r0, published
+    cdef PairGroup* group
+    cdef bint filled = False
+    while w.next_group < stop:
+        r0 = w.next_group
+        published = atomic_load(&st.published)
+        if published < r0 + GROUP - st.early_from:
+            break
+        group = &st.groups[(r0 // GROUP) % st.ngroups]
+        lock(&group.lock)
+        if group.r0 >= 0 and group.r0 < r0 and group.r0 + GROUP + st.widest > published:
+            unlock(&group.lock)   # its remainders are still needed (the ring is too short)
+            break
+        if group.r0 < r0:
+            fill_early(g, st, group, r0, atomic_load_int(&st.width),
+                       atomic_load(&st.nrare))
+            filled = True
+        unlock(&group.lock)
+        w.next_group += crew * GROUP
+    return filled
+
+
+cdef bint zero_from_equal_only(const nimber_t* g, Sparse* st, Worker* w,
+                               Py_ssize_t r) noexcept nogil:
     """For even r: whether the rare pass's 0 came only from the equal split r/2 + r/2."""
     cdef PairGroup* group = &st.groups[(r // GROUP) % st.ngroups]   # filled by rare_pairs
     cdef int j = r % GROUP
     cdef Py_ssize_t i, lo, hi
+    cdef bint only
+    lock(&group.lock)
     if group.drop_zero[j] < 0:
-        lo = bisect(st.rare, st.nrare, 1)
-        hi = bisect(st.rare, st.nrare, r)
-        i = bisect(st.rare, st.nrare, r // 2)
+        lo = bisect(st.rare, w.nrare, 1)
+        hi = bisect(st.rare, w.nrare, r)
+        i = bisect(st.rare, w.nrare, r // 2)
         group.drop_zero[j] = (i < hi and st.rare[i] == <pos_t> (r // 2)
                               and not has_split(g, st, lo, hi, r, i))
-    return group.drop_zero[j]
+    only = group.drop_zero[j]
+    unlock(&group.lock)
+    return only
 
 
 cdef bint checked_gives(const nimber_t* g, Sparse* st, PairGroup* group, Py_ssize_t r,
                         int x) noexcept nogil:
     """Whether a checked rare a (not flagged) gives the common value x for r.
 
-    Called only for an x the flags leave unset.  The group's candidates for r
+    Called only for an x the flags left unset.  The group's candidates for r
     are the least common values its flags left unset when it was filled, so an
     x among them has its answer, and an x below the last one or past the
     width then is not given by a checked pair.  Past a full list, the checked
-    a are flagged for r after all (rarely: the candidate is mostly the first).
+    a are flagged for r after all (rarely: the candidate is mostly the first);
+    once they are (by this heap or another thread's: checking[j] is stored
+    last), the flags answer.  Only that flagging takes the group's lock.
     """
     cdef int j = r % GROUP, k
-    cdef unsigned char* flags
-    if not group.checking[j] or x >= group.checked_width[j]:
+    cdef unsigned char* flags = group.flags + j * FLAG_STRIDE
+    cdef bint gives
+    if not atomic_load_int(&group.checking[j]):
+        return x < group.width[j] and flags[x]
+    if x >= group.checked_width[j]:
         return False
     for k in range(group.ncandidates[j]):
         if group.candidates[k * GROUP + j] == x:
             return not (group.unhit >> (k * GROUP + j) & 1)
     if group.ncandidates[j] < CANDIDATES or x < group.candidates[(CANDIDATES - 1) * GROUP + j]:
         return False
-    st.checked_misses += 1
-    flags = group.flags + j * FLAG_STRIDE
-    flag_one(g + r, st.rare + group.checked_lo, st.rare + group.checked_hi,
-             st.rare_values + group.checked_lo, flags)
-    group.checking[j] = False
-    return flags[x]
+    lock(&group.lock)
+    if group.checking[j]:
+        atomic_add(&st.checked_misses, 1)
+        flag_one(g + r, st.rare + group.checked_lo, st.rare + group.checked_hi,
+                 st.rare_values + group.checked_lo, flags)
+        atomic_store_int(&group.checking[j], False)
+    gives = flags[x]
+    unlock(&group.lock)
+    return gives
 
 
 cdef void fill_batch(Sparse* st, Py_ssize_t r0, word_t* bits) noexcept nogil:
@@ -660,12 +851,12 @@ cdef int search(const nimber_t* g, Split* splits, int nsplits, Py_ssize_t* next_
 
 
 cdef int sweep(const nimber_t* g, Split* splits, int nsplits, Py_ssize_t a, Sparse* st,
-               nimber_t* values, int nvalues, stamp_t stamp) noexcept nogil:
+               Worker* w, nimber_t* values, int nvalues, stamp_t stamp) noexcept nogil:
     """Look for all the values at once, from smaller part a to the splits' ends.
 
     The splits are swept side by side and each value found is marked.  Returns
     the least value no pair gives, or -1 if every one is found.  Callers keep
-    nvalues <= st.few unless st.vector == VEC_AVX512 and st.width <= SET_WIDTH (the set path).
+    nvalues <= st.few unless st.vector == VEC_AVX512 and w.width <= SET_WIDTH (the set path).
     """
     cdef Py_ssize_t r[MAX_KINDS]
     cdef Py_ssize_t last[MAX_KINDS]
@@ -675,20 +866,20 @@ cdef int sweep(const nimber_t* g, Split* splits, int nsplits, Py_ssize_t a, Spar
         r[s] = splits[s].r
         last[s] = splits[s].last
         c[s] = splits[s].c
-    if st.vector == VEC_AVX512 and st.width <= SET_WIDTH:
-        memset(st.wanted, 0, sizeof(st.wanted))
+    if st.vector == VEC_AVX512 and w.width <= SET_WIDTH:
+        memset(w.wanted, 0, sizeof(w.wanted))
         for k in range(nvalues):
-            st.wanted[values[k] >> 4] |= 1 << (values[k] & 15)
-        left = sweep_set_avx512(g, r, last, c, nsplits, a, st.wanted, nvalues, st.seen, stamp)
+            w.wanted[values[k] >> 4] |= 1 << (values[k] & 15)
+        left = sweep_set_avx512(g, r, last, c, nsplits, a, w.wanted, nvalues, w.seen, stamp)
         left = nvalues if left else 0   # the values left are those still unmarked
     elif st.vector == VEC_AVX512:
-        left = sweep_avx512(g, r, last, c, nsplits, a, values, nvalues, st.seen, stamp)
+        left = sweep_avx512(g, r, last, c, nsplits, a, values, nvalues, w.seen, stamp)
     elif st.vector == VEC_AVX2:
-        left = sweep_avx2(g, r, last, c, nsplits, a, values, nvalues, st.seen, stamp)
+        left = sweep_avx2(g, r, last, c, nsplits, a, values, nvalues, w.seen, stamp)
     else:
-        left = sweep_portable(g, r, last, c, nsplits, a, values, nvalues, st.seen, stamp)
+        left = sweep_portable(g, r, last, c, nsplits, a, values, nvalues, w.seen, stamp)
     for k in range(left):
-        if st.seen[values[k]] != stamp and (least < 0 or values[k] < least):
+        if w.seen[values[k]] != stamp and (least < 0 or values[k] < least):
             least = values[k]
     return least
 
@@ -715,7 +906,7 @@ cdef bint checked(const nimber_t* g, Sparse* st, PairGroup** groups, const Py_ss
 
 
 cdef int mex_sparse(const nimber_t* g, Py_ssize_t n, Kind* kinds, int nkinds, Sparse* st,
-                    stamp_t* seen, stamp_t stamp) noexcept nogil:
+                    Worker* w, Py_ssize_t known) noexcept nogil:
     cdef Split splits[MAX_KINDS]
     cdef unsigned char* found[MAX_KINDS]   # the splits' rare passes, read in place
     cdef int widths[MAX_KINDS]
@@ -723,7 +914,10 @@ cdef int mex_sparse(const nimber_t* g, Py_ssize_t n, Kind* kinds, int nkinds, Sp
     cdef int consts[MAX_KINDS]
     cdef PairGroup* groups[MAX_KINDS]      # ... and where their checked rare a are
     cdef Py_ssize_t rs[MAX_KINDS]
-    cdef int nsplits = mark_whole_and_ends(g, n, kinds, nkinds, seen, stamp, splits)
+    cdef stamp_t* seen = w.seen
+    cdef stamp_t stamp = next_stamp(w)
+    cdef nimber_t* pending = w.pending
+    cdef int nsplits = mark_whole_and_ends(g, n, kinds, nkinds, seen, stamp, splits, known)
     cdef int s, c, v, common, mask = st.mask, nfound = 0
     cdef Py_ssize_t next_a = 1  # where the search resumes
     cdef Py_ssize_t r, j
@@ -742,10 +936,10 @@ cdef int mex_sparse(const nimber_t* g, Py_ssize_t n, Kind* kinds, int nkinds, Sp
                 if bits >> v & 1:
                     seen[v ^ c] = stamp
         else:
-            found[nfound] = rare_pairs(g, r, st, &widths[nfound], &groups[nfound])
+            found[nfound] = rare_pairs(g, r, st, w, &widths[nfound], &groups[nfound])
             rs[nfound] = r
             drop_zero[nfound] = (splits[s].unequal and r % 2 == 0
-                                 and zero_from_equal_only(g, st, r))
+                                 and zero_from_equal_only(g, st, w, r))
             consts[nfound] = c
             nfound += 1
     # Every common-valued option has a rare part, so it is flagged by now or,
@@ -766,7 +960,7 @@ cdef int mex_sparse(const nimber_t* g, Py_ssize_t n, Kind* kinds, int nkinds, Sp
                 if flagged(found, widths, consts, drop_zero, nfound, v):
                     continue   # by a checked share flagged in full since the step began
                 if not parity(v & mask):
-                    st.pending[npending] = v
+                    pending[npending] = v
                     npending += 1
                 elif not checked(g, st, groups, rs, consts, nfound, v):
                     candidate = v
@@ -781,36 +975,36 @@ cdef int mex_sparse(const nimber_t* g, Py_ssize_t n, Kind* kinds, int nkinds, Sp
                         break
                     common += 1
                     continue
-                st.pending[npending] = common
+                pending[npending] = common
                 npending += 1
             common += 1
     # Confirm the smallest first, marking; from FAR pairs on, look now and then
     # at the values left and, once they are few (on the set path: few, or the
     # search has reached SET_FAR), look for all of them at once to the end.
-    cdef bint set_path = st.vector == VEC_AVX512 and st.width <= SET_WIDTH
+    cdef bint set_path = st.vector == VEC_AVX512 and w.width <= SET_WIDTH
     cdef Py_ssize_t check = FAR
     j = 0
     while True:
         if next_a >= check:
             left = 0
             for k in range(j, npending):   # without branches: found or not is a coin toss
-                st.pending[left] = st.pending[k]
-                left += seen[st.pending[k]] != stamp
+                pending[left] = pending[k]
+                left += seen[pending[k]] != stamp
             npending = left
             j = 0
             if npending and (npending <= st.few or set_path and
                              (npending <= SET_FEW or next_a >= SET_FAR)):
-                v = sweep(g, splits, nsplits, next_a, st, st.pending, npending, stamp)
+                v = sweep(g, splits, nsplits, next_a, st, w, pending, npending, stamp)
                 return common if v < 0 else OUT_OF_REACH if cut else v
             check = next_a + next_a // 2  # a geometric pace keeps the looks few
             if set_path:
                 check = max(check, SET_FAR)
-        while j < npending and seen[st.pending[j]] == stamp:
+        while j < npending and seen[pending[j]] == stamp:
             j += 1
         if j == npending:
             return common
-        if not search(g, splits, nsplits, &next_a, check, seen, stamp, st.pending[j]):
-            return OUT_OF_REACH if cut else <int> st.pending[j]
+        if not search(g, splits, nsplits, &next_a, check, seen, stamp, pending[j]):
+            return OUT_OF_REACH if cut else <int> pending[j]
 
 
 cdef void choose_split(const nimber_t* g, Py_ssize_t n, Kind* kinds, int nkinds,
@@ -867,10 +1061,11 @@ cdef void start_one_hot(const nimber_t* g, Py_ssize_t n, Sparse* st) noexcept no
 
 
 cdef inline void add_rare(Sparse* st, Py_ssize_t a, int value) noexcept nogil:
-    """Append a rare position (room for the whole call is reserved up front)."""
+    """Append a rare position (room for the whole call is reserved up front); a crew's
+    threads read the count, so it grows only once the position is in place."""
     st.rare[st.nrare] = <pos_t> a
     st.rare_values[st.nrare] = value
-    st.nrare += 1
+    atomic_store(&st.nrare, st.nrare + 1)
     if not st.narrow:
         return
     if grow(<void**> &st.by_value[value], &st.by_value_room[value],
@@ -882,14 +1077,35 @@ cdef inline void add_rare(Sparse* st, Py_ssize_t a, int value) noexcept nogil:
 
 
 cdef bint start_groups(Sparse* st, Kind* ks, int nkinds) except -1:
-    """Make the rare pass's groups ready for the kinds; whether a kind is unequal."""
-    cdef int k
+    """Make the rare pass's groups and the crew ready for the kinds; whether a kind is
+    unequal.
+
+    Heaps n..n+d-1 need none of each other's pairs when every part of a two-part
+    move is at most n - d, so d threads can solve them at once (d, the
+    independence: the least span + 1 of a kind leaving two parts; a one-part
+    option whose part is not in the table yet is checked once it is: unsure).
+    One thread needs the groups of a heap's remainders n - span; a crew also
+    those fill_ahead fills up to early_from heaps ahead.
+    """
+    cdef int k, independence = MAX_BLOCK
     cdef bint unequal = False
     cdef Py_ssize_t widest = 0
     for k in range(nkinds):
         widest = max(widest, ks[k].span)
         unequal = unequal or ks[k].unequal
-    st.ngroups = widest // GROUP + 2   # a heap's remainders n - span lie in that many groups
+        if ks[k].leave & 4:
+            independence = min(independence, ks[k].span + 1)
+    st.widest = widest
+    st.independence = independence
+    st.crew = max(1, min(st.threads, independence, st.cores))
+    st.block = independence // st.crew
+    hire(st, st.crew)
+    if st.crew == 1:
+        st.early_from = GROUP
+        st.ngroups = widest // GROUP + 2
+    else:
+        st.early_from = AHEAD + st.crew
+        st.ngroups = (widest + st.early_from + st.crew) // GROUP + 3
     reserve(<void**> &st.slots, &st.nslots, st.ngroups, GROUP * FLAG_STRIDE)
     for k in range(st.ngroups):
         st.groups[k].r0 = -1
@@ -902,19 +1118,32 @@ cdef bint start_groups(Sparse* st, Kind* ks, int nkinds) except -1:
 
 cdef int start_sparse(Sparse* st, const nimber_t* g, Py_ssize_t start, Py_ssize_t stop,
                       Kind* ks, int nkinds) except -1:
-    """Make the scratch ready for heaps start..stop-1 of the table g."""
+    """Make the scratch ready for heaps start..stop-1 of the table g: its histogram and,
+    where the call goes on where the last one ended (the same table, start = the heap
+    it reached), the mask and rare heaps that call had (a sequence calls it piece by
+    piece: the pieces then cost no pass over the table)."""
     cdef Py_ssize_t n
+    cdef int largest = 0
+    cdef bint goes_on = (not st.frozen and st.mask >= 0 and st.table == g and st.next == start
+                         and st.nkinds == nkinds
+                         and not memcmp(st.kinds, ks, nkinds * sizeof(Kind)))
     cdef bint unequal = start_groups(st, ks, nkinds)
+    memcpy(st.kinds, ks, nkinds * sizeof(Kind))
+    st.nkinds = nkinds
     reserve(<void**> &st.rare, &st.rare_room, stop, sizeof(pos_t))
     reserve(<void**> &st.rare_values, &st.rare_values_room, stop, sizeof(nimber_t))
+    st.stop = stop
+    if goes_on:
+        if st.narrow and grow(<void**> &st.onehot, &st.onehot_room, stop, sizeof(word_t)):
+            st.narrow = False   # out of memory: the general path is exact too
+        return 0
     memset(st.counts, 0, st.width * sizeof(long long))
-    st.width = 1
     for n in range(start):
         st.counts[g[n]] += 1
-        st.width = max(st.width, next_power(g[n]))
+        largest = max(largest, g[n])
+    st.width = next_power(largest) if start else 1
     st.narrow_ok = st.width <= 64 and not unequal
     st.narrow = False   # choose_split turns it on where it pays
-    st.stop = stop
     st.mask = -1  # no rare set yet: the first choose_split lists one
     st.nrare = 0
     return 0
@@ -992,6 +1221,8 @@ def extend_sparse(nimber_t[::1] table, Py_ssize_t start, Py_ssize_t stop, kinds,
     start_sparse(st, &table[0], start, stop, ks, nkinds)
     with nogil:
         n = run_sparse(&table[0], start, stop, ks, nkinds, st, &value)
+    st.table = &table[0]
+    st.next = n
     if n < stop:
         put(table, n, value)  # raises: the value does not fit
 
@@ -1058,35 +1289,153 @@ cdef int check_bounded(const nimber_t* g, Py_ssize_t start, Kind* ks, int nkinds
 
 cdef Py_ssize_t run_sparse(nimber_t* g, Py_ssize_t start, Py_ssize_t stop, Kind* ks, int nkinds,
                            Sparse* st, int* value) noexcept nogil:
-    """Fill g[start:stop] by the sparse method; the first heap whose value does not fit, or stop."""
-    cdef Py_ssize_t n
+    """Fill g[start:stop] by the sparse method; the first heap whose value does not fit, or stop.
+
+    The mask is chosen at the start, at each power of two and at each span; in
+    between, past PARALLEL_FROM, a crew of threads solves the heaps (run_crew).
+    """
+    cdef Py_ssize_t n = start, end
     cdef int v
-    for n in range(start, stop):
+    st.crew_ran = 1
+    while n < stop:
         if n == start or (n & (n - 1)) == 0 or is_span(ks, nkinds, n):
             if st.frozen:
                 st.checked_lanes = st.checked_misses = 0   # the checked share is tried anew
             else:
                 choose_split(g, n, ks, nkinds, st)
+        if (st.crew > 1 and st.mask and not st.narrow and n >= PARALLEL_FROM
+                and st.nrare >= CREW_RARE):
+            end = n + 1
+            while end & (end - 1):   # the next power of two
+                end &= end - 1
+            end = min(stop, end << 1)
+            n = run_crew(g, n, end, ks, nkinds, st, value)
+            if n < end:
+                return n
+            continue
         if st.mask:
-            v = mex_sparse(g, n, ks, nkinds, st, st.seen, next_stamp(st))
+            st.workers[0].width = st.width
+            st.workers[0].nrare = st.nrare
+            v = mex_sparse(g, n, ks, nkinds, st, &st.workers[0], n)
         else:
-            v = mex_plain(g, n, ks, nkinds, st.seen, next_stamp(st))
-        if v >= VALUE_LIMIT or v < 0:   # too large for the table, or OUT_OF_REACH
-            value[0] = v
+            v = mex_plain(g, n, ks, nkinds, st.workers[0].seen, next_stamp(&st.workers[0]))
+        if settle(g, n, v, st, st.counts, value):
             return n
-        if st.frozen and n >= st.prefix and not parity(v & st.mask):
-            value[0] = RARE_PAST_PREFIX
-            return n
-        g[n] = v
-        st.counts[v] += 1
-        st.width = max(st.width, next_power(v))
-        if st.narrow_ok and st.width > 64:  # a value of 64 or more ends the one-hot path
-            st.narrow_ok = st.narrow = False
-        if st.narrow:
-            st.onehot[n] = (<word_t> 1) << v
-        if st.mask and not parity(v & st.mask):
-            add_rare(st, n, v)
+        n += 1
     return stop
+
+
+cdef bint settle(nimber_t* g, Py_ssize_t n, int v, Sparse* st, long long* counts,
+                 int* value) noexcept nogil:
+    """Put G(n) = v into the table and the scratch (counts, its width and rare heaps); or
+    leave it and say why in value: too large for the table, OUT_OF_REACH, RARE_PAST_PREFIX."""
+    if v >= VALUE_LIMIT or v < 0:
+        value[0] = v
+        return True
+    if st.frozen and n >= st.prefix and not parity(v & st.mask):
+        value[0] = RARE_PAST_PREFIX
+        return True
+    g[n] = v
+    counts[v] += 1
+    if v >= st.width:
+        atomic_store_int(&st.width, next_power(v))
+    if st.narrow_ok and st.width > 64:  # a value of 64 or more ends the one-hot path
+        st.narrow_ok = st.narrow = False
+    if st.narrow:
+        st.onehot[n] = (<word_t> 1) << v
+    if st.mask and not parity(v & st.mask):
+        add_rare(st, n, v)
+    return False
+
+
+cdef Py_ssize_t run_crew(nimber_t* g, Py_ssize_t start, Py_ssize_t stop, Kind* ks, int nkinds,
+                         Sparse* st, int* value) noexcept nogil:
+    """Heaps start..stop-1 by st.crew threads at once (the mask fixed); as run_sparse."""
+    cdef Crew crew
+    cdef int k, v
+    crew.g = g
+    crew.start = start
+    crew.stop = stop
+    crew.ks = ks
+    crew.nkinds = nkinds
+    crew.st = st
+    st.published = start
+    st.failed = stop
+    k = run_workers(st.crew, crew_work, &crew)
+    st.crew_ran = max(st.crew_ran, k)
+    for k in range(k):   # each worker counted the values it settled
+        for v in range(st.width):
+            st.counts[v] += st.workers[k].counts[v]
+            st.workers[k].counts[v] = 0
+    if st.failed < stop:
+        value[0] = st.failed_value
+    return st.failed
+
+
+cdef void crew_work(void* context, int k, int crew) noexcept nogil:
+    """Worker k of a crew: solve blocks k, k + crew, ... of st.block heaps and settle them.
+
+    A block's heaps need only values below it (see start_groups), so it is
+    solved once those are in the table, and settled once the block before is.
+    While it waits, the worker fills its groups ahead of need (fill_ahead).  A
+    one-part option whose part was not in the table yet was left out: a value
+    it turns out to give is solved again, in full (unsure).
+    """
+    cdef Crew* c = <Crew*> context
+    cdef Sparse* st = c.st
+    cdef Worker* w = &st.workers[k]
+    cdef Py_ssize_t n, m, end, first = c.start - c.start % GROUP
+    cdef int values[MAX_BLOCK]
+    cdef int v
+    w.next_group = first + ((k - first // GROUP) % crew + crew) % crew * GROUP
+    n = c.start + k * st.block
+    while n < c.stop:
+        end = min(c.stop, n + st.block)
+        if not wait_for(c, st, w, crew, end - st.independence):
+            return
+        for m in range(n, end):
+            fill_ahead(c.g, st, w, crew, c.stop)
+            w.width = atomic_load_int(&st.width)
+            w.nrare = atomic_load(&st.nrare)
+            values[m - n] = mex_sparse(c.g, m, c.ks, c.nkinds, st, w, atomic_load(&st.published))
+        if not wait_for(c, st, w, crew, n):
+            return
+        for m in range(n, end):
+            v = values[m - n]
+            if v == OUT_OF_REACH or 0 <= v < VALUE_LIMIT and unsure(c.g, m, c.ks, c.nkinds, v):
+                w.width = st.width
+                w.nrare = st.nrare
+                v = mex_sparse(c.g, m, c.ks, c.nkinds, st, w, m)
+            if settle(c.g, m, v, st, w.counts, &st.failed_value):
+                atomic_store(&st.failed, m)
+                return
+            atomic_store(&st.published, m + 1)
+        n += crew * st.block
+
+
+cdef bint wait_for(Crew* c, Sparse* st, Worker* w, int crew, Py_ssize_t n) noexcept nogil:
+    """Wait till heaps below n are settled, filling groups ahead meanwhile; False when the
+    crew stopped at a heap it could not settle."""
+    cdef int spins = 0
+    while atomic_load(&st.published) < n:
+        if atomic_load(&st.failed) < c.stop:
+            return False
+        if not fill_ahead(c.g, st, w, crew, c.stop):
+            backoff(&spins)
+    return True
+
+
+cdef bint unsure(const nimber_t* g, Py_ssize_t n, Kind* kinds, int nkinds,
+                 int v) noexcept nogil:
+    """Whether a one-part option of heap n has the value v: v, solved with some of them
+    left out, is then not G(n) (and it is whenever none has it)."""
+    cdef int k
+    cdef Py_ssize_t r
+    for k in range(nkinds):
+        r = n - kinds[k].span
+        if kinds[k].leave & 2 and r > 0 and g[r] ^ constant(g, &kinds[k]) == v:
+            return True
+    return False
 
 
 cdef inline int next_power(int value) noexcept nogil:

@@ -60,6 +60,24 @@ cdef extern from "kernels.h" nogil:
         const stamp_t* seen, stamp_t stamp, int b, unsigned char** flags, const int* width,
         const int* c, const bint* drop_zero, int nflags) noexcept
 
+    enum:
+        MAX_THREADS "KAYLES_MAX_THREADS"
+        THREADS "KAYLES_THREADS"          # 0: one thread runs whatever is asked
+    ctypedef void (*task_t "kayles_task")(void* context, int worker, int workers) noexcept nogil
+    int run_workers "kayles_run_workers"(int n, task_t task, void* context) noexcept
+    int kayles_cores() noexcept
+    void backoff "kayles_backoff"(int* spins) noexcept
+    Py_ssize_t atomic_load "kayles_load"(const Py_ssize_t* p) noexcept
+    void atomic_store "kayles_store"(Py_ssize_t* p, Py_ssize_t value) noexcept
+    void atomic_add "kayles_add"(Py_ssize_t* p, Py_ssize_t value) noexcept
+    Py_ssize_t atomic_take "kayles_take"(Py_ssize_t* p) noexcept
+    int atomic_load_int "kayles_load_int"(const int* p) noexcept
+    void atomic_store_int "kayles_store_int"(int* p, int value) noexcept
+    void lock "kayles_lock"(int* lock) noexcept
+    void unlock "kayles_unlock"(int* lock) noexcept
+    bint try_lock "kayles_try_lock"(int* lock) noexcept
+    void fence "kayles_fence"() noexcept
+
     bint has_avx512 "kayles_has_avx512"() noexcept
     bint has_avx2 "kayles_has_avx2"() noexcept
     const char* PORTABLE "kayles_portable"

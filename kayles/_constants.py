@@ -6,12 +6,13 @@ arrays need them at compile time); tests/test_kernels.py checks that both twins
 accept exactly these sizes.
 """
 
-__all__ = ["DEFAULT_BUDGET", "GAP", "MAX_BUDGET", "MAX_KEPT", "MAX_KINDS", "MAX_SPAN", "PIN",
-           "QUOTIENT_STATES", "WORDS_PER_POSITION", "WORDS_SLACK"]
+__all__ = ["DEFAULT_BUDGET", "GAP", "MAX_BUDGET", "MAX_KEPT", "MAX_KINDS", "MAX_SPAN",
+           "MAX_THREADS", "PIN", "QUOTIENT_STATES", "WORDS_PER_POSITION", "WORDS_SLACK"]
 
 MAX_KINDS = 64  # move kinds in one game (an octal code of 63 digits after '4.')
 MAX_KEPT = 8  # kept 'o' runs in one pattern
 MAX_SPAN = 64  # tokens one move covers (the sparse kernel keeps MAX_SPAN + 1 rows of pairs)
+MAX_THREADS = 64  # threads on one nim-sequence (Scratch(threads=...); ext/src/kernels.h)
 PIN = ord("x")  # a standing pin in a row (bytes)
 GAP = ord(".")  # a removed pin
 QUOTIENT_STATES = 1 << 21  # misère quotients: the states one walk may visit (--budget default)

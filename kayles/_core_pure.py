@@ -12,7 +12,7 @@ from bisect import bisect_left
 from operator import mul, xor
 
 from ._common_pure import check_kinds, constant, mex, options
-from ._constants import MAX_KINDS, MAX_SPAN, PIN
+from ._constants import MAX_KINDS, MAX_SPAN, MAX_THREADS, PIN
 from .spectrum import allowed_mask, parity, walsh_hadamard
 
 __all__ = [
@@ -86,15 +86,22 @@ class Scratch:
 
     The compiled core's twin: here it keeps the value histogram's list between
     calls.  It holds no values between calls that a call does not rebuild.
-    vector names the sparse method's instructions, one of VECTORS; only the
-    speed depends on it.
+    vector names the sparse method's instructions, one of VECTORS, threads (1 to
+    MAX_THREADS) how many threads it may run and cores how many at once; only the
+    speed depends on them, and here one thread runs.
     """
 
-    __slots__ = ("counts", "mask", "rare_positions")
+    __slots__ = ("counts", "mask", "rare_positions", "threads")
 
-    def __init__(self, vector: str | None = None) -> None:
+    def __init__(self, vector: str | None = None, threads: int = 1,
+                 cores: int | None = None) -> None:
         if vector is not None and vector not in VECTORS:
             raise ValueError(f"vector must be one of {', '.join(VECTORS)}, not {vector!r}")
+        if not 1 <= threads <= MAX_THREADS:
+            raise ValueError(f"threads must be 1 to {MAX_THREADS}, not {threads}")
+        if cores is not None and not 1 <= cores <= MAX_THREADS:
+            raise ValueError(f"cores must be 1 to {MAX_THREADS}, not {cores}")
+        self.threads = threads
         self.counts: list[int] = []
         self.mask = 0
         self.rare_positions: list[int] = []
@@ -106,6 +113,7 @@ class Scratch:
         return self.counts[: top + 1]
 
     one_hot = False  # the compiled core's one-hot path for many rare values below 64
+    threads_used = 1  # how many threads the last call ran at once
 
     def rare(self) -> tuple[int, int, int]:
         """(mask, how many rare heaps, the last of them or -1) after the last sparse call

@@ -84,17 +84,18 @@ class RunStopped(ValueError):
 
 class Run:
     """One long run in its folder (see the module header): ``advance()`` computes to the
-    end, ``records`` lists what it has found; close() (or ``with``) ends it."""
+    end, ``records`` lists what it has found; close() (or ``with``) ends it.  ``threads``
+    is how many threads compute (the same values with any number)."""
 
     def __init__(self, folder: str | os.PathLike, game: Game, to: int | None = None,
                  window: int | None = None, keep_table: bool = False,
-                 checkpoint_seconds: float = CHECKPOINT_SECONDS) -> None:
+                 checkpoint_seconds: float = CHECKPOINT_SECONDS, threads: int = 1) -> None:
         self.folder = os.fsdecode(folder)
         self.game = game
         self.kinds = encode(game.kinds)
         self.checkpoint_seconds = checkpoint_seconds
         self.kernel = _impl.kernel
-        self.scratch = self.kernel.Scratch()
+        self.scratch = self.kernel.Scratch(threads=threads)
         self.table: LongTable | None = None
         self._lock: int | None = _lock(self.folder)
         try:
@@ -237,7 +238,8 @@ class Run:
         """G(0..window-1) by the full method, checked against the values saved."""
         before = [bytes(self.table.values[:self.window]),
                   bytes(self.table.values[recent:max(recent, min(window, self.n))])]
-        self.kernel.extend_sparse(self.table.values, 0, window, self.kinds, self.kernel.Scratch())
+        self.kernel.extend_sparse(self.table.values, 0, window, self.kinds,
+                                  self.kernel.Scratch(threads=self.scratch.threads))
         after = [bytes(self.table.values[:self.window]),
                  bytes(self.table.values[recent:max(recent, min(window, self.n))])]
         if before != after:

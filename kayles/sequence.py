@@ -14,6 +14,7 @@ No period is ever typed in: it is found and proved from the table.  Games with
 
 from __future__ import annotations
 
+from ._constants import MAX_THREADS
 from .errors import shown
 from .rules import Game, encode
 
@@ -65,13 +66,16 @@ class Sequence:
     while values are computed (``kayles.progress.Bar`` is one).  Each function of
     ``listeners`` is called with the sequence after every kernel call (a saved
     run writes its new values there); ``step``, if set, bounds the values one
-    kernel call computes.
+    kernel call computes.  ``threads`` is how many threads the compiled kernel
+    may run on one sequence (the same values; set it before the first values).
     """
 
     def __init__(self, game: Game, method: str = "sparse", kernel=None, *,
-                 progress=None) -> None:
+                 progress=None, threads: int = 1) -> None:
         if method not in ("sparse", "plain"):
             raise ValueError(f"method must be 'sparse' or 'plain', not {shown(method)}")
+        if not 1 <= threads <= MAX_THREADS:
+            raise ValueError(f"threads must be 1 to {MAX_THREADS}, not {threads}")
         self.game = game
         self.method = method
         self._kernel = kernel
@@ -83,6 +87,7 @@ class Sequence:
         self._checked = 0  # the table length at the last period search
         self.period: Period | None = None
         self.progress = progress
+        self.threads = threads
         self.step: int | None = None
         self.listeners: list[Callable[[Sequence], None]] = []
         self._borrowed = 0  # values taken over from a proof computed elsewhere (from_proof)
@@ -197,7 +202,7 @@ class Sequence:
             self._reserve(stop)
             kernel = self.kernel
             if self._scratch is None:
-                self._scratch = kernel.Scratch()
+                self._scratch = kernel.Scratch(threads=self.threads)
             extend = kernel.extend_sparse if self.method == "sparse" else kernel.extend_plain
             extend(self._table, self._length, stop, self.encoded, self._scratch)
             self._length = stop

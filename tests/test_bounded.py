@@ -68,22 +68,40 @@ def test_bounded_values_are_the_full_tables(kernel, name):
     """Each stop is settled as a run with the full table on disk would: the middle
     comes back, then a far search runs with no reach, a new rare heap moves the
     prefix past it."""
-    kinds = encode(GAMES_[name])
     compiled = kernel.__name__.endswith("_core")
-    n, start = (60000, 20000) if compiled else (3000, 1500)
+    stops, crews = settle_every_stop(kernel, name, 1, (60000, 20000) if compiled else (3000, 1500))
+    assert "reach" in stops and (name != ".14" or "rare" in stops), stops   # both were forced
+    assert crews == 1
+
+
+@pytest.mark.parametrize("name", [".161", ".034", ".14", ".167"])
+def test_bounded_crews_stop_where_one_thread_stops(both_kernels, name):
+    """With 3 threads the compiled core's crews meet those stops too (threads_used
+    says a crew ran; not on .167 and its 60 rare heaps)."""
+    stops, crews = settle_every_stop(both_kernels[0], name, 3, (40000, 20000))
+    assert "reach" in stops, stops
+    assert crews == (1 if name == ".167" else 3)
+
+
+def settle_every_stop(kernel, name: str, threads: int, sizes: tuple[int, int]):
+    """Run extend_bounded from sizes[1] to sizes[0] with a short reach, settling each
+    stop; check every value; the reasons it stopped and the most threads it ran."""
+    kinds = encode(GAMES_[name])
+    n, start = sizes
     values = full(kernel, kinds, n)
     mask, last, counts = state_at(kernel, kinds, values, start)
     assert mask, f"{name} has a rare/common split at {start}"
     prefix = max(last + 1, MAX_SPAN + 1)
     reach = prefix // 2 + 1   # a short reach: some searches need more
     table = poisoned(values, n, start, prefix, seed=1)
-    scratch = kernel.Scratch()
-    got, stops = start, set()
+    scratch = kernel.Scratch(threads=threads, cores=threads)
+    got, stops, crews = start, set(), 1
     while got < n:
         begin = got
         got, why = kernel.extend_bounded(table, got, n, kinds, scratch, mask,
                                          counts_of(values[:got]), prefix, reach)
         assert table.tolist()[begin:got] == values[begin:got]
+        crews = max(crews, scratch.threads_used)
         if why is None:
             break
         stops.add(why)
@@ -98,7 +116,7 @@ def test_bounded_values_are_the_full_tables(kernel, name):
             prefix = got + 1
         table = poisoned(values, n, got, prefix, seed=got)
     assert got == n
-    assert "reach" in stops and (name != ".14" or "rare" in stops), stops   # both were forced
+    return stops, crews
 
 
 def counts_of(values: list[int]) -> list[int]:

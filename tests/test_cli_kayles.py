@@ -98,6 +98,19 @@ def test_grundy_agrees_with_published_prefixes():
     assert (kayles_values, grundy_values) == (A002186_KAYLES, A002188_GRUNDYS_GAME)
 
 
+def test_grundy_on_threads_prints_the_same_values():
+    """A crew runs from heap 4,096 (ext/_core.pyx); --threads 1, 2 and the default agree,
+    and a count past the kernel's limit is refused in one line."""
+    outputs = {ok_stdout(kayles("grundy", "20000", "--game", "0.014", *threads))
+               for threads in ([], ["--threads", "1"], ["--threads", "2"])}
+    assert len(outputs) == 1
+    sums = {ok_stdout(kayles("period", "--game", "0.161", "--max", "20000", "--json",
+                             "--threads", threads)) for threads in ("1", "2")}
+    assert len(sums) == 1
+    for bad in ("0", "65", "two", "-1"):
+        assert_usage_error(kayles("grundy", "10", "--threads", bad))
+
+
 def test_grundy_zero():
     assert ok_stdout(kayles("grundy", "0", "--game", "kayles")) == "[0]\n"
 

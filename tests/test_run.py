@@ -95,6 +95,25 @@ def test_records_are_the_published_tables_and_the_plain_scan(tmp_path, game):
     assert bounded and all(r.mask == bounded[0].mask > 0 for r in bounded)
 
 
+def test_a_run_on_several_threads_has_the_records_of_one(tmp_path):
+    """Crews solve the bounded heaps of .161 (threads_used: compiled only); a run broken
+    and resumed with another number of threads goes on alike."""
+    for game in (".161",) if COMPILED else (".356",):
+        window, to = RUNS[game]
+        alone = untimed(run_to_end(tmp_path / game / "1", game, to, window))
+        with Run(tmp_path / game / "2", get_game(game), to, window, threads=2) as run:
+            assert run.advance()
+            assert untimed(run.records) == alone
+            assert run.scratch.threads_used == (min(2, len(os.sched_getaffinity(0)))
+                                                if COMPILED else 1)
+        resumed = broken_run(tmp_path / game / "3", game, to, window, [3, 7], threads=3)
+        assert untimed(resumed) == alone
+
+
+def untimed(records) -> list[dict]:
+    return [r.as_json() | {"seconds": 0} for r in records]
+
+
 def test_the_rare_figures_are_the_masks_and_heaps_of_the_values(tmp_path):
     """mask, rare and last_rare: how many heaps 0..n are rare under the mask, the last."""
     game, (window, to) = next(iter(RUNS.items()))

@@ -159,6 +159,84 @@ kayles_word kayles_unmarked_avx2(const kayles_stamp *seen, kayles_stamp stamp, i
                                  unsigned char *const *flags, const int *width, const int *c,
                                  const int *drop_zero, int nflags);
 
+/* -- threads (threads.c) ---------------------------------------------------------- */
+
+/* Several threads solve the heaps of one sequence (one heap each at a time, in turn):
+   they share the rare pass's groups under a lock each and publish values in order.
+   KAYLES_THREADS is 0 where the compiler lacks GCC's atomic builtins (MSVC): the
+   helpers below are then plain loads and stores, and one thread runs. */
+#define KAYLES_MAX_THREADS 64
+
+#if (defined(__GNUC__) || defined(__clang__)) && !defined(KAYLES_NO_THREADS)
+#define KAYLES_THREADS 1
+static inline ptrdiff_t kayles_load(const ptrdiff_t *p) {
+    return __atomic_load_n(p, __ATOMIC_ACQUIRE);
+}
+static inline void kayles_store(ptrdiff_t *p, ptrdiff_t value) {
+    __atomic_store_n(p, value, __ATOMIC_RELEASE);
+}
+static inline void kayles_add(ptrdiff_t *p, ptrdiff_t value) {   /* a shared counter */
+    __atomic_fetch_add(p, value, __ATOMIC_RELAXED);
+}
+static inline ptrdiff_t kayles_take(ptrdiff_t *p) {   /* *p, and one more for the next */
+    return __atomic_fetch_add(p, 1, __ATOMIC_RELAXED);
+}
+static inline int kayles_load_int(const int *p) {
+    return __atomic_load_n(p, __ATOMIC_ACQUIRE);
+}
+static inline void kayles_store_int(int *p, int value) {
+    __atomic_store_n(p, value, __ATOMIC_RELEASE);
+}
+#else
+#define KAYLES_THREADS 0
+static inline ptrdiff_t kayles_load(const ptrdiff_t *p) { return *p; }
+static inline void kayles_store(ptrdiff_t *p, ptrdiff_t value) { *p = value; }
+static inline void kayles_add(ptrdiff_t *p, ptrdiff_t value) { *p += value; }
+static inline ptrdiff_t kayles_take(ptrdiff_t *p) { return (*p)++; }
+static inline int kayles_load_int(const int *p) { return *p; }
+static inline void kayles_store_int(int *p, int value) { *p = value; }
+#endif
+
+/* How many cores this process may run on (1 without threads). */
+int kayles_cores(void);
+
+/* One pause of a thread waiting for another (spins: how often it has waited so far). */
+void kayles_backoff(int *spins);
+
+/* A spin lock: 0 free, 1 held. */
+static inline void kayles_lock(int *lock) {
+#if KAYLES_THREADS
+    int spins = 0;
+    while (__atomic_exchange_n(lock, 1, __ATOMIC_ACQUIRE))
+        while (__atomic_load_n(lock, __ATOMIC_RELAXED))
+            kayles_backoff(&spins);
+#else
+    *lock = 1;
+#endif
+}
+static inline void kayles_unlock(int *lock) {
+    kayles_store_int(lock, 0);
+}
+static inline int kayles_try_lock(int *lock) {   /* 1: taken */
+#if KAYLES_THREADS
+    return !__atomic_exchange_n(lock, 1, __ATOMIC_SEQ_CST);
+#else
+    return !*lock && (*lock = 1);
+#endif
+}
+/* Stores before it are seen before loads after it (a lock let go, then a look). */
+static inline void kayles_fence(void) {
+#if KAYLES_THREADS
+    __atomic_thread_fence(__ATOMIC_SEQ_CST);
+#endif
+}
+
+/* Run task(context, k, workers) for k in [0, workers) on as many threads at once, k = 0
+   on the caller's; workers <= n (fewer where a thread could not be started, 1 without
+   threads).  Returns workers once every task has returned. */
+typedef void (*kayles_task)(void *context, int worker, int workers);
+int kayles_run_workers(int n, kayles_task task, void *context);
+
 /* -- the CPU (cpu.c) -------------------------------------------------------------- */
 
 int kayles_has_avx512(void);          /* 1: the AVX-512 kernels run on this CPU */

@@ -294,12 +294,50 @@ static void test_unmarked(const char *name, unmarked_fn *unmarked) {
     }
 }
 
+/* Threads: every worker runs once with the crew's size; a count kept under the lock
+   and one kept by kayles_add both come out right; kayles_take hands out each number once. */
+typedef struct {
+    int lock, workers_seen[KAYLES_MAX_THREADS], locked_total;
+    ptrdiff_t added, next, taken[4 * 1000];
+} Crew;
+
+static void crew_task(void *context, int worker, int workers) {
+    Crew *crew = context;
+    crew->workers_seen[worker] = workers;
+    for (int i = 0; i < 1000; i++) {
+        kayles_lock(&crew->lock);
+        crew->locked_total++;
+        kayles_unlock(&crew->lock);
+        kayles_add(&crew->added, 1);
+        ptrdiff_t n = kayles_take(&crew->next);
+        if (n < 4 * 1000)
+            crew->taken[n]++;
+    }
+}
+
+static void test_threads(void) {
+    for (int n = 1; n <= 4; n++) {
+        Crew *crew = allocate(sizeof *crew);
+        int workers = kayles_run_workers(n, crew_task, crew);
+        CHECK(workers == (KAYLES_THREADS ? n : 1), "threads: %d workers of %d", workers, n);
+        for (int k = 0; k < workers; k++)
+            CHECK(crew->workers_seen[k] == workers, "threads: worker %d of %d", k, workers);
+        CHECK(crew->locked_total == 1000 * workers, "threads: locked count %d", crew->locked_total);
+        CHECK(crew->added == 1000 * workers, "threads: added %td", crew->added);
+        for (ptrdiff_t i = 0; i < 1000 * workers; i++)
+            CHECK(crew->taken[i] == 1, "threads: %td taken %td times", i, crew->taken[i]);
+        CHECK(kayles_try_lock(&crew->lock) && !kayles_try_lock(&crew->lock), "threads: try_lock");
+        free(crew);
+    }
+}
+
 int main(void) {
     int avx512 = kayles_has_avx512(), avx2 = kayles_has_avx2();
     test_xor_permute();
     test_rare_pass();
     test_gather_or();
     test_mark_pairs();
+    test_threads();
     test_sweeps(kayles_portable, kayles_sweep_portable, 0);
     if (avx2) {
         test_sweeps("avx2", kayles_sweep_avx2, 0);

@@ -23,12 +23,14 @@ __all__ = [
     "GAME_HELP",
     "add_game_option",
     "add_json_option",
+    "add_threads_option",
     "dump_json",
     "end_progress",
     "heap_move_json",
     "heap_move_text",
     "natural",
     "open_sequence",
+    "threads_of",
 ]
 
 GAME_HELP = "a game name (see 'kayles games') or an octal code such as 0.77 (default: kayles-xox)"
@@ -44,6 +46,27 @@ def natural(what: str = "N") -> Callable[[str], int]:
             raise argparse.ArgumentTypeError(str(exc)) from None
 
     return parse
+
+
+def add_threads_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--threads", type=natural("--threads"), metavar="T",
+                        help="threads on the sequence (default: the cores present; the same "
+                        "values with any number)")
+
+
+def threads_of(args) -> int:
+    """--threads, or the cores this process may run on; ValueError past the kernel's limit."""
+    from .._constants import MAX_THREADS
+
+    if args.threads is None:
+        import os
+
+        cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (
+            os.cpu_count() or 1)
+        return max(1, min(cores, MAX_THREADS))
+    if not 1 <= args.threads <= MAX_THREADS:
+        raise ValueError(f"--threads must be 1 to {MAX_THREADS}, not {args.threads}")
+    return args.threads
 
 
 def add_game_option(parser: argparse.ArgumentParser) -> None:

@@ -11,12 +11,14 @@ from ..table_file import CHUNK, SECONDS, TableWriter, check_game, read_table
 from ._shared import (
     add_game_option,
     add_json_option,
+    add_threads_option,
     dump_json,
     end_progress,
     heap_move_json,
     heap_move_text,
     natural,
     open_sequence,
+    threads_of,
 )
 from .misere_games import add_budget_option
 
@@ -29,6 +31,7 @@ def register(sub) -> None:
     p.add_argument("--checksum", action="store_true",
                    help="print the Fletcher-32 checksum of G(0..N) instead of the values")
     _add_save_options(p)
+    add_threads_option(p)
     p.set_defaults(run=run_grundy)
 
     p = sub.add_parser("period", help="prove the period of a nim-sequence",
@@ -39,6 +42,7 @@ def register(sub) -> None:
                    help=f"compute at most N values (default {PROOF_LIMIT})")
     add_json_option(p, "object", "with the Fletcher-32 checksum of the values computed")
     _add_save_options(p)
+    add_threads_option(p)
     p.set_defaults(run=run_period)
 
     p = sub.add_parser("move", help="the winning move of a position",
@@ -82,12 +86,15 @@ def _long_run(args, limit: int | None = None):
     """
     if args.chunk < 1:
         raise ValueError("--chunk must be at least 1")
+    threads = threads_of(args)
     sequence = open_sequence(args.game, args.save is None and args.resume is None, limit)
+    sequence.threads = threads
     if args.resume is not None:
         saved = read_table(args.resume)
         check_game(saved, sequence.game, args.resume)
         sequence = Sequence.from_values(sequence.game, saved.values[:limit],
                                         progress=sequence.progress)
+        sequence.threads = threads
         writer = TableWriter.reopen(args.resume, saved)
     elif args.save is not None:
         writer = TableWriter.create(args.save, sequence.game, args.force)

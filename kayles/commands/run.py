@@ -16,7 +16,7 @@ import argparse
 import re
 
 from .._numbers import natural as parse_natural
-from ._shared import GAME_HELP, add_json_option, dump_json
+from ._shared import GAME_HELP, add_json_option, add_threads_option, dump_json, threads_of
 
 __all__ = ["register"]
 
@@ -66,6 +66,7 @@ def register(sub) -> None:
                    help="print the records stored for GAME (up to --to) and compute nothing")
     p.add_argument("--recompute", action="store_true",
                    help="compute even when the database holds every record asked for")
+    add_threads_option(p)
     add_json_option(p, "object a line", "n, log2, frequencies, largest, first, mask, rare, "
                     "last_rare, fletcher32, seconds")
     p.set_defaults(run=run_run)
@@ -83,6 +84,7 @@ def run_run(args, out) -> int:
         check_to(args.to)
     if args.window is not None:
         check_window(args.window)
+    threads = threads_of(args)
     if not args.show and args.dir is None:
         raise ValueError("give --dir DIR (the run's folder), or --show")
     with Store(args.db if args.db is not None else default_path(),
@@ -97,10 +99,10 @@ def run_run(args, out) -> int:
             _note(f"kayles run: every record of {game.name} to {args.to:,} is in "
                   f"{store.name}; nothing computed (--recompute computes them)")
             return 0
-        return _run(args, out, game, store)
+        return _run(args, out, game, store, threads)
 
 
-def _run(args, out, game, store) -> int:
+def _run(args, out, game, store, threads: int) -> int:
     import signal
 
     from ..errors import Terminated
@@ -118,7 +120,7 @@ def _run(args, out, game, store) -> int:
                 for number in (signal.SIGINT, signal.SIGTERM)}
     try:
         with Run(args.dir, game, args.to, args.window, args.keep_table,
-                 args.checkpoint) as run:
+                 args.checkpoint, threads) as run:
             shown = [r for r in run.records if r.n <= run.to]
             _print(out, args, shown)
             for record in shown:

@@ -1,0 +1,77 @@
+"""One sequence on several threads: the compiled kernel with 1 and T threads, side by side.
+
+    .venv/bin/python benchmarks/threads.py                      # .014 .161 to 2**24, T = cores
+    .venv/bin/python benchmarks/threads.py --log2 22 --repeat 5 --games .034 .172 .04
+
+For each game, extend_sparse fills G(0..2**K) in one call, with one thread and
+with T, in turn, --repeat times each (alternating, so a slow spell of a shared
+machine falls on both); it prints the medians, their ratio, the runs, how many
+threads the crew ran (threads_used) and whether the tables are the same
+(Fletcher-32).  The machine line names the instruction set the kernels ran.
+Nothing here asserts: it reports.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from kayles import _core  # noqa: E402  (the compiled core: this measures threads)
+from kayles.checksum import fletcher32  # noqa: E402
+from kayles.rules import encode, get_game  # noqa: E402
+
+
+def machine() -> str:
+    model = next((line.split(":", 1)[1].strip() for line in open("/proc/cpuinfo")
+                  if line.startswith("model name")), "?")
+    return (f"{model}, {len(os.sched_getaffinity(0))} cores, kernels' instructions: "
+            f"{_core.VECTORS[0]} (available: {', '.join(_core.VECTORS)})")
+
+
+def fill(kinds, count: int, threads: int) -> tuple[float, int, str]:
+    """(seconds, threads used, Fletcher-32) of one extend_sparse call over G(0..count-1)."""
+    table = memoryview(bytearray(2 * count)).cast("H")
+    scratch = _core.Scratch(threads=threads)
+    began = time.perf_counter()
+    _core.extend_sparse(table, 0, count, kinds, scratch)
+    seconds = time.perf_counter() - began
+    return seconds, scratch.threads_used, f"{fletcher32(table):08x}"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--games", nargs="+", default=[".014", ".161"])
+    parser.add_argument("--log2", type=int, default=24, help="to 2**K (default 24)")
+    parser.add_argument("--threads", type=int, default=len(os.sched_getaffinity(0)),
+                        metavar="T", help="threads beside one (default: the cores)")
+    parser.add_argument("--repeat", type=int, default=3, help="runs of each (default 3)")
+    args = parser.parse_args()
+    print(machine())
+    print(f"to 2**{args.log2}, one call; medians of {args.repeat} runs, 1 and {args.threads} "
+          "thread(s) in turn")
+    for game in args.games:
+        kinds = encode(get_game(game).kinds)
+        runs: dict[int, list[float]] = {1: [], args.threads: []}
+        used, sums = 1, set()
+        for _ in range(args.repeat):
+            for threads in runs:
+                seconds, crew, checksum = fill(kinds, (1 << args.log2) + 1, threads)
+                runs[threads].append(seconds)
+                used = max(used, crew)
+                sums.add(checksum)
+        one, many = (statistics.median(runs[t]) for t in runs)
+        print(f"{game}: 1 thread {one:.2f} s, {args.threads} threads {many:.2f} s "
+              f"({used} ran): {one / many:.2f}x; same table: {'yes' if len(sums) == 1 else 'NO'}"
+              f" ({', '.join(sorted(sums))}); runs {[round(s, 2) for s in runs[1]]} and "
+              f"{[round(s, 2) for s in runs[args.threads]]}")
+
+
+if __name__ == "__main__":
+    main()

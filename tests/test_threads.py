@@ -1,0 +1,120 @@
+"""Several threads on one nim-sequence: the same values as the plain scan, always.
+
+The compiled core hands heaps to a crew of threads past heap 4,096 once a game has
+256 rare heaps (PARALLEL_FROM, CREW_RARE in ext/_core.pyx); a crew is as large as the
+heaps that need none of each other's pairs (the independence, computed here from the
+rules) and, unless told (cores=), as the cores present: the tests tell, so crews run
+on a machine of one core too.  threads_used says whether a crew ran, so a test that
+meant to run one and did not fails.  The pure twin takes the same arguments and runs
+one thread.
+"""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from kayles._constants import MAX_THREADS
+from kayles.rules import GAMES, encode, parse_octal
+from kayles.sequence import Sequence
+
+# Games whose crews run by 20,000 heaps, with two-part moves of spans 1 to 3 (and a
+# one-part move of span 1 or 2, left out of a heap till its part is known: .161, .376).
+CREW_GAMES = ["0.014", "0.161", "0.172", "0.034", "0.376", "0.74", "0.314"]
+
+
+def new_table(size: int) -> memoryview:
+    return memoryview(bytearray(2 * size)).cast("H")
+
+
+def plain(kernel, kinds, n: int) -> list[int]:
+    table = new_table(n)
+    kernel.extend_plain(table, 0, n, kinds)
+    return table.tolist()
+
+
+def independence(kinds) -> int:
+    """How many heaps in a row need none of each other's pairs: the least span + 1 of a
+    kind that leaves two parts (rules.encode: leave bit 2)."""
+    return min((span + 1 for span, _, leave, _ in kinds if leave & 4), default=128)
+
+
+@pytest.mark.parametrize("code", CREW_GAMES)
+def test_a_crew_gives_the_plain_values(kernel, code):
+    compiled = kernel.__name__.endswith("_core")
+    n = 20000 if compiled else 500
+    kinds = encode(parse_octal(code).kinds)
+    expected = plain(kernel, kinds, n)
+    for threads in (2, 3, 4):
+        table = new_table(n)
+        scratch = kernel.Scratch(threads=threads, cores=threads)
+        kernel.extend_sparse(table, 0, n, kinds, scratch)
+        assert table.tolist() == expected, threads
+        assert scratch.threads == threads
+        assert scratch.threads_used == (min(threads, independence(kinds)) if compiled else 1)
+
+
+def test_a_crew_on_every_vector_path_and_in_pieces(kernel):
+    """A crew goes on across calls with the same scratch (pieces cut anywhere, some
+    inside a crew's stretch), on each instruction set this CPU has."""
+    compiled = kernel.__name__.endswith("_core")
+    n = 24000 if compiled else 500
+    kinds = encode(parse_octal("0.161").kinds)
+    expected = plain(kernel, kinds, n)
+    cuts = [0, 4000, 4100, 9000, 13313, 20000, n] if compiled else [0, 100, 333, n]
+    for vector in kernel.VECTORS:
+        table = new_table(n)
+        scratch = kernel.Scratch(vector=vector, threads=2, cores=2)
+        for start, stop in zip(cuts, cuts[1:]):
+            kernel.extend_sparse(table, start, stop, kinds, scratch)
+        assert table.tolist() == expected, vector
+        assert scratch.threads_used == (2 if compiled else 1)
+
+
+def test_games_without_independent_heaps_run_one_thread(kernel):
+    """Grundy's game splits n into parts up to n - 1 and .167 has 60 rare heaps: one
+    thread.  Kayles-xox runs a crew until the one-hot path takes over (from 8,192)."""
+    compiled = kernel.__name__.endswith("_core")
+    n = 20000 if compiled else 400
+    for kinds, crew in ((GAMES["grundy"].kinds, 1), (parse_octal("0.167").kinds, 1),
+                        (GAMES["kayles-xox"].kinds, 2)):
+        kinds = encode(kinds)
+        table = new_table(n)
+        scratch = kernel.Scratch(threads=4, cores=4)
+        kernel.extend_sparse(table, 0, n, kinds, scratch)
+        assert table.tolist() == plain(kernel, kinds, n)
+        assert scratch.threads_used == (crew if compiled else 1)
+        assert scratch.one_hot == (compiled and crew == 2)
+
+
+def test_threads_are_bounded_alike(both_kernels):
+    for kernel in both_kernels:
+        for bad in (0, -1, MAX_THREADS + 1):
+            with pytest.raises(ValueError, match=f"threads must be 1 to {MAX_THREADS}"):
+                kernel.Scratch(threads=bad)
+            with pytest.raises(ValueError, match=f"cores must be 1 to {MAX_THREADS}"):
+                kernel.Scratch(cores=bad)
+        assert kernel.Scratch(threads=MAX_THREADS).threads == MAX_THREADS
+
+
+def test_a_crew_is_no_larger_than_the_cores(both_kernels):
+    """Threads wait by spinning: without cores=, a crew is at most the cores present."""
+    compiled = both_kernels[0]
+    n = 12000
+    kinds = encode(parse_octal("0.014").kinds)
+    table = new_table(n)
+    scratch = compiled.Scratch(threads=MAX_THREADS)
+    compiled.extend_sparse(table, 0, n, kinds, scratch)
+    assert scratch.threads_used == min(independence(kinds), len(os.sched_getaffinity(0)))
+    assert table.tolist() == plain(compiled, kinds, n)
+    with pytest.raises(ValueError, match=f"threads must be 1 to {MAX_THREADS}"):
+        Sequence(GAMES["kayles"], threads=0)
+
+
+def test_a_sequence_with_threads_has_the_values_of_one_without(kernel):
+    n = 30000 if kernel.__name__.endswith("_core") else 500
+    game = parse_octal("0.014")
+    alone = Sequence(game, kernel=kernel)
+    crew = Sequence(game, kernel=kernel, threads=2)
+    assert crew.table(n).tolist() == alone.table(n).tolist()
