@@ -2,6 +2,7 @@
 
     .venv/bin/python benchmarks/threads.py                      # .014 .161 to 2**24, T = cores
     .venv/bin/python benchmarks/threads.py --log2 22 --repeat 5 --games .034 .172 .04
+    .venv/bin/python benchmarks/threads.py --vector avx2 --log2 20 --games .04   # AVX2 paths
 
 For each game, extend_sparse fills G(0..2**K) in one call, with one thread and
 with T, in turn, --repeat times each (alternating, so a slow spell of a shared
@@ -28,17 +29,17 @@ from kayles.checksum import fletcher32  # noqa: E402
 from kayles.rules import encode, get_game  # noqa: E402
 
 
-def machine() -> str:
+def machine(vector: str) -> str:
     model = next((line.split(":", 1)[1].strip() for line in open("/proc/cpuinfo")
                   if line.startswith("model name")), "?")
     return (f"{model}, {len(os.sched_getaffinity(0))} cores, kernels' instructions: "
-            f"{_core.VECTORS[0]} (available: {', '.join(_core.VECTORS)})")
+            f"{vector} (available: {', '.join(_core.VECTORS)})")
 
 
-def fill(kinds, count: int, threads: int) -> tuple[float, int, str]:
+def fill(kinds, count: int, threads: int, vector: str) -> tuple[float, int, str]:
     """(seconds, threads used, Fletcher-32) of one extend_sparse call over G(0..count-1)."""
     table = memoryview(bytearray(2 * count)).cast("H")
-    scratch = _core.Scratch(threads=threads)
+    scratch = _core.Scratch(vector=vector, threads=threads)
     began = time.perf_counter()
     _core.extend_sparse(table, 0, count, kinds, scratch)
     seconds = time.perf_counter() - began
@@ -52,8 +53,10 @@ def main() -> None:
     parser.add_argument("--threads", type=int, default=len(os.sched_getaffinity(0)),
                         metavar="T", help="threads beside one (default: the cores)")
     parser.add_argument("--repeat", type=int, default=3, help="runs of each (default 3)")
+    parser.add_argument("--vector", choices=_core.VECTORS, default=_core.VECTORS[0],
+                        help="the kernels' instructions (default: the fastest here)")
     args = parser.parse_args()
-    print(machine())
+    print(machine(args.vector))
     print(f"to 2**{args.log2}, one call; medians of {args.repeat} runs, 1 and {args.threads} "
           "thread(s) in turn")
     for game in args.games:
@@ -62,7 +65,7 @@ def main() -> None:
         used, sums = 1, set()
         for _ in range(args.repeat):
             for threads in runs:
-                seconds, crew, checksum = fill(kinds, (1 << args.log2) + 1, threads)
+                seconds, crew, checksum = fill(kinds, (1 << args.log2) + 1, threads, args.vector)
                 runs[threads].append(seconds)
                 used = max(used, crew)
                 sums.add(checksum)

@@ -631,9 +631,10 @@ cdef void fill_early(const nimber_t* g, Sparse* st, PairGroup* group, Py_ssize_t
     fill_late does the rest.  Needs G below r0 + GROUP - st.early_from only, so threads
     fill groups ahead of need (fill_ahead)."""
     cdef Py_ssize_t i, lo, hi, mid, split
+    atomic_store(&group.r0, -1)   # readers without the lock now wait for it
     for i in range(GROUP):
         memset(group.flags + i * FLAG_STRIDE, 0, width)
-        group.done[i] = False
+        atomic_store_int(&group.done[i], False)
         group.width[i] = width
         group.drop_zero[i] = -1
     lo = bisect(st.rare, nrare, GROUP)
