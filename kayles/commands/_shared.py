@@ -55,15 +55,12 @@ def add_threads_option(parser: argparse.ArgumentParser) -> None:
 
 
 def threads_of(args) -> int:
-    """--threads, or the cores this process may run on; ValueError past the kernel's limit."""
+    """--threads, or as many as the kernel takes (it runs no more than the cores this
+    process may run on); ValueError past the kernel's limit."""
     from .._constants import MAX_THREADS
 
     if args.threads is None:
-        import os
-
-        cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (
-            os.cpu_count() or 1)
-        return max(1, min(cores, MAX_THREADS))
+        return MAX_THREADS
     if not 1 <= args.threads <= MAX_THREADS:
         raise ValueError(f"--threads must be 1 to {MAX_THREADS}, not {args.threads}")
     return args.threads
