@@ -62,16 +62,23 @@ How several threads share one sequence (run_crew; Scratch(threads=...)).  A
 two-part move of span t leaves parts of at most n - t - 1, so heaps n..n+d-1
 need none of each other's pairs, d the least such t + 1 (the independence:
 3 for .161, 4 for .014, 1 for Grundy's game).  Past PARALLEL_FROM, between
-two mask choices, a crew of up to d threads (no more than the cores) takes
-blocks of d / crew heaps in turn: a block is solved once the values below it
-less d are in the table and settled (written, counted, its rare heaps listed)
-once the block before is.  A one-part option whose part is not yet in the
-table is left out, and the value checked when it is (unsure): one heap in a
-few hundred is solved again.  The rare pass's groups are shared, each under
-a spin lock and read without it once filled; their bulk, the rare parts from
-early_from on, is flagged AHEAD heaps before need by the group's own worker
-(fill_ahead), so it falls to the threads evenly.  Every crew gives the one
-thread's values (tests/test_threads.py).
+two mask choices, a crew of threads (no more than the cores) takes blocks of
+CREW_BLOCK heaps in turn.  A heap is solved once the values below it less
+d + SLACK are in the table, from the options whose parts are all there: those
+left out (one-part options, and pairs whose smaller part is below first_part)
+are checked when the heap is settled, in order, by whichever thread finds it
+next in line (settle_solved), and where one has the value found the heap is
+solved again (.161: 2% of its heaps; .014: 0.3%).  So a thread runs up to
+SLACK heaps ahead of a slow one instead of waiting for it, and a crew may
+have more threads than d.  The rare pass's groups are shared, each filled
+under a spin lock and read without it once ready, and cover only the rare
+parts whose pairs are in the table for any heap that needs them; each heap
+marks the rare parts at both ends itself (mark_ends).  Their bulk, the rare
+parts from early_from on, is flagged AHEAD heaps before need by the group's
+own worker (fill_ahead), so it falls to the threads evenly.  Every crew
+gives the one thread's values (tests/test_threads.py).  A kind that forbids
+equal parts (zero_from_equal_only reads every pair) keeps a crew to d
+threads and no slack.
 """
 
 from libc.stdlib cimport calloc, free
@@ -117,11 +124,15 @@ cdef enum:
     RARE_PAST_PREFIX = -3 # run_sparse, frozen: the heap is rare and at or past st.prefix
     AHEAD = 16 * GROUP    # several threads: rare parts from AHEAD + the crew on are flagged
                           # groups ahead of need (fill_ahead)
-    MAX_GROUPS = (MAX_SPAN + AHEAD + 2 * MAX_THREADS) // GROUP + 3   # see start_groups
     PARALLEL_FROM = 4096  # ... from this heap on (below, the mask changes often),
     CREW_RARE = 256       # ... with this many rare heaps (fewer: a heap is too quick to share;
                           # .167's 60: 1.1x on 2 threads, and at times 0.5x)
-    MAX_BLOCK = 128       # heaps in a crew's block at most (> MAX_SPAN: any independence)
+    SLACK = 16            # ... solving a heap while the last SLACK of the values it needs
+                          # are not in the table yet (first_part),
+    CREW_BLOCK = 8        # ... and taking blocks of this many heaps
+    MAX_INDEPENDENCE = MAX_SPAN + 1
+    RING = 128            # solved heaps waiting to be settled: > MAX_INDEPENDENCE + SLACK
+    MAX_GROUPS = (MAX_SPAN + AHEAD + MAX_INDEPENDENCE + SLACK + 2 * MAX_THREADS) // GROUP + 3
     CACHE_LINE = 64       # bytes kept between fields that different threads write
     VEC_PORTABLE = 0      # Sparse.vector: the instructions of the vector steps
     VEC_AVX2 = 1
@@ -143,13 +154,12 @@ cdef struct Split:        # a kind that may leave two parts, at the heap being s
     Py_ssize_t last       # the largest smaller part searched (last_part, or less within reach)
 
 
-cdef struct PairGroup:    # the G(a) ^ G(r - a) over rare a, for r in [r0, r0 + GROUP)
-    int lock              # held while a thread reads or writes anything below
+cdef struct PairGroup:    # the G(a) ^ G(r - a) over rare a in the middle (see rare_pairs),
+    int lock              # ... for r in [r0, r0 + GROUP); held while a thread fills it
     Py_ssize_t r0         # -1: empty
-    bint ready            # filled (else only fill_early's share)
+    int ready             # filled (else only fill_early's share; int: stored atomically)
     Py_ssize_t late_lo, late_hi   # rare[late_lo:late_hi]: left by fill_early to fill_late
-    int done[GROUP]       # the flags of r0 + j are complete (int: stored atomically)
-    int width[GROUP]      # flags of r0 + j: valid below width[j]
+    int width             # the flags are valid below width
     signed char drop_zero[GROUP]  # unequal splits of r0 + j: 0 only from the equal one (-1: unknown)
     unsigned char* flags  # flags[j * FLAG_STRIDE + v] = 1: some rare a gives v for r0 + j
     Py_ssize_t checked_lo, checked_hi  # rare[checked_lo:checked_hi]: checked, not flagged
@@ -173,6 +183,12 @@ cdef struct Worker:       # one thread's marks and lists while it solves a heap
     char apart[CACHE_LINE]
 
 
+cdef struct Solved:       # a crew's heap, solved and not yet settled
+    int value
+    int ready             # (int: stored atomically)
+    Py_ssize_t known      # the heaps below this were in the table when it was solved
+
+
 cdef struct Sparse:       # the sparse method's state, kept by a Scratch between calls
     int vector            # VEC_PORTABLE, VEC_AVX2 or VEC_AVX512 (what the CPU has, or asked)
     bint frozen           # extend_bounded: the mask never changes (the table is not all there),
@@ -185,7 +201,6 @@ cdef struct Sparse:       # the sparse method's state, kept by a Scratch between
     int few               # values left at which the search sweeps for them all at once
     int mask              # 0: no saving split, use the plain scan
     word_t low_common     # bit i: i is common under the mask (i < 64)
-    Py_ssize_t checked_lanes, checked_misses  # remainders checked, and flagged after all
     pos_t* rare           # the rare positions, ascending
     nimber_t* rare_values # G at those positions
     Py_ssize_t nrare
@@ -213,15 +228,25 @@ cdef struct Sparse:       # the sparse method's state, kept by a Scratch between
     int cores             # ... and at most this many (the cores the process may run on)
     int crew              # threads a parallel stretch may use: min(threads, cores, independence)
     int crew_ran          # threads the last call ran (1: one by one)
+    Py_ssize_t solved_again   # heaps the last call's crews solved twice (see settle_solved)
     int independence      # heaps n..n+independence-1 need none of each other's values
+    Py_ssize_t slack      # a crew's heap may lack this many more (0: one thread, or unequal)
+    Py_ssize_t ends       # the rare parts below this, and from r0 - slack on, are marked by
+                          # each heap (mark_ends), the rest flagged by the groups
     Py_ssize_t widest     # the widest kind's span
-    Py_ssize_t early_from # fill_early flags rare parts from here on (GROUP, or AHEAD + crew)
-    Py_ssize_t block      # a crew's blocks of heaps (independence // crew: they need none of
-                          # each other's pairs),
+    Py_ssize_t early_from # fill_early flags rare parts from here on (ends, or AHEAD + crew)
+    Py_ssize_t block      # a crew's blocks of heaps (at most independence + slack);
+    char apart_checked[CACHE_LINE]
+    Py_ssize_t checked_lanes, checked_misses  # remainders checked, and flagged after all
+    char apart_claimed[CACHE_LINE]
+    Py_ssize_t claimed    # ... the heaps below this are taken,
     char apart_published[CACHE_LINE]
-    Py_ssize_t published  # ... its heaps below this are in the table,
+    Py_ssize_t published  # ... those below this are in the table,
+    int settling          # ... a lock held by the worker that settles them (settle_solved),
     Py_ssize_t failed     # ... the first heap it could not settle (the stretch's end: none),
     int failed_value
+    char apart_solved[CACHE_LINE]
+    Solved solved[RING]   # ... and heap m, solved, waits in solved[m % RING] to be settled
     char apart_end[CACHE_LINE]
 
 
@@ -251,10 +276,10 @@ cdef class Scratch:
     threads (1 to MAX_THREADS) is how many threads the sparse method may run at
     once past heap PARALLEL_FROM, each solving its own heaps: at most as many as
     heaps that need none of each other's pairs (the independence: 3 for .161, 4
-    for .014, 1 for Grundy's game, which runs one by one) and as the cores this
-    process may run on (cores: the default; threads wait for each other by
-    spinning, so more than that is slow).  Only the speed depends on them;
-    threads_used says how many threads the last call ran.
+    for .014, 1 for Grundy's game, which runs one by one) and SLACK more, and as
+    the cores this process may run on (cores: the default; threads wait for each
+    other by spinning, so more than that is slow).  Only the speed depends on
+    them; threads_used says how many threads the last call ran.
     """
 
     cdef Sparse st
@@ -291,6 +316,12 @@ cdef class Scratch:
     def threads_used(self):
         """How many threads the last call ran at once (1: one heap at a time)."""
         return self.st.crew_ran
+
+    @property
+    def solved_again(self):
+        """How many heaps the last call's crews solved a second time: an option left out
+        while its part was not in the table yet had the value first found."""
+        return self.st.solved_again
 
     def histogram(self):
         """How many heaps of the table the last call filled (G(0..stop-1)) have each value:
@@ -384,7 +415,7 @@ cdef int mark_whole_and_ends(const nimber_t* g, Py_ssize_t n, Kind* kinds, int n
     """Mark the options of heap n that leave no part or one part; list the two-part kinds.
 
     One-part options whose part is known or more are left out (a crew's heap
-    whose part is not in the table yet: see unsure).  Returns how many Split
+    whose part is not in the table yet: see left_out).  Returns how many Split
     entries (kinds that may leave two parts) were written.
     """
     cdef int k, c, nsplits = 0
@@ -584,61 +615,65 @@ cdef inline word_t unmarked_values(Sparse* st, const stamp_t* seen, stamp_t stam
 
 cdef unsigned char* rare_pairs(const nimber_t* g, Py_ssize_t r, Sparse* st, Worker* w,
                                int* width, PairGroup** of_group) noexcept nogil:
-    """The flags of every G(a) ^ G(r - a) over rare a in [1, r - 1], valid below width.
+    """The flags of every G(a) ^ G(r - a) over rare a in the middle, [st.ends, r0 - st.slack),
+    valid below width (mark_ends marks the pairs of the rare a at both ends).
 
     Remainders come in groups of GROUP: the first r of a group asked for flags
-    the rare a in [GROUP, r0) for all of them at once (r0 + j - a < r0: its G is
-    known by then; fill_early and fill_late); each r adds the rest, a < GROUP
-    and a in [r0, r), when first asked.  Every a < r is computed by the time r
-    is needed, so the flags stay valid until the rare set changes (a new mask).
+    them for all of them at once (r0 + j - a < r0 - st.slack: its G is known by
+    then; fill_early and fill_late).  Every such a is listed by the time r is
+    needed, so the flags stay valid until the rare set changes (a new mask).
     of_group receives the group (its checked rare a: see checked_gives).
 
-    Threads share the groups: each is filled under its lock, and a remainder's
-    flags are read without it once done (r0, then done[j], are stored last).
-    Flags only ever go from 0 to 1 while a heap reads them (checked_gives).
+    Threads share the groups: each is filled under its lock and read without
+    it once ready (r0, then ready, are stored last).  Flags only ever go from 0
+    to 1 while a heap reads them (checked_gives).
     """
-    cdef Py_ssize_t r0 = r - r % GROUP, i
-    cdef int j = r - r0
+    cdef Py_ssize_t r0 = r - r % GROUP
     cdef PairGroup* group = &st.groups[(r0 // GROUP) % st.ngroups]
-    cdef unsigned char* flags = group.flags + j * FLAG_STRIDE
     of_group[0] = group
-    if atomic_load(&group.r0) == r0 and atomic_load_int(&group.done[j]):
-        width[0] = group.width[j]
-        return flags
-    lock(&group.lock)
-    if group.r0 != r0:
-        fill_early(g, st, group, r0, w.width, w.nrare)
-    if not group.ready:
-        fill_late(g, st, group, w.width, w.nrare)
-    if not group.done[j]:
-        if group.width[j] < w.width:  # a wider value came after the group was filled
-            memset(flags + group.width[j], 0, w.width - group.width[j])
-            group.width[j] = w.width
-        for i in range(bisect(st.rare, w.nrare, 1), bisect(st.rare, w.nrare, min(GROUP, r))):
-            flags[st.rare_values[i] ^ g[r - st.rare[i]]] = 1
-        for i in range(bisect(st.rare, w.nrare, max(GROUP, r0)), bisect(st.rare, w.nrare, r)):
-            flags[st.rare_values[i] ^ g[r - st.rare[i]]] = 1
-        atomic_store_int(&group.done[j], True)
-    width[0] = group.width[j]
-    unlock(&group.lock)
-    return flags
+    if not (atomic_load(&group.r0) == r0 and atomic_load_int(&group.ready)):
+        lock(&group.lock)
+        if group.r0 != r0:
+            fill_early(g, st, group, r0, w.width, w.nrare)
+        if not group.ready:
+            fill_late(g, st, group, w.width, w.nrare)
+        unlock(&group.lock)
+    width[0] = group.width
+    return group.flags + (r - r0) * FLAG_STRIDE
+
+
+cdef void mark_ends(const nimber_t* g, Sparse* st, Worker* w, Py_ssize_t r, int c,
+                    bint unequal, Py_ssize_t first, stamp_t* seen, stamp_t stamp) noexcept nogil:
+    """Mark the options G(a) ^ G(r - a) ^ c of the rare a of split r that the groups leave
+    out: a below st.ends, and a from r0 - st.slack on; but for the pairs with a part below
+    first (see first_part) and, where unequal, the equal split."""
+    cdef Py_ssize_t i, a, hi = r - first + 1
+    cdef Py_ssize_t upper = bisect(st.rare, w.nrare, max(st.ends, r - r % GROUP - st.slack))
+    for i in range(bisect(st.rare, w.nrare, first), bisect(st.rare, w.nrare, min(st.ends, hi))):
+        a = st.rare[i]
+        if not (unequal and 2 * a == r):
+            seen[st.rare_values[i] ^ g[r - a] ^ c] = stamp
+    for i in range(upper, bisect(st.rare, w.nrare, hi)):
+        a = st.rare[i]
+        if not (unequal and 2 * a == r):
+            seen[st.rare_values[i] ^ g[r - a] ^ c] = stamp
 
 
 cdef void fill_early(const nimber_t* g, Sparse* st, PairGroup* group, Py_ssize_t r0, int width,
                      Py_ssize_t nrare) noexcept nogil:
-    """Start group r0 (its lock held): flag the rare a in [st.early_from, r0) of the first
-    nrare, but for the newest 1/CHECKED of them with AVX-512 or AVX2 (checked instead);
-    fill_late does the rest.  Needs G below r0 + GROUP - st.early_from only, so threads
-    fill groups ahead of need (fill_ahead)."""
+    """Start group r0 (its lock held): flag the rare a in [st.early_from, r0 - st.slack) of
+    the first nrare, but for the newest 1/CHECKED of them with AVX-512 or AVX2 (checked
+    instead); fill_late does the rest.  Needs G below r0 + GROUP - st.early_from only, so
+    threads fill groups ahead of need (fill_ahead)."""
     cdef Py_ssize_t i, lo, hi, mid, split
     atomic_store(&group.r0, -1)   # readers without the lock now wait for it
+    atomic_store_int(&group.ready, False)
     for i in range(GROUP):
         memset(group.flags + i * FLAG_STRIDE, 0, width)
-        atomic_store_int(&group.done[i], False)
-        group.width[i] = width
         group.drop_zero[i] = -1
-    lo = bisect(st.rare, nrare, GROUP)
-    hi = bisect(st.rare, nrare, r0)
+    group.width = width
+    lo = bisect(st.rare, nrare, st.ends)
+    hi = max(lo, bisect(st.rare, nrare, r0 - st.slack))
     mid = hi
     if st.vector and hi - lo >= CHECK_MIN and (
             atomic_load(&st.checked_lanes) < TRIAL_LANES
@@ -652,23 +687,23 @@ cdef void fill_early(const nimber_t* g, Sparse* st, PairGroup* group, Py_ssize_t
     group.late_hi = split
     group.checked_lo = mid
     group.checked_hi = hi
-    group.ready = False
     atomic_store(&group.r0, r0)
 
 
 cdef void fill_late(const nimber_t* g, Sparse* st, PairGroup* group, int width,
                     Py_ssize_t nrare) noexcept nogil:
-    """Finish the group (its lock held) for a heap whose rare heaps are the first nrare:
-    flag what fill_early left (the oldest rare a, and those listed since), then take
-    each remainder's candidates and check them against the checked rare a."""
+    """Finish the group (its lock held) for a heap whose rare heaps are the first nrare
+    (every one below r0 - st.slack): flag what fill_early left (the oldest rare a, and
+    those listed since), then take each remainder's candidates and check them against
+    the checked rare a."""
     cdef Py_ssize_t r0 = group.r0, i
-    cdef Py_ssize_t hi = bisect(st.rare, nrare, r0)
+    cdef Py_ssize_t hi = bisect(st.rare, nrare, r0 - st.slack)
     cdef int k
     cdef nimber_t unset[CANDIDATES]
-    for i in range(GROUP):
-        if group.width[i] < width:
-            memset(group.flags + i * FLAG_STRIDE + group.width[i], 0, width - group.width[i])
-            group.width[i] = width
+    if group.width < width:
+        for i in range(GROUP):
+            memset(group.flags + i * FLAG_STRIDE + group.width, 0, width - group.width)
+        group.width = width
     if group.late_lo < group.late_hi:
         flag_group(g + r0, st.rare + group.late_lo, st.rare + group.late_hi,
                    st.rare_values + group.late_lo, group.flags)
@@ -688,7 +723,7 @@ cdef void fill_late(const nimber_t* g, Sparse* st, PairGroup* group, int width,
                 group.candidates[k * GROUP + i] = unset[k]
         group.unhit = unhit(st, g + r0, st.rare + group.checked_lo, st.rare + group.checked_hi,
                             st.rare_values + group.checked_lo, group.candidates)
-    group.ready = True
+    atomic_store_int(&group.ready, True)
 
 
 cdef bint fill_ahead(const nimber_t* g, Sparse* st, Worker* w, int crew,
@@ -753,7 +788,7 @@ cdef bint checked_gives(const nimber_t* g, Sparse* st, PairGroup* group, Py_ssiz
     cdef unsigned char* flags = group.flags + j * FLAG_STRIDE
     cdef bint gives
     if not atomic_load_int(&group.checking[j]):
-        return x < group.width[j] and flags[x]
+        return x < group.width and flags[x]
     if x >= group.checked_width[j]:
         return False
     for k in range(group.ncandidates[j]):
@@ -908,6 +943,8 @@ cdef bint checked(const nimber_t* g, Sparse* st, PairGroup** groups, const Py_ss
 
 cdef int mex_sparse(const nimber_t* g, Py_ssize_t n, Kind* kinds, int nkinds, Sparse* st,
                     Worker* w, Py_ssize_t known) noexcept nogil:
+    """G(n), from G below known (n: all of them); with fewer, the mex of the options whose
+    parts are below known (first_part), or OUT_OF_REACH."""
     cdef Split splits[MAX_KINDS]
     cdef unsigned char* found[MAX_KINDS]   # the splits' rare passes, read in place
     cdef int widths[MAX_KINDS]
@@ -920,7 +957,8 @@ cdef int mex_sparse(const nimber_t* g, Py_ssize_t n, Kind* kinds, int nkinds, Sp
     cdef nimber_t* pending = w.pending
     cdef int nsplits = mark_whole_and_ends(g, n, kinds, nkinds, seen, stamp, splits, known)
     cdef int s, c, v, common, mask = st.mask, nfound = 0
-    cdef Py_ssize_t next_a = 1  # where the search resumes
+    cdef Py_ssize_t first = first_part(n, kinds, nkinds, known)
+    cdef Py_ssize_t next_a = first  # where the search resumes
     cdef Py_ssize_t r, j
     cdef word_t bits
     cdef bint cut = False       # within reach, some split has pairs left unsearched
@@ -938,6 +976,7 @@ cdef int mex_sparse(const nimber_t* g, Py_ssize_t n, Kind* kinds, int nkinds, Sp
                     seen[v ^ c] = stamp
         else:
             found[nfound] = rare_pairs(g, r, st, w, &widths[nfound], &groups[nfound])
+            mark_ends(g, st, w, r, c, splits[s].unequal, first, seen, stamp)
             rs[nfound] = r
             drop_zero[nfound] = (splits[s].unequal and r % 2 == 0
                                  and zero_from_equal_only(g, st, w, r))
@@ -1083,12 +1122,17 @@ cdef bint start_groups(Sparse* st, Kind* ks, int nkinds) except -1:
 
     Heaps n..n+d-1 need none of each other's pairs when every part of a two-part
     move is at most n - d, so d threads can solve them at once (d, the
-    independence: the least span + 1 of a kind leaving two parts; a one-part
-    option whose part is not in the table yet is checked once it is: unsure).
-    One thread needs the groups of a heap's remainders n - span; a crew also
-    those fill_ahead fills up to early_from heaps ahead.
+    independence: the least span + 1 of a kind leaving two parts).  A crew goes
+    SLACK heaps further, leaving out the options whose part is not in the table
+    yet (first_part): heap n is solved once the values below n - d - SLACK + 1
+    are there.  So the groups flag the rare a from ends = GROUP + SLACK up to
+    r0 - SLACK only: both parts of such a pair are in the table and a listed
+    (mark_ends marks the rest).  Not where a kind is unequal (zero_from_equal_only
+    reads every pair): slack 0, at most d threads.  One thread needs the groups
+    of a heap's remainders n - span; a crew also those fill_ahead fills up to
+    early_from heaps ahead and those of the heaps up to d + SLACK ahead.
     """
-    cdef int k, independence = MAX_BLOCK
+    cdef int k, independence = MAX_INDEPENDENCE
     cdef bint unequal = False
     cdef Py_ssize_t widest = 0
     for k in range(nkinds):
@@ -1098,15 +1142,19 @@ cdef bint start_groups(Sparse* st, Kind* ks, int nkinds) except -1:
             independence = min(independence, ks[k].span + 1)
     st.widest = widest
     st.independence = independence
-    st.crew = max(1, min(st.threads, independence, st.cores))
-    st.block = independence // st.crew
+    st.slack = 0 if unequal else SLACK
+    st.crew = max(1, min(st.threads, independence + st.slack, st.cores))
+    if st.crew == 1:
+        st.slack = 0
+    st.block = min(CREW_BLOCK, (independence + st.slack) // st.crew)
+    st.ends = GROUP + st.slack
     hire(st, st.crew)
     if st.crew == 1:
-        st.early_from = GROUP
+        st.early_from = st.ends
         st.ngroups = widest // GROUP + 2
     else:
-        st.early_from = AHEAD + st.crew
-        st.ngroups = (widest + st.early_from + st.crew) // GROUP + 3
+        st.early_from = max(st.ends, AHEAD + st.crew)
+        st.ngroups = (widest + max(st.early_from, independence + st.slack) + st.crew) // GROUP + 3
     reserve(<void**> &st.slots, &st.nslots, st.ngroups, GROUP * FLAG_STRIDE)
     for k in range(st.ngroups):
         st.groups[k].r0 = -1
@@ -1298,6 +1346,7 @@ cdef Py_ssize_t run_sparse(nimber_t* g, Py_ssize_t start, Py_ssize_t stop, Kind*
     cdef Py_ssize_t n = start, end
     cdef int v
     st.crew_ran = 1
+    st.solved_again = 0
     while n < stop:
         if n == start or (n & (n - 1)) == 0 or is_span(ks, nkinds, n):
             if st.frozen:
@@ -1360,8 +1409,10 @@ cdef Py_ssize_t run_crew(nimber_t* g, Py_ssize_t start, Py_ssize_t stop, Kind* k
     crew.ks = ks
     crew.nkinds = nkinds
     crew.st = st
-    st.published = start
+    st.claimed = st.published = start
     st.failed = stop
+    for k in range(RING):
+        st.solved[k].ready = False
     k = run_workers(st.crew, crew_work, &crew)
     st.crew_ran = max(st.crew_ran, k)
     for k in range(k):   # each worker counted the values it settled
@@ -1374,44 +1425,74 @@ cdef Py_ssize_t run_crew(nimber_t* g, Py_ssize_t start, Py_ssize_t stop, Kind* k
 
 
 cdef void crew_work(void* context, int k, int crew) noexcept nogil:
-    """Worker k of a crew: solve blocks k, k + crew, ... of st.block heaps and settle them.
+    """Worker k of a crew: take the next block of st.block heaps, solve it, settle what it can.
 
-    A block's heaps need only values below it (see start_groups), so it is
-    solved once those are in the table, and settled once the block before is.
-    While it waits, the worker fills its groups ahead of need (fill_ahead).  A
-    one-part option whose part was not in the table yet was left out: a value
-    it turns out to give is solved again, in full (unsure).
+    Heap m is solved once the values below m - st.independence - st.slack + 1
+    are in the table, with those there when it starts (first_part), and waits in
+    st.solved till the heaps before it are settled (settle_solved).  While a
+    worker waits, it fills its groups ahead of need (fill_ahead).
     """
     cdef Crew* c = <Crew*> context
     cdef Sparse* st = c.st
     cdef Worker* w = &st.workers[k]
-    cdef Py_ssize_t n, m, end, first = c.start - c.start % GROUP
-    cdef int values[MAX_BLOCK]
-    cdef int v
+    cdef Py_ssize_t n, m, end, known, first = c.start - c.start % GROUP
+    cdef Solved* solved
     w.next_group = first + ((k - first // GROUP) % crew + crew) % crew * GROUP
-    n = c.start + k * st.block
-    while n < c.stop:
+    while True:
+        n = atomic_take(&st.claimed, st.block)
+        if n >= c.stop:
+            return
         end = min(c.stop, n + st.block)
-        if not wait_for(c, st, w, crew, end - st.independence):
+        if not wait_for(c, st, w, crew, end - st.independence - st.slack):
             return
+        fill_ahead(c.g, st, w, crew, c.stop)
+        known = atomic_load(&st.published)
+        w.width = atomic_load_int(&st.width)
+        w.nrare = atomic_load(&st.nrare)   # every rare heap below known, or more
         for m in range(n, end):
-            fill_ahead(c.g, st, w, crew, c.stop)
-            w.width = atomic_load_int(&st.width)
-            w.nrare = atomic_load(&st.nrare)
-            values[m - n] = mex_sparse(c.g, m, c.ks, c.nkinds, st, w, atomic_load(&st.published))
-        if not wait_for(c, st, w, crew, n):
+            solved = &st.solved[m % RING]
+            solved.value = mex_sparse(c.g, m, c.ks, c.nkinds, st, w, known)
+            solved.known = known
+            atomic_store_int(&solved.ready, True)
+        settle_solved(c, st, w)
+
+
+cdef void settle_solved(Crew* c, Sparse* st, Worker* w) noexcept nogil:
+    """Settle the solved heaps from st.published on, in order, till one is not solved yet.
+
+    One worker at a time does, under st.settling; a worker that finds it held
+    leaves its heaps to the holder, who looks again once it has let go (the
+    fences: one of the two sees the other's store).  A heap's value stands
+    unless an option it was solved without has it (left_out): then it is
+    solved again, now that every value below it is in the table.
+    """
+    cdef Py_ssize_t m
+    cdef Solved* solved
+    cdef int v
+    fence()
+    while True:
+        m = atomic_load(&st.published)
+        if (m >= c.stop or atomic_load(&st.failed) < c.stop
+                or not atomic_load_int(&st.solved[m % RING].ready) or not try_lock(&st.settling)):
             return
-        for m in range(n, end):
-            v = values[m - n]
-            if v == OUT_OF_REACH or 0 <= v < VALUE_LIMIT and unsure(c.g, m, c.ks, c.nkinds, v):
+        m = st.published
+        while m < c.stop and atomic_load_int(&st.solved[m % RING].ready):
+            solved = &st.solved[m % RING]
+            v = solved.value
+            atomic_store_int(&solved.ready, False)
+            if v == OUT_OF_REACH or (solved.known < m and 0 <= v < VALUE_LIMIT and left_out(
+                    c.g, m, c.ks, c.nkinds, solved.known, v)):
                 w.width = st.width
                 w.nrare = st.nrare
                 v = mex_sparse(c.g, m, c.ks, c.nkinds, st, w, m)
+                st.solved_again += 1
             if settle(c.g, m, v, st, w.counts, &st.failed_value):
                 atomic_store(&st.failed, m)
-                return
-            atomic_store(&st.published, m + 1)
-        n += crew * st.block
+                break
+            m += 1
+        atomic_store(&st.published, m)
+        unlock(&st.settling)
+        fence()
 
 
 cdef bint wait_for(Crew* c, Sparse* st, Worker* w, int crew, Py_ssize_t n) noexcept nogil:
@@ -1426,16 +1507,36 @@ cdef bint wait_for(Crew* c, Sparse* st, Worker* w, int crew, Py_ssize_t n) noexc
     return True
 
 
-cdef bint unsure(const nimber_t* g, Py_ssize_t n, Kind* kinds, int nkinds,
-                 int v) noexcept nogil:
-    """Whether a one-part option of heap n has the value v: v, solved with some of them
-    left out, is then not G(n) (and it is whenever none has it)."""
+cdef inline Py_ssize_t first_part(Py_ssize_t n, Kind* kinds, int nkinds,
+                                  Py_ssize_t known) noexcept nogil:
+    """The least smaller part of the pairs of heap n both of whose parts are below known:
+    a pair with a part from known on has its smaller part below this."""
     cdef int k
-    cdef Py_ssize_t r
+    cdef Py_ssize_t first = 1
+    for k in range(nkinds):
+        if kinds[k].leave & 4:
+            first = max(first, n - kinds[k].span - known + 1)
+    return first
+
+
+cdef bint left_out(const nimber_t* g, Py_ssize_t n, Kind* kinds, int nkinds, Py_ssize_t known,
+                   int v) noexcept nogil:
+    """Whether an option of heap n that mex_sparse left out, G below known only, has the
+    value v (a one-part option, or a pair whose smaller part is below first_part): v
+    is then not G(n), and it is whenever none has it.  Every value below n is known."""
+    cdef int k, c
+    cdef Py_ssize_t r, a, first = first_part(n, kinds, nkinds, known)
     for k in range(nkinds):
         r = n - kinds[k].span
-        if kinds[k].leave & 2 and r > 0 and g[r] ^ constant(g, &kinds[k]) == v:
+        if r <= 0:
+            continue
+        c = constant(g, &kinds[k])
+        if kinds[k].leave & 2 and g[r] ^ c == v:
             return True
+        if kinds[k].leave & 4:
+            for a in range(1, min(first, last_part(r, kinds[k].unequal) + 1)):
+                if g[a] ^ g[r - a] ^ c == v:
+                    return True
     return False
 
 

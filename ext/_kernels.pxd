@@ -70,7 +70,7 @@ cdef extern from "kernels.h" nogil:
     Py_ssize_t atomic_load "kayles_load"(const Py_ssize_t* p) noexcept
     void atomic_store "kayles_store"(Py_ssize_t* p, Py_ssize_t value) noexcept
     void atomic_add "kayles_add"(Py_ssize_t* p, Py_ssize_t value) noexcept
-    Py_ssize_t atomic_take "kayles_take"(Py_ssize_t* p) noexcept
+    Py_ssize_t atomic_take "kayles_take"(Py_ssize_t* p, Py_ssize_t count) noexcept
     int atomic_load_int "kayles_load_int"(const int* p) noexcept
     void atomic_store_int "kayles_store_int"(int* p, int value) noexcept
     void lock "kayles_lock"(int* lock) noexcept

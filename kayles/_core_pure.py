@@ -114,6 +114,7 @@ class Scratch:
 
     one_hot = False  # the compiled core's one-hot path for many rare values below 64
     threads_used = 1  # how many threads the last call ran at once
+    solved_again = 0  # how many heaps its crews solved twice (no crews here)
 
     def rare(self) -> tuple[int, int, int]:
         """(mask, how many rare heaps, the last of them or -1) after the last sparse call

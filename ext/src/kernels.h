@@ -178,8 +178,8 @@ static inline void kayles_store(ptrdiff_t *p, ptrdiff_t value) {
 static inline void kayles_add(ptrdiff_t *p, ptrdiff_t value) {   /* a shared counter */
     __atomic_fetch_add(p, value, __ATOMIC_RELAXED);
 }
-static inline ptrdiff_t kayles_take(ptrdiff_t *p) {   /* *p, and one more for the next */
-    return __atomic_fetch_add(p, 1, __ATOMIC_RELAXED);
+static inline ptrdiff_t kayles_take(ptrdiff_t *p, ptrdiff_t count) {   /* *p, and count on */
+    return __atomic_fetch_add(p, count, __ATOMIC_RELAXED);
 }
 static inline int kayles_load_int(const int *p) {
     return __atomic_load_n(p, __ATOMIC_ACQUIRE);
@@ -192,7 +192,11 @@ static inline void kayles_store_int(int *p, int value) {
 static inline ptrdiff_t kayles_load(const ptrdiff_t *p) { return *p; }
 static inline void kayles_store(ptrdiff_t *p, ptrdiff_t value) { *p = value; }
 static inline void kayles_add(ptrdiff_t *p, ptrdiff_t value) { *p += value; }
-static inline ptrdiff_t kayles_take(ptrdiff_t *p) { return (*p)++; }
+static inline ptrdiff_t kayles_take(ptrdiff_t *p, ptrdiff_t count) {
+    ptrdiff_t taken = *p;
+    *p += count;
+    return taken;
+}
 static inline int kayles_load_int(const int *p) { return *p; }
 static inline void kayles_store_int(int *p, int value) { *p = value; }
 #endif

@@ -295,10 +295,11 @@ static void test_unmarked(const char *name, unmarked_fn *unmarked) {
 }
 
 /* Threads: every worker runs once with the crew's size; a count kept under the lock
-   and one kept by kayles_add both come out right; kayles_take hands out each number once. */
+   and one kept by kayles_add both come out right; kayles_take hands out each number once
+   (three at a time). */
 typedef struct {
     int lock, workers_seen[KAYLES_MAX_THREADS], locked_total;
-    ptrdiff_t added, next, taken[4 * 1000];
+    ptrdiff_t added, next, taken[4 * 1000 * 3];
 } Crew;
 
 static void crew_task(void *context, int worker, int workers) {
@@ -309,9 +310,9 @@ static void crew_task(void *context, int worker, int workers) {
         crew->locked_total++;
         kayles_unlock(&crew->lock);
         kayles_add(&crew->added, 1);
-        ptrdiff_t n = kayles_take(&crew->next);
-        if (n < 4 * 1000)
-            crew->taken[n]++;
+        ptrdiff_t n = kayles_take(&crew->next, 3);
+        for (ptrdiff_t k = n; k < n + 3 && k < 4 * 1000 * 3; k++)
+            crew->taken[k]++;
     }
 }
 
@@ -324,7 +325,7 @@ static void test_threads(void) {
             CHECK(crew->workers_seen[k] == workers, "threads: worker %d of %d", k, workers);
         CHECK(crew->locked_total == 1000 * workers, "threads: locked count %d", crew->locked_total);
         CHECK(crew->added == 1000 * workers, "threads: added %td", crew->added);
-        for (ptrdiff_t i = 0; i < 1000 * workers; i++)
+        for (ptrdiff_t i = 0; i < 1000 * workers * 3; i++)
             CHECK(crew->taken[i] == 1, "threads: %td taken %td times", i, crew->taken[i]);
         CHECK(kayles_try_lock(&crew->lock) && !kayles_try_lock(&crew->lock), "threads: try_lock");
         free(crew);
