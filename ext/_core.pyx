@@ -68,17 +68,18 @@ d + SLACK are in the table, from the options whose parts are all there: those
 left out (one-part options, and pairs whose smaller part is below first_part)
 are checked when the heap is settled, in order, by whichever thread finds it
 next in line (settle_solved), and where one has the value found the heap is
-solved again (.161: 2% of its heaps; .014: 0.3%).  So a thread runs up to
-SLACK heaps ahead of a slow one instead of waiting for it, and a crew may
-have more threads than d.  The rare pass's groups are shared, each filled
+solved again (.161: 2% of its heaps; .014: 0.3%; Grundy's game: 0.9%).  So
+a thread runs up to SLACK heaps ahead of a slow one instead of waiting for
+it, and a crew may have more threads than d (Grundy's game: d = 1).  The rare pass's groups are shared, each filled
 under a spin lock and read without it once ready, and cover only the rare
 parts whose pairs are in the table for any heap that needs them; each heap
 marks the rare parts at both ends itself (mark_ends).  Their bulk, the rare
 parts from early_from on, is flagged AHEAD heaps before need by the group's
-own worker (fill_ahead), so it falls to the threads evenly.  Every crew
-gives the one thread's values (tests/test_threads.py).  A kind that forbids
-equal parts (zero_from_equal_only reads every pair) keeps a crew to d
-threads and no slack.
+own worker (fill_ahead), so it falls to the threads evenly.  A kind that
+forbids equal parts drops the rare pass's 0 where only the equal split gave
+it, judged from the pairs in the table (zero_from_equal_only); the others
+are among those checked at settling.  Every crew gives the one thread's
+values (tests/test_threads.py).
 """
 
 from libc.stdlib cimport calloc, free
@@ -161,6 +162,7 @@ cdef struct PairGroup:    # the G(a) ^ G(r - a) over rare a in the middle (see r
     Py_ssize_t late_lo, late_hi   # rare[late_lo:late_hi]: left by fill_early to fill_late
     int width             # the flags are valid below width
     signed char drop_zero[GROUP]  # unequal splits of r0 + j: 0 only from the equal one (-1: unknown)
+    Py_ssize_t drop_zero_first[GROUP]  # ... among the pairs whose parts are this or more
     unsigned char* flags  # flags[j * FLAG_STRIDE + v] = 1: some rare a gives v for r0 + j
     Py_ssize_t checked_lo, checked_hi  # rare[checked_lo:checked_hi]: checked, not flagged
     int checking[GROUP]   # r0 + j still relies on its candidates for those a
@@ -230,7 +232,7 @@ cdef struct Sparse:       # the sparse method's state, kept by a Scratch between
     int crew_ran          # threads the last call ran (1: one by one)
     Py_ssize_t solved_again   # heaps the last call's crews solved twice (see settle_solved)
     int independence      # heaps n..n+independence-1 need none of each other's values
-    Py_ssize_t slack      # a crew's heap may lack this many more (0: one thread, or unequal)
+    Py_ssize_t slack      # a crew's heap may lack this many more (0: one thread)
     Py_ssize_t ends       # the rare parts below this, and from r0 - slack on, are marked by
                           # each heap (mark_ends), the rest flagged by the groups
     Py_ssize_t widest     # the widest kind's span
@@ -754,19 +756,23 @@ cdef bint fill_ahead(const nimber_t* g, Sparse* st, Worker* w, int crew,
 
 
 cdef bint zero_from_equal_only(const nimber_t* g, Sparse* st, Worker* w,
-                               Py_ssize_t r) noexcept nogil:
-    """For even r: whether the rare pass's 0 came only from the equal split r/2 + r/2."""
+                               Py_ssize_t r, Py_ssize_t first) noexcept nogil:
+    """For even r: whether the rare pass's 0 came only from the equal split r/2 + r/2,
+    among the pairs whose parts are first or more (see first_part: a crew's heap
+    checks the others when it is settled, left_out).  An answer found from a smaller
+    first holds for this one: a pair it found is there, and none it ruled out is."""
     cdef PairGroup* group = &st.groups[(r // GROUP) % st.ngroups]   # filled by rare_pairs
     cdef int j = r % GROUP
     cdef Py_ssize_t i, lo, hi
     cdef bint only
     lock(&group.lock)
-    if group.drop_zero[j] < 0:
-        lo = bisect(st.rare, w.nrare, 1)
-        hi = bisect(st.rare, w.nrare, r)
+    if group.drop_zero[j] < 0 or group.drop_zero_first[j] > first:
+        lo = bisect(st.rare, w.nrare, first)
+        hi = bisect(st.rare, w.nrare, r - first + 1)
         i = bisect(st.rare, w.nrare, r // 2)
         group.drop_zero[j] = (i < hi and st.rare[i] == <pos_t> (r // 2)
                               and not has_split(g, st, lo, hi, r, i))
+        group.drop_zero_first[j] = first
     only = group.drop_zero[j]
     unlock(&group.lock)
     return only
@@ -979,7 +985,7 @@ cdef int mex_sparse(const nimber_t* g, Py_ssize_t n, Kind* kinds, int nkinds, Sp
             mark_ends(g, st, w, r, c, splits[s].unequal, first, seen, stamp)
             rs[nfound] = r
             drop_zero[nfound] = (splits[s].unequal and r % 2 == 0
-                                 and zero_from_equal_only(g, st, w, r))
+                                 and zero_from_equal_only(g, st, w, r, first))
             consts[nfound] = c
             nfound += 1
     # Every common-valued option has a rare part, so it is flagged by now or,
@@ -1127,8 +1133,8 @@ cdef bint start_groups(Sparse* st, Kind* ks, int nkinds) except -1:
     yet (first_part): heap n is solved once the values below n - d - SLACK + 1
     are there.  So the groups flag the rare a from ends = GROUP + SLACK up to
     r0 - SLACK only: both parts of such a pair are in the table and a listed
-    (mark_ends marks the rest).  Not where a kind is unequal (zero_from_equal_only
-    reads every pair): slack 0, at most d threads.  One thread needs the groups
+    (mark_ends marks the rest).  So a crew shares even Grundy's game (d = 1:
+    a split leaves a part of n - 1).  One thread needs the groups
     of a heap's remainders n - span; a crew also those fill_ahead fills up to
     early_from heaps ahead and those of the heaps up to d + SLACK ahead.
     """
@@ -1142,7 +1148,7 @@ cdef bint start_groups(Sparse* st, Kind* ks, int nkinds) except -1:
             independence = min(independence, ks[k].span + 1)
     st.widest = widest
     st.independence = independence
-    st.slack = 0 if unequal else SLACK
+    st.slack = SLACK
     st.crew = max(1, min(st.threads, independence + st.slack, st.cores))
     if st.crew == 1:
         st.slack = 0

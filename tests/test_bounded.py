@@ -74,7 +74,7 @@ def test_bounded_values_are_the_full_tables(kernel, name):
     assert crews == 1
 
 
-@pytest.mark.parametrize("name", [".161", ".034", ".14", ".167"])
+@pytest.mark.parametrize("name", [".161", ".034", ".14", ".167", "grundy"])
 def test_bounded_crews_stop_where_one_thread_stops(both_kernels, name):
     """With 3 threads the compiled core's crews meet those stops too (threads_used
     says a crew ran; not on .167 and its 60 rare heaps)."""
