@@ -11,8 +11,9 @@ resident memory (getrusage's ru_maxrss), and the Fletcher-32 checksum of the
 values, so two engines can be seen to agree.  With --against DIR (a directory
 holding another build of the `kayles` package, e.g. a checkout of an older
 commit after `make`), every child runs for both engines side by side and the
-ratios compare them in the same run.  With --external CMD, another program (a
-public analyser built elsewhere, say) computes the same tables in the same run:
+ratios compare them in the same run.  With --external CMD, another program (the
+public C++ analyser, built by benchmarks/anchors/build_cxx_analyser.sh, say:
+--external '/tmp/cxx/bin/analyze_2p{log2} {game}') computes the same tables in the same run:
 CMD is a command with {game} (.04 or grundy), {count} and {log2} filled in, run
 under GNU time for its time and peak memory; its values are not compared (it
 prints its own output), and it is not asked for proofs.  On a
