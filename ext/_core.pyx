@@ -70,9 +70,10 @@ are checked when the heap is settled, in order, by whichever thread finds it
 next in line (settle_solved), and where one has the value found the heap is
 solved again (.161: 2% of its heaps; .014: 0.3%; Grundy's game: 0.9%).  So
 a thread runs up to SLACK heaps ahead of a slow one instead of waiting for
-it, and a crew may have more threads than d (Grundy's game: d = 1).  The rare pass's groups are shared, each filled
-under a spin lock and read without it once ready, and cover only the rare
-parts whose pairs are in the table for any heap that needs them; each heap
+it, and a crew may have more threads than d (Grundy's game: d = 1).  The
+rare pass's groups are shared, each filled under a spin lock and read
+without it once ready, and cover only the rare parts whose pairs are in
+the table for any heap that needs them; each heap
 marks the rare parts at both ends itself (mark_ends).  Their bulk, the rare
 parts from early_from on, is flagged AHEAD heaps before need by the group's
 own worker (fill_ahead), so it falls to the threads evenly.  A kind that
