@@ -70,17 +70,23 @@ build/test_kernels_portable: ext/tests/test_kernels.c $(wildcard ext/src/*.c ext
 	@mkdir -p build
 	$(C_CHECK) -DKAYLES_PORTABLE_ONLY -DKAYLES_NO_THREADS -o $@
 
-# The compiled core built once more under the sanitizers, in build/sanitize (the in-place
-# build is untouched), and the kernel tests run on it: both twins, the C loops checked.
+# $(call core_built_in,DIR,FLAGS): the package copied into DIR and its compiled core built
+# there once more with FLAGS (the in-place build is untouched), for -o pythonpath=DIR.
+define core_built_in
+	rm -rf $(1) && mkdir -p $(1)
+	cp -r kayles $(1)/kayles && rm -f $(1)/kayles/*.so
+	CFLAGS="-O1 -g $(2)" LDFLAGS="$(2)" $(PY) setup.py -q \
+		build_clib --build-clib $(1)/clib --build-temp $(1)/temp \
+		build_ext --build-lib $(1) --build-temp $(1)/temp
+endef
+
+# The compiled core built once more under the sanitizers, in build/sanitize, and the
+# kernel tests run on it: both twins, the C loops checked.
 SANITIZED := build/sanitize
 KERNEL_TESTS := tests/test_kernels.py tests/test_twins.py tests/test_masks.py tests/test_misere.py \
 	tests/test_bounded.py tests/test_quotient.py tests/test_threads.py
 sanitize: $(READY)
-	rm -rf $(SANITIZED) && mkdir -p $(SANITIZED)
-	cp -r kayles $(SANITIZED)/kayles && rm -f $(SANITIZED)/kayles/*.so
-	CFLAGS="-O1 -g $(SANITIZERS)" LDFLAGS="$(SANITIZERS)" $(PY) setup.py -q \
-		build_clib --build-clib $(SANITIZED)/clib --build-temp $(SANITIZED)/temp \
-		build_ext --build-lib $(SANITIZED) --build-temp $(SANITIZED)/temp
+	$(call core_built_in,$(SANITIZED),$(SANITIZERS))
 	LD_PRELOAD="$$($(CC) -print-file-name=libasan.so) $$($(CC) -print-file-name=libubsan.so)" \
 		ASAN_OPTIONS=detect_leaks=0 PYTHONMALLOC=malloc KAYLES_REQUIRE_NATIVE=1 \
 		$(PY) -m pytest -q -p no:cacheprovider --capture=sys -o pythonpath=$(SANITIZED) \
@@ -93,11 +99,7 @@ sanitize: $(READY)
 TSANITIZED := build/tsan
 CREW_TESTS := tests/test_threads.py tests/test_bounded.py::test_bounded_crews_stop_where_one_thread_stops
 tsan: $(READY)
-	rm -rf $(TSANITIZED) && mkdir -p $(TSANITIZED)
-	cp -r kayles $(TSANITIZED)/kayles && rm -f $(TSANITIZED)/kayles/*.so
-	CFLAGS="-O1 -g -fsanitize=thread" LDFLAGS="-fsanitize=thread" $(PY) setup.py -q \
-		build_clib --build-clib $(TSANITIZED)/clib --build-temp $(TSANITIZED)/temp \
-		build_ext --build-lib $(TSANITIZED) --build-temp $(TSANITIZED)/temp
+	$(call core_built_in,$(TSANITIZED),-fsanitize=thread)
 	LD_PRELOAD="$$($(CC) -print-file-name=libtsan.so)" \
 		TSAN_OPTIONS="halt_on_error=1 suppressions=$(HERE)/ext/tsan.supp" \
 		PYTHONMALLOC=malloc KAYLES_REQUIRE_NATIVE=1 \
