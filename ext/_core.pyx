@@ -73,10 +73,10 @@ a thread runs up to SLACK heaps ahead of a slow one instead of waiting for
 it, and a crew may have more threads than d (Grundy's game: d = 1).  The
 rare pass's groups are shared, each filled under a spin lock and read
 without it once ready, and cover only the rare parts whose pairs are in
-the table for any heap that needs them; each heap
-marks the rare parts at both ends itself (mark_ends).  Their bulk, the rare
-parts from early_from on, is flagged AHEAD heaps before need by the group's
-own worker (fill_ahead), so it falls to the threads evenly.  A kind that
+the table for any heap that needs them; each heap marks the rare parts at
+both ends itself (mark_ends).  Their bulk, the rare parts from early_from
+on, is flagged AHEAD heaps before need by the group's own worker
+(fill_ahead), so it falls to the threads evenly.  A kind that
 forbids equal parts drops the rare pass's 0 where only the equal split gave
 it, judged from the pairs in the table (zero_from_equal_only); the others
 are among those checked at settling.  Every crew gives the one thread's
@@ -1135,9 +1135,9 @@ cdef bint start_groups(Sparse* st, Kind* ks, int nkinds) except -1:
     are there.  So the groups flag the rare a from ends = GROUP + SLACK up to
     r0 - SLACK only: both parts of such a pair are in the table and a listed
     (mark_ends marks the rest).  So a crew shares even Grundy's game (d = 1:
-    a split leaves a part of n - 1).  One thread needs the groups
-    of a heap's remainders n - span; a crew also those fill_ahead fills up to
-    early_from heaps ahead and those of the heaps up to d + SLACK ahead.
+    a split leaves a part of n - 1).  One thread needs the groups of a heap's
+    remainders n - span; a crew also those fill_ahead fills up to early_from
+    heaps ahead and those of the heaps up to d + SLACK ahead.
     """
     cdef int k, independence = MAX_INDEPENDENCE
     cdef bint unequal = False
