@@ -231,6 +231,8 @@ cdef struct Sparse:       # the sparse method's state, kept by a Scratch between
     int cores             # ... and at most this many (the cores the process may run on)
     int crew              # threads a parallel stretch may use: min(threads, cores, independence)
     int crew_ran          # threads the last call ran (1: one by one)
+    Py_ssize_t crew_from  # crews run from this heap on (PARALLEL_FROM, unless asked)
+    Py_ssize_t crew_rare  # ... once there are this many rare heaps (CREW_RARE, unless asked)
     Py_ssize_t solved_again   # heaps the last call's crews solved twice (see settle_solved)
     int independence      # heaps n..n+independence-1 need none of each other's values
     Py_ssize_t slack      # a crew's heap may lack this many more (0: one thread)
@@ -277,23 +279,30 @@ cdef class Scratch:
     depends on it.
 
     threads (1 to MAX_THREADS) is how many threads the sparse method may run at
-    once past heap PARALLEL_FROM, each solving its own heaps: at most as many as
-    heaps that need none of each other's pairs (the independence: 3 for .161, 4
-    for .014, 1 for Grundy's game, which runs one by one) and SLACK more, and as
-    the cores this process may run on (cores: the default; threads wait for each
-    other by spinning, so more than that is slow).  Only the speed depends on
-    them; threads_used says how many threads the last call ran.
+    once, each solving its own heaps: at most as many as heaps that need none of
+    each other's pairs (the independence: 3 for .161, 4 for .014, 1 for Grundy's
+    game) and SLACK more, and as the cores this process may run on (cores: the
+    default; threads wait for each other by spinning, so more than that is slow).
+    They start from heap crew_from (PARALLEL_FROM: below it the mask changes
+    often) once the game has crew_rare rare heaps (CREW_RARE: with fewer a heap
+    is too quick to share); tests lower both to run crews where a game's values
+    are still irregular.  Only the speed depends on these; threads_used says
+    how many threads the last call ran.
     """
 
     cdef Sparse st
 
-    def __cinit__(self, vector=None, int threads=1, cores=None):
+    def __cinit__(self, vector=None, int threads=1, cores=None,
+                  crew_from=None, crew_rare=None):
         if vector is not None and vector not in VECTORS:
             raise ValueError(f"vector must be one of {', '.join(VECTORS)}, not {vector!r}")
         if not 1 <= threads <= MAX_THREADS:
             raise ValueError(f"threads must be 1 to {MAX_THREADS}, not {threads}")
         if cores is not None and not 1 <= cores <= MAX_THREADS:
             raise ValueError(f"cores must be 1 to {MAX_THREADS}, not {cores}")
+        for name, value in (("crew_from", crew_from), ("crew_rare", crew_rare)):
+            if value is not None and value < 0:
+                raise ValueError(f"{name} must be 0 or more, not {value}")
         memset(&self.st, 0, sizeof(Sparse))
         name = vector or VECTORS[0]
         self.st.vector = (VEC_AVX512 if name == "avx512bw" else VEC_AVX2 if name == "avx2"
@@ -302,6 +311,8 @@ cdef class Scratch:
         self.st.threads = threads
         self.st.cores = cores or kayles_cores()
         self.st.crew = self.st.crew_ran = 1
+        self.st.crew_from = PARALLEL_FROM if crew_from is None else crew_from
+        self.st.crew_rare = CREW_RARE if crew_rare is None else crew_rare
         self.st.workers = <Worker*> calloc(threads, sizeof(Worker))
         self.st.counts = <long long*> calloc(VALUE_LIMIT, sizeof(long long))
         self.st.spectrum = <long long*> calloc(VALUE_LIMIT, sizeof(long long))
@@ -761,7 +772,9 @@ cdef bint zero_from_equal_only(const nimber_t* g, Sparse* st, Worker* w,
     """For even r: whether the rare pass's 0 came only from the equal split r/2 + r/2,
     among the pairs whose parts are first or more (see first_part: a crew's heap
     checks the others when it is settled, left_out).  An answer found from a smaller
-    first holds for this one: a pair it found is there, and none it ruled out is."""
+    first holds for this one: a pair it found is there, and none it ruled out is.
+    A wrong True only costs time (the search looks for 0 among every pair); a
+    wrong False loses the value 0 (test_threads: crews from the first heap)."""
     cdef PairGroup* group = &st.groups[(r // GROUP) % st.ngroups]   # filled by rare_pairs
     cdef int j = r % GROUP
     cdef Py_ssize_t i, lo, hi
@@ -1348,7 +1361,7 @@ cdef Py_ssize_t run_sparse(nimber_t* g, Py_ssize_t start, Py_ssize_t stop, Kind*
     """Fill g[start:stop] by the sparse method; the first heap whose value does not fit, or stop.
 
     The mask is chosen at the start, at each power of two and at each span; in
-    between, past PARALLEL_FROM, a crew of threads solves the heaps (run_crew).
+    between, past st.crew_from, a crew of threads solves the heaps (run_crew).
     """
     cdef Py_ssize_t n = start, end
     cdef int v
@@ -1360,8 +1373,8 @@ cdef Py_ssize_t run_sparse(nimber_t* g, Py_ssize_t start, Py_ssize_t stop, Kind*
                 st.checked_lanes = st.checked_misses = 0   # the checked share is tried anew
             else:
                 choose_split(g, n, ks, nkinds, st)
-        if (st.crew > 1 and st.mask and not st.narrow and n >= PARALLEL_FROM
-                and st.nrare >= CREW_RARE):
+        if (st.crew > 1 and st.mask and not st.narrow and n >= st.crew_from
+                and st.nrare >= st.crew_rare):
             end = n + 1
             while end & (end - 1):   # the next power of two
                 end &= end - 1
@@ -1397,7 +1410,9 @@ cdef bint settle(nimber_t* g, Py_ssize_t n, int v, Sparse* st, long long* counts
     if v >= st.width:
         atomic_store_int(&st.width, next_power(v))
     if st.narrow_ok and st.width > 64:  # a value of 64 or more ends the one-hot path
-        st.narrow_ok = st.narrow = False
+        st.narrow_ok = False
+        if st.narrow:   # never in a crew (its threads read st.narrow): only then written
+            st.narrow = False
     if st.narrow:
         st.onehot[n] = (<word_t> 1) << v
     if st.mask and not parity(v & st.mask):

@@ -87,20 +87,25 @@ class Scratch:
     The compiled core's twin: here it keeps the value histogram's list between
     calls.  It holds no values between calls that a call does not rebuild.
     vector names the sparse method's instructions, one of VECTORS, threads (1 to
-    MAX_THREADS) how many threads it may run and cores how many at once; only the
-    speed depends on them, and here one thread runs.
+    MAX_THREADS) how many threads it may run and cores how many at once, crew_from
+    and crew_rare from which heap and how many rare heaps on; only the speed
+    depends on them, and here one thread runs.
     """
 
     __slots__ = ("counts", "mask", "rare_positions", "threads")
 
     def __init__(self, vector: str | None = None, threads: int = 1,
-                 cores: int | None = None) -> None:
+                 cores: int | None = None, crew_from: int | None = None,
+                 crew_rare: int | None = None) -> None:
         if vector is not None and vector not in VECTORS:
             raise ValueError(f"vector must be one of {', '.join(VECTORS)}, not {vector!r}")
         if not 1 <= threads <= MAX_THREADS:
             raise ValueError(f"threads must be 1 to {MAX_THREADS}, not {threads}")
         if cores is not None and not 1 <= cores <= MAX_THREADS:
             raise ValueError(f"cores must be 1 to {MAX_THREADS}, not {cores}")
+        for name, value in (("crew_from", crew_from), ("crew_rare", crew_rare)):
+            if value is not None and value < 0:
+                raise ValueError(f"{name} must be 0 or more, not {value}")
         self.threads = threads
         self.counts: list[int] = []
         self.mask = 0

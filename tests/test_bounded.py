@@ -77,15 +77,20 @@ def test_bounded_values_are_the_full_tables(kernel, name):
 @pytest.mark.parametrize("name", [".161", ".034", ".14", ".167", "grundy"])
 def test_bounded_crews_stop_where_one_thread_stops(both_kernels, name):
     """With 3 threads the compiled core's crews meet those stops too (threads_used
-    says a crew ran; not on .167 and its 60 rare heaps)."""
+    says a crew ran; .167, with 60 rare heaps, runs one unless told: crew_rare=0)."""
     stops, crews = settle_every_stop(both_kernels[0], name, 3, (40000, 20000))
     assert "reach" in stops, stops
     assert crews == (1 if name == ".167" else 3)
+    if name == ".167":
+        stops, crews = settle_every_stop(both_kernels[0], name, 3, (40000, 20000), crew_rare=0)
+        assert "reach" in stops, stops
+        assert crews == 3
 
 
-def settle_every_stop(kernel, name: str, threads: int, sizes: tuple[int, int]):
+def settle_every_stop(kernel, name: str, threads: int, sizes: tuple[int, int], **crew):
     """Run extend_bounded from sizes[1] to sizes[0] with a short reach, settling each
-    stop; check every value; the reasons it stopped and the most threads it ran."""
+    stop; check every value; the reasons it stopped and the most threads it ran (crew:
+    Scratch's crew_from, crew_rare)."""
     kinds = encode(GAMES_[name])
     n, start = sizes
     values = full(kernel, kinds, n)
@@ -94,7 +99,7 @@ def settle_every_stop(kernel, name: str, threads: int, sizes: tuple[int, int]):
     prefix = max(last + 1, MAX_SPAN + 1)
     reach = prefix // 2 + 1   # a short reach: some searches need more
     table = poisoned(values, n, start, prefix, seed=1)
-    scratch = kernel.Scratch(threads=threads, cores=threads)
+    scratch = kernel.Scratch(threads=threads, cores=threads, **crew)
     got, stops, crews = start, set(), 1
     while got < n:
         begin = got

@@ -8,26 +8,13 @@ from __future__ import annotations
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-
-from kayles.rules import MoveKind, encode
+from strategies import games
 
 SETTINGS = settings(
     max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
 )
 
 
-@st.composite
-def move_kinds(draw):
-    split = draw(st.booleans())
-    if split:
-        return MoveKind("", {2}, unequal=draw(st.booleans()))
-    inner = draw(st.text("xo", max_size=4))
-    pattern = "x" + inner + "x" if draw(st.booleans()) else "x"
-    leave = draw(st.sets(st.sampled_from([0, 1, 2]), min_size=1))
-    return MoveKind(pattern, leave, unequal=draw(st.booleans()))
-
-
-games = st.lists(move_kinds(), min_size=1, max_size=3).map(encode)
 small_values = st.integers(0, 15) | st.integers(0, 2000)
 
 
