@@ -3,6 +3,8 @@
     .venv/bin/python benchmarks/threads.py                      # .014 .161 to 2**24, T = cores
     .venv/bin/python benchmarks/threads.py --log2 22 --repeat 5 --games .034 .172 .04
     .venv/bin/python benchmarks/threads.py --vector avx2 --log2 20 --games .04   # AVX2 paths
+    .venv/bin/python benchmarks/threads.py --games .167 --crew-rare 0   # crews where the
+                                                      # core would not run one (60 rare heaps)
 
 For each game, extend_sparse fills G(0..2**K) in one call, with one thread and
 with T, in turn, --repeat times each (alternating, so a slow spell of a shared
@@ -38,11 +40,12 @@ def machine(vector: str) -> str:
             f"{vector} (available: {', '.join(_core.VECTORS)})")
 
 
-def fill(kinds, count: int, threads: int, vector: str) -> tuple[float, int, int, str]:
+def fill(kinds, count: int, threads: int, vector: str,
+         crew_rare: int | None) -> tuple[float, int, int, str]:
     """(seconds, threads used, heaps solved twice, Fletcher-32) of one extend_sparse call
     over G(0..count-1)."""
     table = memoryview(bytearray(2 * count)).cast("H")
-    scratch = _core.Scratch(vector=vector, threads=threads)
+    scratch = _core.Scratch(vector=vector, threads=threads, crew_rare=crew_rare)
     began = time.perf_counter()
     _core.extend_sparse(table, 0, count, kinds, scratch)
     seconds = time.perf_counter() - began
@@ -58,6 +61,8 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=3, help="runs of each (default 3)")
     parser.add_argument("--vector", choices=_core.VECTORS, default=_core.VECTORS[0],
                         help="the kernels' instructions (default: the fastest here)")
+    parser.add_argument("--crew-rare", type=int, metavar="K",
+                        help="crews once a game has K rare heaps (default: the core's, 256)")
     args = parser.parse_args()
     print(machine(args.vector))
     print(f"to 2**{args.log2}, one call; medians of {args.repeat} runs, 1 and {args.threads} "
@@ -69,7 +74,7 @@ def main() -> None:
         for _ in range(args.repeat):
             for threads in runs:
                 seconds, crew, twice, checksum = fill(kinds, (1 << args.log2) + 1, threads,
-                                                      args.vector)
+                                                      args.vector, args.crew_rare)
                 runs[threads].append(seconds)
                 used = max(used, crew)
                 again = max(again, twice)
