@@ -97,7 +97,8 @@ sanitize: $(READY)
 # its locks are seen through the pthread calls TSan intercepts.  The first report stops
 # the run.  One race is meant (ext/tsan.supp says which and why).
 TSANITIZED := build/tsan
-CREW_TESTS := tests/test_threads.py tests/test_bounded.py::test_bounded_crews_stop_where_one_thread_stops
+CREW_TESTS := tests/test_threads.py tests/test_bounded.py::test_bounded_crews_stop_where_one_thread_stops \
+	tests/test_bounded.py::test_twins_agree_on_bounded_runs
 tsan: $(READY)
 	$(call core_built_in,$(TSANITIZED),-fsanitize=thread)
 	LD_PRELOAD="$$($(CC) -print-file-name=libtsan.so)" \

@@ -180,7 +180,8 @@ def test_the_arguments_are_checked_alike(both_kernels):
 @given(code=st.sampled_from(["0.161", "0.167", "0.172", "0.014", "0.54", "0.356", "0.074"]),
        start=st.integers(200, 500), reach_cut=st.integers(0, 60), seed=st.integers(0, 99))
 def test_twins_agree_on_bounded_runs(both_kernels, code, start, reach_cut, seed):
-    """Where they stop, why, and every value before: the same in both twins."""
+    """Where they stop, why, and every value before: the same in both twins, and in the
+    compiled one on a crew of 3 from the first heap on (crew_from=0, crew_rare=0)."""
     kinds = encode(parse_octal(code).kinds)
     compiled, pure = both_kernels
     n = start + 300
@@ -190,12 +191,14 @@ def test_twins_agree_on_bounded_runs(both_kernels, code, start, reach_cut, seed)
     prefix = max(last + 1, 65)
     reach = max(0, prefix - reach_cut)
     results = []
-    for kernel in both_kernels:
+    crew = compiled.Scratch(threads=3, cores=3, crew_from=0, crew_rare=0)
+    for kernel, scratch in ((compiled, compiled.Scratch()), (pure, pure.Scratch()),
+                            (compiled, crew)):
         table = poisoned(values, n, start, prefix, seed)
-        stop, why = kernel.extend_bounded(table, start, n, kinds, kernel.Scratch(), mask, counts,
+        stop, why = kernel.extend_bounded(table, start, n, kinds, scratch, mask, counts,
                                           prefix, reach)
         results.append((stop, why, table.tolist()[start:stop]))
-    assert results[0] == results[1]
+    assert results[0] == results[1] == results[2]
     assert results[0][2] == values[start:results[0][0]]
 
 
