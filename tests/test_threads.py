@@ -2,14 +2,14 @@
 
 The compiled core hands heaps to a crew of threads past heap 4,096 once a game has
 256 rare heaps (PARALLEL_FROM, CREW_RARE in ext/_core.pyx; Scratch(crew_from=...,
-crew_rare=...) moves both).  A crew may be as large as
-the heaps that need none of each other's pairs (the independence, computed here from
-the rules) and SLACK more, whose options with a part not yet in the table are left
-out and checked once it is; and, unless told (cores=), as the cores present: the tests
-tell, so crews run on a machine of one core too.  threads_used says whether a crew ran
-and solved_again whether a value found without some options was solved again, so a
-test that meant to run either and did not fails.  The pure twin takes the same
-arguments and runs one thread.
+crew_rare=...) moves both, so some tests run crews from the first heap on).  A crew
+may be as large as the heaps that need none of each other's pairs (the independence,
+computed here from the rules) and SLACK more, whose options with a part not yet in
+the table are left out and checked once it is; and, unless told (cores=), as the
+cores present: the tests tell, so crews run on a machine of one core too.
+threads_used says whether a crew ran and solved_again whether a value found without
+some options was solved again, so a test that meant to run either and did not fails.
+The pure twin takes the same arguments and runs one thread.
 """
 
 from __future__ import annotations
