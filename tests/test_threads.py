@@ -51,20 +51,25 @@ def largest_crew(kinds) -> int:
     return independence(kinds) + SLACK
 
 
-@pytest.mark.parametrize("code", CREW_GAMES)
-def test_a_crew_gives_the_plain_values(kernel, code):
+def crews_give_the_plain_values(kernel, kinds, n: int, crews: tuple[int, ...], **where):
+    """extend_sparse on each crew (where: Scratch's crew_from, crew_rare) gives the plain
+    scan's values; the compiled core ran the whole crew, and solved some heaps again."""
     compiled = kernel.__name__.endswith("_core")
-    n = 20000 if compiled else 500
-    kinds = encode(parse_octal(code).kinds)
     expected = plain(kernel, kinds, n)
-    for threads in (2, 3, 4, 5):
+    for threads in crews:
         table = new_table(n)
-        scratch = kernel.Scratch(threads=threads, cores=threads)
+        scratch = kernel.Scratch(threads=threads, cores=threads, **where)
         kernel.extend_sparse(table, 0, n, kinds, scratch)
         assert table.tolist() == expected, threads
         assert scratch.threads == threads
         assert scratch.threads_used == (min(threads, largest_crew(kinds)) if compiled else 1)
         assert (scratch.solved_again > 0) == compiled
+
+
+@pytest.mark.parametrize("code", CREW_GAMES)
+def test_a_crew_gives_the_plain_values(kernel, code):
+    n = 20000 if kernel.__name__.endswith("_core") else 500
+    crews_give_the_plain_values(kernel, encode(parse_octal(code).kinds), n, (2, 3, 4, 5))
 
 
 # Unequal splits: Grundy's game (independence 1: a split leaves a part of n - 1); two
@@ -83,17 +88,8 @@ def test_unequal_splits_run_a_crew_past_the_independence(kernel, name):
     """A kind that forbids equal parts drops the rare pass's 0 where only the equal split
     gave it, judged from the pairs already in the table; the rest are checked when the
     heap is settled, as for any crew."""
-    compiled = kernel.__name__.endswith("_core")
-    n = 20000 if compiled else 500
-    kinds = encode(UNEQUAL_GAMES[name])
-    expected = plain(kernel, kinds, n)
-    for threads in (2, 3, 5):
-        table = new_table(n)
-        scratch = kernel.Scratch(threads=threads, cores=threads)
-        kernel.extend_sparse(table, 0, n, kinds, scratch)
-        assert table.tolist() == expected, threads
-        assert scratch.threads_used == (min(threads, largest_crew(kinds)) if compiled else 1)
-        assert (scratch.solved_again > 0) == compiled
+    n = 20000 if kernel.__name__.endswith("_core") else 500
+    crews_give_the_plain_values(kernel, encode(UNEQUAL_GAMES[name]), n, (2, 3, 5))
 
 
 # Crews from the first heap on (crew_from=0, crew_rare=0), where a game's values are
@@ -111,17 +107,9 @@ EARLY_GAMES = {
 
 @pytest.mark.parametrize("name", EARLY_GAMES)
 def test_crews_from_the_first_heap(kernel, name):
-    compiled = kernel.__name__.endswith("_core")
-    n = 3000 if compiled else 300
-    kinds = encode(EARLY_GAMES[name])
-    expected = plain(kernel, kinds, n)
-    for threads in (2, 3, 5):
-        table = new_table(n)
-        scratch = kernel.Scratch(threads=threads, cores=threads, crew_from=0, crew_rare=0)
-        kernel.extend_sparse(table, 0, n, kinds, scratch)
-        assert table.tolist() == expected, threads
-        assert scratch.threads_used == (min(threads, largest_crew(kinds)) if compiled else 1)
-        assert (scratch.solved_again > 0) == compiled
+    n = 3000 if kernel.__name__.endswith("_core") else 300
+    crews_give_the_plain_values(kernel, encode(EARLY_GAMES[name]), n, (2, 3, 5),
+                                crew_from=0, crew_rare=0)
 
 
 @settings(max_examples=60, deadline=None,
