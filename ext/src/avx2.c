@@ -1,9 +1,9 @@
 /* The kernels for CPUs with AVX2 (and no AVX-512: most desktops, many servers): 16 pairs a
    vector.  Compiled for those instructions alone (target attributes) and chosen at run time
    (cpu.c), as avx512.c's are; the same contracts (kernels.h).  AVX2 has no mask registers
-   and no two-table word permute, so there is no set path here: the compare sweep takes the
-   search's last stage, and the checked share of the rare pass compares 32 lanes as two
-   vectors of 16. */
+   and no two-table word permute, so there is no set path here (one by gathers was 1.5x
+   slower: docs/benchmarks.md): the compare sweep takes the search's last stage, and the
+   checked share of the rare pass compares 32 lanes as two vectors of 16. */
 
 #include <string.h>
 
