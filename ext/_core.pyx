@@ -229,7 +229,7 @@ cdef struct Sparse:       # the sparse method's state, kept by a Scratch between
     Worker* workers       # workers[0] solves heaps one by one; more, several at once
     int threads           # threads asked for (Scratch(threads=...)),
     int cores             # ... and at most this many (the cores the process may run on)
-    int crew              # threads a parallel stretch may use: min(threads, cores, independence)
+    int crew              # threads a parallel stretch may use: min(threads, cores, d + slack)
     int crew_ran          # threads the last call ran (1: one by one)
     Py_ssize_t crew_from  # crews run from this heap on (PARALLEL_FROM, unless asked)
     Py_ssize_t crew_rare  # ... once there are this many rare heaps (CREW_RARE, unless asked)
