@@ -233,6 +233,7 @@ cdef struct Sparse:       # the sparse method's state, kept by a Scratch between
     int crew_ran          # threads the last call ran (1: one by one)
     Py_ssize_t crew_from  # crews run from this heap on (PARALLEL_FROM, unless asked)
     Py_ssize_t crew_rare  # ... once there are this many rare heaps (CREW_RARE, unless asked)
+    bint waited_only      # a crew's heap is solved from the values its block waited for only
     Py_ssize_t solved_again   # heaps the last call's crews solved twice (see settle_solved)
     int independence      # heaps n..n+independence-1 need none of each other's values
     Py_ssize_t slack      # a crew's heap may lack this many more (0: one thread)
@@ -288,12 +289,17 @@ cdef class Scratch:
     is too quick to share); tests lower both to run crews where a game's values
     are still irregular.  Only the speed depends on these; threads_used says
     how many threads the last call ran.
+
+    waited_only (for tests): a crew's heap is solved from the values its block
+    waited for, not from whatever more the crew has settled by then, so which
+    heaps are solved again (solved_again) is the same on every run, whatever
+    the threads' timing.
     """
 
     cdef Sparse st
 
     def __cinit__(self, vector=None, int threads=1, cores=None,
-                  crew_from=None, crew_rare=None):
+                  crew_from=None, crew_rare=None, bint waited_only=False):
         if vector is not None and vector not in VECTORS:
             raise ValueError(f"vector must be one of {', '.join(VECTORS)}, not {vector!r}")
         if not 1 <= threads <= MAX_THREADS:
@@ -313,6 +319,7 @@ cdef class Scratch:
         self.st.crew = self.st.crew_ran = 1
         self.st.crew_from = PARALLEL_FROM if crew_from is None else crew_from
         self.st.crew_rare = CREW_RARE if crew_rare is None else crew_rare
+        self.st.waited_only = waited_only
         self.st.workers = <Worker*> calloc(threads, sizeof(Worker))
         self.st.counts = <long long*> calloc(VALUE_LIMIT, sizeof(long long))
         self.st.spectrum = <long long*> calloc(VALUE_LIMIT, sizeof(long long))
@@ -1465,10 +1472,11 @@ cdef void crew_work(void* context, int k, int crew) noexcept nogil:
         if n >= c.stop:
             return
         end = min(c.stop, n + st.block)
-        if not wait_for(c, st, w, crew, end - st.independence - st.slack):
+        known = end - st.independence - st.slack
+        if not wait_for(c, st, w, crew, known):
             return
         fill_ahead(c.g, st, w, crew, c.stop)
-        known = atomic_load(&st.published)
+        known = max(c.start, known) if st.waited_only else atomic_load(&st.published)
         w.width = atomic_load_int(&st.width)
         w.nrare = atomic_load(&st.nrare)   # every rare heap below known, or more
         for m in range(n, end):

@@ -88,15 +88,16 @@ class Scratch:
     calls.  It holds no values between calls that a call does not rebuild.
     vector names the sparse method's instructions, one of VECTORS, threads (1 to
     MAX_THREADS) how many threads it may run and cores how many at once, crew_from
-    and crew_rare from which heap and how many rare heaps on; only the speed
-    depends on them, and here one thread runs.
+    and crew_rare from which heap and how many rare heaps on, waited_only whether a
+    crew's heap sees only the values its block waited for; only the speed depends
+    on them, and here one thread runs.
     """
 
     __slots__ = ("counts", "mask", "rare_positions", "threads")
 
     def __init__(self, vector: str | None = None, threads: int = 1,
                  cores: int | None = None, crew_from: int | None = None,
-                 crew_rare: int | None = None) -> None:
+                 crew_rare: int | None = None, waited_only: bool = False) -> None:
         if vector is not None and vector not in VECTORS:
             raise ValueError(f"vector must be one of {', '.join(VECTORS)}, not {vector!r}")
         if not 1 <= threads <= MAX_THREADS:

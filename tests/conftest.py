@@ -16,6 +16,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 import pytest
@@ -90,3 +91,46 @@ def read_prefix_then_close(command: list[str], env=None, count: int = 20):
             if proc.poll() is None:
                 proc.kill()
     return prefix, status, err
+
+
+# -- processes, judged by the work they did, never by the clock ------------------------------
+# A loaded machine stretches every wall-clock wait, so a test that signals a running
+# program waits till the program has used some CPU time (past start-up, into its work)
+# and judges "stopped at once" by the CPU time it used after the signal.  The deadline
+# only ends a test whose program is stuck; no assertion rests on it.
+
+DEADLINE = 300  # seconds: a program this slow to get going or to end is stuck
+
+
+def cpu_seconds(pid: int) -> float:
+    """User and system CPU time a running process has used so far, every thread."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def wait_until_busy(proc: subprocess.Popen, seconds: float) -> None:
+    """Wait till ``proc`` has used ``seconds`` of CPU time; it must not end first."""
+    deadline = time.monotonic() + DEADLINE
+    while cpu_seconds(proc.pid) < seconds:
+        assert proc.poll() is None, "the program ended before it was busy"
+        assert time.monotonic() < deadline, "the program never got busy"
+        time.sleep(0.01)
+
+
+def signal_and_measure(proc: subprocess.Popen, number: int) -> tuple[float, bytes, bytes]:
+    """Send ``number`` to a busy ``proc`` and reap it: (the CPU seconds it used after the
+    signal, its stdout, its stderr); proc.returncode is set."""
+    before = cpu_seconds(proc.pid)
+    proc.send_signal(number)
+    deadline = time.monotonic() + DEADLINE
+    while True:
+        pid, status, usage = os.wait4(proc.pid, os.WNOHANG)
+        if pid:
+            break
+        if time.monotonic() > deadline:
+            proc.kill()
+            raise AssertionError(f"still running {DEADLINE} s after signal {number}")
+        time.sleep(0.01)
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    out, err = proc.communicate()
+    return usage.ru_utime + usage.ru_stime - before, out, err

@@ -16,13 +16,19 @@ import select
 import signal
 import subprocess
 import sys
-import time
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
 import oracle
-from conftest import REQUIRE_NATIVE, ROOT, assert_usage_error, listing, read_prefix_then_close
+from conftest import (
+    REQUIRE_NATIVE,
+    ROOT,
+    assert_usage_error,
+    listing,
+    read_prefix_then_close,
+    wait_until_busy,
+)
 
 XOX = ROOT / "Kayles-xox"
 PURE = os.environ.get("KAYLES_PURE", "") not in ("", "0")
@@ -347,7 +353,8 @@ def interrupt(args, env, wait_for_output: bool) -> tuple[int, bytes]:
             if wait_for_output:  # writing has begun: the pipe fills and the write blocks
                 ready, _, _ = select.select([proc.stdout], [], [], TIMEOUT)
                 assert ready, "no output"
-            time.sleep(0.5)  # well past interpreter start-up
+            else:
+                wait_until_busy(proc, 0.3)  # well past interpreter start-up
             assert proc.poll() is None, "finished before the interrupt"
             proc.send_signal(signal.SIGINT)
             _, err = proc.communicate(timeout=TIMEOUT)

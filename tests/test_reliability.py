@@ -17,7 +17,7 @@ import pytest
 from kayles import misere
 from kayles.rules import get_game
 
-from conftest import ROOT, assert_usage_error
+from conftest import ROOT, assert_usage_error, signal_and_measure, wait_until_busy
 
 TIMEOUT = 120
 KAYLES = [sys.executable, "-m", "kayles"]
@@ -39,8 +39,9 @@ def env_with(**changes) -> dict[str, str]:
 
 @pytest.mark.parametrize("pure", [False, True], ids=["compiled", "pure"])
 def test_ctrl_c_ends_a_long_misere_search_at_once(pure):
-    """The compiled search looks for signals as it goes: Ctrl-C ends it within a second,
-    status 130, nothing on stdout or stderr (a search of many minutes, for either core)."""
+    """The compiled search looks for signals as it goes: Ctrl-C ends it at once (well under
+    a second of CPU time after the signal), status 130, nothing on stdout or stderr (a
+    search of many minutes, for either core)."""
     env = env_with(KAYLES_PURE="1" if pure else None,
                    KAYLES_REQUIRE_NATIVE=None if pure else "1")
     command = [*KAYLES, "move", "60", "60", "--game", "kayles", "--misere", "--budget",
@@ -48,17 +49,13 @@ def test_ctrl_c_ends_a_long_misere_search_at_once(pure):
     with subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT,
                           env=env) as proc:
         try:
-            time.sleep(1.5)  # well into the search
-            assert proc.poll() is None
-            sent = time.monotonic()
-            proc.send_signal(signal.SIGINT)
-            out, err = proc.communicate(timeout=TIMEOUT)
-            took = time.monotonic() - sent
+            wait_until_busy(proc, 1.0)  # well into the search
+            took, out, err = signal_and_measure(proc, signal.SIGINT)
         finally:
             if proc.poll() is None:
                 proc.kill()
     assert (proc.returncode, out, err) == (130, b"", b"")
-    assert took < 5, took
+    assert took < 1, took
 
 
 # -- bounded work ------------------------------------------------------------------------------
@@ -69,10 +66,10 @@ def test_the_misere_budget_bounds_memory_too(misere_kernel, heaps):
     """Positions of thousands of heaps weigh thousands of words each: the budget counts
     words as well as positions, so the search stops at once instead of filling gigabytes."""
     solver = misere.Solver(get_game("kayles"), kernel=misere_kernel)
-    started = time.monotonic()
+    started = time.process_time()
     with pytest.raises(ValueError, match="needs more memory than its budget allows"):
         solver.value(heaps)
-    assert time.monotonic() - started < 30
+    assert time.process_time() - started < 30  # CPU time: minutes if it filled memory
 
 
 def test_both_twins_stop_at_the_same_weight(both_misere_kernels):

@@ -1,0 +1,37 @@
+"""The documentation build is strict for real: `make docs` fails on a broken anchor.
+
+A tiny site that inherits the project's mkdocs.yml (its validation settings, its
+plugins) is built by `make docs MKDOCS_CONFIG=...`, the very command CI runs: once
+with a link to an anchor that is not there (the build must fail and name it), once
+with the anchor mended (it must pass).  `make docs` installs the docs extra first
+when it is missing.
+"""
+
+from __future__ import annotations
+
+import subprocess
+
+import pytest
+
+from conftest import ROOT
+
+
+def build_site(tmp_path, anchor: str) -> subprocess.CompletedProcess:
+    docs = tmp_path / "docs"
+    docs.mkdir(exist_ok=True)
+    (docs / "index.md").write_text(f"# Start\n\nSee [the other page](other.md#{anchor}).\n")
+    (docs / "other.md").write_text("# Other\n\n## Misère quotients (`kayles quotient`)\n")
+    config = tmp_path / "mkdocs.yml"
+    config.write_text(f"INHERIT: {ROOT / 'mkdocs.yml'}\ndocs_dir: {docs}\n"
+                      f"site_dir: {tmp_path / 'site'}\nnav:\n  - Start: index.md\n"
+                      "  - Other: other.md\n")
+    return subprocess.run(["make", "-s", "-C", str(ROOT), "docs", f"MKDOCS_CONFIG={config}"],
+                          capture_output=True, text=True, timeout=600)
+
+
+@pytest.mark.parametrize(("anchor", "fails"), [("misère-quotients-kayles-quotient", True),
+                                               ("misere-quotients-kayles-quotient", False)])
+def test_make_docs_fails_on_a_broken_anchor(tmp_path, anchor, fails):
+    result = build_site(tmp_path, anchor)
+    assert (result.returncode != 0) == fails, result.stdout + result.stderr
+    assert (f"does not contain an anchor '#{anchor}'" in result.stderr) == fails, result.stderr
