@@ -109,7 +109,8 @@ tsan: $(READY)
 
 # What users install: the source distribution and a wheel built from it (python -m build),
 # each installed into a fresh virtual environment outside the checkout and checked there
-# with the compiled core required (tests/check_installed.py).
+# with the compiled core required and the extra kayles[web], whose page it serves and
+# fetches (tests/check_installed.py).
 DIST := build/dist
 dist: $(READY)
 	@$(PY) -m build --version >/dev/null 2>&1 || $(PY) -m pip install -q --disable-pip-version-check build
@@ -121,7 +122,8 @@ dist-check: dist
 		place=$$(mktemp -d); \
 		echo "== $$what, installed in $$place"; \
 		$(PYTHON) -m venv $$place/venv; \
-		$$place/venv/bin/python -m pip install -q --disable-pip-version-check "$$what"; \
+		$$place/venv/bin/python -m pip install -q --disable-pip-version-check \
+			"kayles[web] @ file://$(HERE)/$$what"; \
 		(cd $$place && KAYLES_REQUIRE_NATIVE=1 $$place/venv/bin/python $(HERE)/tests/check_installed.py); \
 		rm -rf $$place; \
 	done

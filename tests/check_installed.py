@@ -1,7 +1,8 @@
 """Check an installed kayles as a user meets it: the import, both executables, the core.
 
 Run by ``make dist-check`` in fresh virtual environments outside the checkout (the
-wheel, then the source distribution, each installed by pip) and by cibuildwheel on
+wheel, then the source distribution, each installed by pip with the extra kayles[web],
+whose page it fetches from a running ``kayles serve``) and by cibuildwheel on
 each wheel it builds: ``python tests/check_installed.py`` with the environment's
 python, from a folder outside the checkout.  With KAYLES_REQUIRE_NATIVE=1 the
 compiled core must be the one that runs.  Exit status 0 when every check passed;
@@ -29,6 +30,35 @@ def run(program: str, *args: str, status: int = 0) -> str:
     assert result.returncode == status, (program, args, result.returncode, result.stderr)
     assert (result.stderr == "") == (status == 0), (program, args, result.stderr)
     return result.stdout
+
+
+def check_the_page() -> None:
+    """`kayles serve` from the installed copy (installed with the extra kayles[web]) serves
+    the page and its files, and answers the API; Ctrl-C stops it."""
+    import signal
+    import urllib.request
+
+    command = [str(SCRIPTS / "kayles"), "serve", "--port", "0"]
+    with subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE) as server:
+        try:
+            line = server.stdout.readline().decode()
+            assert line.startswith("kayles serve: http://"), (line, server.stderr.read())
+            url = line.split()[2]
+
+            def get(path: str) -> bytes:
+                with urllib.request.urlopen(url + path, timeout=60) as reply:
+                    assert reply.status == 200, (path, reply.status)
+                    return reply.read()
+
+            assert b"<title>kayles" in get(""), "the page"
+            for name in ("app.js", "style.css"):
+                assert get(f"static/{name}"), name
+            assert json.loads(get("api/nimber?game=kayles&n=10"))["value"] == 2
+            server.send_signal(signal.SIGINT)
+            server.wait(timeout=60)
+        finally:
+            if server.poll() is None:
+                server.kill()
 
 
 def main() -> int:
@@ -66,6 +96,7 @@ def main() -> int:
                             "--json"))["solved"]
     assert (solved["period"], solved["preperiod"]) == (2, 8), solved
     run("kayles", "grundy", "12x", status=2)
+    check_the_page()
     print(f"kayles {kayles.__version__} installed at {where.parent}: every check passed "
           f"({kayles.IMPLEMENTATION} core)")
     return 0

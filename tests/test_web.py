@@ -24,7 +24,7 @@ from kayles.play import Match  # noqa: E402
 from kayles.proof_cache import shared  # noqa: E402
 from kayles.rules import get_game  # noqa: E402
 from kayles.web.app import MAX_BODY, create_app  # noqa: E402
-from kayles.web.service import MAX_VALUES, Service  # noqa: E402
+from kayles.web.service import MAX_GAMES, MAX_VALUES, Service  # noqa: E402
 
 import oracle  # noqa: E402
 from conftest import ROOT  # noqa: E402
@@ -149,9 +149,14 @@ def test_bad_input_is_one_error_object(client, method, path, data, says):
 
 
 def test_what_is_not_a_request_is_refused_as_such(client):
-    refused(client.post("/api/analyse", content=b"not json"), 400, "not JSON")
-    refused(client.post("/api/analyse", content=b"[1, 2]"), 400, "JSON object")
-    refused(client.post("/api/analyse", content=b"x" * (MAX_BODY + 1)), 413, "at most")
+    json_body = {"Content-Type": "application/json"}
+    refused(client.post("/api/analyse", content=b"not json", headers=json_body), 400,
+            "not JSON")
+    refused(client.post("/api/analyse", content=b"[1, 2]", headers=json_body), 400,
+            "JSON object")
+    refused(client.post("/api/analyse", content=b"x" * (MAX_BODY + 1), headers=json_body),
+            413, "at most")
+    refused(client.post("/api/analyse", content=b"{}"), 415, "application/json")
     refused(client.get("/api/analyse"), 405)
     refused(client.get("/api/nothing-here"), 404)
     assert client.get("/static/../app.py").status_code == 404  # no path from a request
@@ -205,3 +210,23 @@ def test_serve_says_where_it_listens_and_refuses_a_missing_db(tmp_path):
             server.wait(timeout=30)
     assert line.startswith("kayles serve: http://127.0.0.1:") and line.endswith("(Ctrl-C stops)\n")
     assert json.loads  # the page's data is JSON: see the other tests
+
+
+def test_a_long_request_on_one_game_holds_up_no_other():
+    """Each game has its own lock: while one is held (a long request on .07), another
+    game's requests are answered."""
+    service = Service()
+    busy = service._entry(get_game("0.07"))
+    with busy.lock:
+        assert service.nimber({"game": "kayles", "n": "10"})["value"] == 2
+        assert service.analyse({"game": "0.137", "misere": True, "position": [5]})["outcome"]
+
+
+def test_the_games_kept_are_bounded():
+    """However many games are asked for, at most MAX_GAMES sequences and misère solvers
+    are kept (the least recently used go first)."""
+    service = Service()
+    codes = [f"0.{a}{b}" for a in range(1, 8) for b in range(1, 8)]
+    for code in codes:
+        service.analyse({"game": code, "misere": True, "position": [6, 3]})
+    assert list(service._games) == [get_game(code).name for code in codes[-MAX_GAMES:]]

@@ -7,20 +7,31 @@ misère searches of at most ``MISERE_BUDGET`` positions, numbers of at most
 ``_numbers.MAX_DIGITS`` digits.  Bad input is a ValueError (one sentence); the
 app turns it into HTTP 400.
 
-The engine's sequences are shared by the whole process and are not safe to grow
-from two threads at once, so the service runs one request's engine work at a
-time (``Service.lock``); each is bounded, so none holds the others long.
+Work is bounded too: a request's nim-sequence grows in chunks of about
+CHUNK_SECONDS, and between two chunks the request ends (a ValueError) once it has
+used ``seconds`` of CPU time (thread time: the same on a loaded machine) or the
+server is stopping (``Service.stop``), so no request holds the engine long and
+Ctrl-C is obeyed within a chunk.
+
+A game's sequence and misère solver are not safe to grow from two threads at
+once: each game has a lock, held by one request's engine work at a time, so a
+long request on one game never holds up another game.  At most MAX_GAMES games
+are kept (the least recently used one goes first), so memory stays bounded
+whatever games are asked for.  Proofs are read from the user's proof cache but
+never written there: a page that anyone on the machine may call leaves no files.
 """
 
 from __future__ import annotations
 
 import threading
+import time
+from collections import OrderedDict
 
 from .._numbers import brief, natural
 from ..errors import shown
 from ..misere import Solver
 from ..play import MAX_TOKENS, Match, Move, pins_text, position_text
-from ..proof_cache import sequence as cached_sequence
+from ..proof_cache import load as cached_proof
 from ..row import runs
 from ..rules import ALIASES, GAMES, Game, get_game
 from ..sequence import DIRECT_LIMIT, Sequence
@@ -29,29 +40,96 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-__all__ = ["MAX_VALUES", "MISERE_BUDGET", "Service"]
+__all__ = ["MAX_GAMES", "MAX_VALUES", "MISERE_BUDGET", "REQUEST_SECONDS", "Service"]
 
 MAX_VALUES = 1 << 17  # values a sequence request may compute (or copy past a proof)
 DEFAULT_VALUES = 2000  # shown when a game has no proof within PROOF_SEARCH
 PROOF_SEARCH = 1 << 16  # values the explorer spends looking for a proof of the period
 MISERE_BUDGET = 200_000  # positions a misère request may store (the command's is 1,000,000)
 MAX_GAME_TEXT = 80  # characters of a game's name or octal code
+MAX_GAMES = 16  # games whose sequence and solver are kept (each up to some 20 MB)
+REQUEST_SECONDS = 10.0  # CPU seconds of engine work one request may use (serve --seconds)
+CHUNK_SECONDS = 0.05  # the CPU time a chunk of values aims at: how soon a limit is seen
+FIRST_CHUNK = 64  # values in a request's first chunk, before its pace is known
+
+
+class _Game:
+    """One game's engine state, and the lock that one request at a time holds on it."""
+
+    __slots__ = ("lock", "sequence", "solver")
+
+    def __init__(self, game: Game) -> None:
+        self.lock = threading.Lock()
+        self.sequence = cached_proof(game) or Sequence(game)
+        self.solver: Solver | None = None
+
+
+class _Pace:
+    """A sequence listener for one request: chunks of about CHUNK_SECONDS of CPU time, and
+    a ValueError between two chunks once the request's time is spent or the server stops."""
+
+    def __init__(self, service: Service, sequence: Sequence) -> None:
+        self.service = service
+        self.started = self.last = time.thread_time()
+        self.length = len(sequence)
+
+    def __call__(self, sequence: Sequence) -> None:
+        now = time.thread_time()
+        done, took = len(sequence) - self.length, now - self.last
+        self.last, self.length = now, len(sequence)
+        sequence.step = max(1, min(4 * done, int(done * CHUNK_SECONDS / took))) if took else (
+            2 * done or FIRST_CHUNK)
+        if self.service.stopping.is_set():
+            raise ValueError("the server is stopping")
+        if now - self.started > self.service.seconds:
+            raise ValueError(f"{sequence.game.name}: this needs more than the page's "
+                             f"{self.service.seconds:g} s of work: ask the command line "
+                             f"(kayles grundy, kayles period)")
 
 
 class Service:
-    """The engine behind the page: one per server, shared by its requests."""
+    """The engine behind the page: one per server, shared by its requests.
 
-    def __init__(self, store_path: str | None = None) -> None:
-        self.lock = threading.Lock()
+    seconds: the CPU time one request's engine work may use; stop() ends the work
+    under way at its next chunk (the server calls it when it is told to stop).
+    """
+
+    def __init__(self, store_path: str | None = None,
+                 seconds: float = REQUEST_SECONDS) -> None:
         self.store_path = store_path
-        self._sequences: dict[str, Sequence] = {}
-        self._solvers: dict[str, Solver] = {}
+        self.seconds = seconds
+        self.stopping = threading.Event()
+        self._guard = threading.Lock()  # over _games
+        self._games: OrderedDict[str, _Game] = OrderedDict()
 
-    # -- the engine, one request at a time ------------------------------------------------------
+    def stop(self) -> None:
+        self.stopping.set()
 
-    def run(self, work: Callable[[], dict]) -> dict:
-        with self.lock:
-            return work()
+    # -- the engine, one request a game at a time -----------------------------------------------
+
+    def _entry(self, game: Game) -> _Game:
+        with self._guard:
+            entry = self._games.pop(game.name, None) or _Game(game)
+            self._games[game.name] = entry  # the most recently used, last
+            while len(self._games) > MAX_GAMES:
+                self._games.popitem(last=False)
+            return entry
+
+    def run(self, game: Game, work: Callable[[_Game], dict]) -> dict:
+        """``work(entry)`` under the game's lock, its sequence paced (see _Pace)."""
+        if self.stopping.is_set():
+            raise ValueError("the server is stopping")
+        entry = self._entry(game)
+        with entry.lock:
+            sequence = entry.sequence
+            pace = _Pace(self, sequence)
+            sequence.step = FIRST_CHUNK
+            sequence.listeners.append(pace)
+            try:
+                return work(entry)
+            finally:
+                sequence.listeners.remove(pace)
+                sequence.step = None
 
     def _game(self, spec) -> Game:
         if not isinstance(spec, str) or not spec.strip():
@@ -60,17 +138,13 @@ class Service:
             raise ValueError(f"a game is a name or an octal code, not {shown(spec)}")
         return get_game(spec)
 
-    def _sequence(self, game: Game) -> Sequence:
-        if game.name not in self._sequences:
-            self._sequences[game.name] = cached_sequence(game)
-        return self._sequences[game.name]
+    @staticmethod
+    def _solver(entry: _Game) -> Solver:
+        if entry.solver is None:
+            entry.solver = Solver(entry.sequence.game, MISERE_BUDGET)
+        return entry.solver
 
-    def _solver(self, game: Game) -> Solver:
-        if game.name not in self._solvers:
-            self._solvers[game.name] = Solver(game, MISERE_BUDGET)
-        return self._solvers[game.name]
-
-    def _match(self, game: Game, position, misere: bool) -> Match:
+    def _match(self, entry: _Game, position, misere: bool) -> Match:
         if isinstance(position, str):
             if len(position) > MAX_TOKENS:
                 raise ValueError(f"a row has at most {MAX_TOKENS} pins")
@@ -82,7 +156,7 @@ class Service:
                 raise ValueError(f"at most {MAX_TOKENS} tokens in all")
         else:
             raise ValueError("a position is a row of 'x' and '.', or a list of heap sizes")
-        return Match(self._sequence(game), position, misere)
+        return Match(entry.sequence, position, misere)
 
     # -- requests -------------------------------------------------------------------------------
 
@@ -95,8 +169,8 @@ class Service:
         """The position's parts and their values, the outcome and the winning move, why."""
         game = self._game(request.get("game"))
         misere = _flag(request.get("misere", False), "misere")
-        return self.run(lambda: self._analysis(
-            self._match(game, request.get("position"), misere)))
+        return self.run(game, lambda entry: self._analysis(
+            entry, self._match(entry, request.get("position"), misere)))
 
     def move(self, request: dict) -> dict:
         """The user's move (text, as the terminal takes it), then the program's answer."""
@@ -106,8 +180,8 @@ class Service:
         if not isinstance(text, str) or len(text) > 200:
             raise ValueError("a move is text such as '4', '3 5', '3-4' or 'heap 2 -> 1 + 4'")
 
-        def work() -> dict:
-            match = self._match(game, request.get("position"), misere)
+        def work(entry: _Game) -> dict:
+            match = self._match(entry, request.get("position"), misere)
             if not match.has_move():
                 raise ValueError("the game is over: there is no move left")
             yours = match.parse(text)
@@ -117,41 +191,41 @@ class Service:
                 mine = match.reply()
                 answer["me"] = _said(match, mine)
                 match.play(mine)
-            answer["analysis"] = self._analysis(match)
+            answer["analysis"] = self._analysis(entry, match)
             return answer
 
-        return self.run(work)
+        return self.run(game, work)
 
     def reply(self, request: dict) -> dict:
         """The program's move from a position (when it moves first, or after an undo)."""
         game = self._game(request.get("game"))
         misere = _flag(request.get("misere", False), "misere")
 
-        def work() -> dict:
-            match = self._match(game, request.get("position"), misere)
+        def work(entry: _Game) -> dict:
+            match = self._match(entry, request.get("position"), misere)
             if not match.has_move():
                 raise ValueError("the game is over: there is no move left")
             mine = match.reply()
             answer = {"me": _said(match, mine)}
             match.play(mine)
-            answer["analysis"] = self._analysis(match)
+            answer["analysis"] = self._analysis(entry, match)
             return answer
 
-        return self.run(work)
+        return self.run(game, work)
 
     def sequence(self, request: dict) -> dict:
         """G(0..count-1) with the proof of the period (when there is one) and rare values."""
         game = self._game(request.get("game"))
         count = request.get("count")
 
-        def work() -> dict:
-            sequence = self._sequence(game)
+        def work(entry: _Game) -> dict:
+            sequence = entry.sequence
             found = sequence.prove(PROOF_SEARCH)
             wanted = _count(count, found.values if found else DEFAULT_VALUES)
             values = sequence.table(wanted).tolist()
             return _sequence_report(game, sequence, values)
 
-        return self.run(work)
+        return self.run(game, work)
 
     def nimber(self, request: dict) -> dict:
         """G(n) for any n: at once past a proved period, else computed up to the limit."""
@@ -161,8 +235,8 @@ class Service:
             raise ValueError(f"{game.name} has no periodicity theorem: G(n) is answered here "
                              f"for n below {MAX_VALUES}")
 
-        def work() -> dict:
-            sequence = self._sequence(game)
+        def work(entry: _Game) -> dict:
+            sequence = entry.sequence
             if n >= MAX_VALUES and sequence.prove(PROOF_SEARCH) is None:
                 raise ValueError(f"no period of {game.name} is proved within {PROOF_SEARCH} "
                                  f"values: G(n) is answered here for n below {MAX_VALUES}")
@@ -170,7 +244,7 @@ class Service:
                 raise ValueError(f"heap {brief(n)} is past the direct limit")
             return {"game": game.name, "n": str(n), "value": sequence.nimber(n)}
 
-        return self.run(work)
+        return self.run(game, work)
 
     def survey(self, request: dict) -> dict:
         """The done rows of the survey database the server was started with (--db)."""
@@ -186,7 +260,7 @@ class Service:
 
     # -- what an analysis says -------------------------------------------------------------------
 
-    def _analysis(self, match: Match) -> dict:
+    def _analysis(self, entry: _Game, match: Match) -> dict:
         game, position = match.game, match.position
         on_rows = isinstance(position, str)
         parts = runs(position) if on_rows else list(enumerate(position))
@@ -203,7 +277,7 @@ class Service:
             total ^= part["value"]
         report["nim_sum"] = total
         if match.misere:
-            solver = self._solver(game)
+            solver = self._solver(entry)
             sizes = [size for _, size in parts]
             report["outcome"] = solver.outcome(sizes)
             best = match.best()

@@ -1,0 +1,195 @@
+"""`kayles serve` as a real process, attacked as a hostile client or page would.
+
+Each test talks HTTP over a socket to a server started on a free port: work bounded
+per request (CPU time, so the same on a loaded machine) and stopped by Ctrl-C,
+bodies counted as they arrive, requests from other sites refused (Host header,
+content type), slow clients closed, deep JSON a 400, no files written into the
+user's cache, a busy port one clear line.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import threading
+
+import pytest
+
+pytest.importorskip("uvicorn")
+
+from conftest import ROOT, assert_usage_error, signal_and_measure, wait_until_busy  # noqa: E402
+
+SEVENS = "0." + "7" * 63  # the longest code: 63 kinds, values that keep growing
+CLIENT_SECONDS = 1  # KAYLES_CLIENT_SECONDS: how long a client may take over a request's head
+
+
+class Server:
+    def __init__(self, tmp_path, *args: str) -> None:
+        self.cache = tmp_path / "cache"
+        self.cache.mkdir()
+        env = {**os.environ, "XDG_CACHE_HOME": str(self.cache),
+               "KAYLES_CLIENT_SECONDS": str(CLIENT_SECONDS)}
+        self.proc = subprocess.Popen([sys.executable, "-m", "kayles", "serve", "--port", "0",
+                                      *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                     cwd=ROOT, env=env)
+        line = self.proc.stdout.readline().decode()
+        assert line.startswith("kayles serve: http://127.0.0.1:"), line
+        self.port = int(line.split(":")[3].split("/")[0])
+
+    def connect(self) -> socket.socket:
+        return socket.create_connection(("127.0.0.1", self.port), timeout=120)
+
+    def exchange(self, request: bytes) -> tuple[int, bytes]:
+        """Send one raw request and read the whole reply: (status, body)."""
+        with self.connect() as s:
+            s.sendall(request)
+            reply = read_reply(s)
+        head, _, body = reply.partition(b"\r\n\r\n")
+        return int(head.split()[1]), body
+
+    def get(self, path: str, host: str | None = None) -> tuple[int, dict]:
+        host = host or f"127.0.0.1:{self.port}"
+        status, body = self.exchange(f"GET {path} HTTP/1.1\r\nHost: {host}\r\n"
+                                     "Connection: close\r\n\r\n".encode())
+        return status, json.loads(body)
+
+    def post(self, path: str, body: bytes, kind: str = "application/json") -> tuple[int, dict]:
+        status, reply = self.exchange(
+            f"POST {path} HTTP/1.1\r\nHost: 127.0.0.1:{self.port}\r\nContent-Type: {kind}\r\n"
+            f"Content-Length: {len(body)}\r\nConnection: close\r\n\r\n".encode() + body)
+        return status, json.loads(reply)
+
+    def stop(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGINT)
+            try:
+                self.proc.wait(timeout=120)
+            finally:
+                if self.proc.poll() is None:
+                    self.proc.kill()
+        self.proc.stdout.close()
+        self.proc.stderr.close()
+
+
+def read_reply(s: socket.socket) -> bytes:
+    """Everything the server sends till it closes the connection."""
+    chunks = []
+    while chunk := s.recv(65536):
+        chunks.append(chunk)
+    return b"".join(chunks)
+
+
+@pytest.fixture
+def server(tmp_path):
+    running = Server(tmp_path, "--seconds", "1")
+    yield running
+    running.stop()
+
+
+def test_a_request_past_its_cpu_time_is_refused_and_others_are_served(server):
+    status, body = server.get(f"/api/sequence?game={SEVENS}&count=131072")
+    assert status == 400 and "needs more than the page's 1 s of work" in body["error"], body
+    status, body = server.get("/api/nimber?game=kayles&n=10")
+    assert (status, body["value"]) == (200, 2)
+
+
+def test_ctrl_c_stops_the_server_in_the_middle_of_a_long_request(tmp_path):
+    running = Server(tmp_path, "--seconds", "3600")
+    asked = threading.Thread(target=lambda: _ignore_errors(
+        running.get, f"/api/sequence?game={SEVENS}&count=131072"))
+    try:
+        asked.start()
+        wait_until_busy(running.proc, 1.5)  # well into the sequence
+        took, _, err = signal_and_measure(running.proc, signal.SIGINT)
+    finally:
+        running.stop()
+        asked.join()
+    assert took < 2, took
+    assert running.proc.returncode in (0, 130), err
+    assert b"Traceback" not in err, err
+
+
+def _ignore_errors(call, *args) -> None:
+    try:
+        call(*args)
+    except (OSError, ValueError, IndexError):
+        pass  # the server went away: what the test wants
+
+
+def test_a_chunked_body_is_refused_once_it_is_too_long(server):
+    with server.connect() as s:
+        s.sendall(f"POST /api/analyse HTTP/1.1\r\nHost: 127.0.0.1:{server.port}\r\n"
+                  "Content-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n".encode())
+        chunk = b"10000\r\n" + b" " * 0x10000 + b"\r\n"
+        sent = 0
+        try:
+            while sent < 1 << 30:  # a gigabyte, if nothing stops it
+                s.sendall(chunk)
+                sent += len(chunk)
+        except OSError:
+            pass  # the server closed the connection
+        reply = read_reply(s)
+    assert reply.split()[1] == b"413", reply[:200]
+    assert sent < 64 << 20, sent  # it stopped reading long before the gigabyte
+
+
+@pytest.mark.parametrize("host", ["evil.example", "evil.example:80", "127.0.0.1:1"])
+def test_a_request_for_another_host_is_refused(server, host):
+    """DNS rebinding: a page of another site, its name pointed at 127.0.0.1, sends its
+    own name as Host."""
+    status, body = server.get("/api/games", host=host)
+    assert status == 421 and "Host" in body["error"], body
+    assert server.get("/api/games", host=f"localhost:{server.port}")[0] == 200
+
+
+def test_a_post_that_is_not_declared_json_is_refused(server):
+    body = json.dumps({"game": "kayles", "misere": False, "position": "xxx"}).encode()
+    for kind in ("text/plain", "application/x-www-form-urlencoded", "multipart/form-data"):
+        status, reply = server.post("/api/analyse", body, kind)
+        assert status == 415 and "application/json" in reply["error"], (kind, reply)
+    assert server.post("/api/analyse", body)[0] == 200
+
+
+def test_deeply_nested_json_is_a_400(server):
+    status, body = server.post("/api/analyse", b"[" * 60000)
+    assert status == 400 and "not JSON" in body["error"], body
+
+
+def test_requests_write_nothing_into_the_cache(server):
+    for game in ("kayles", "0.07", "0.137", "0.354", "grundy"):
+        assert server.get(f"/api/sequence?game={game}&count=100")[0] == 200
+    assert [p for p in server.cache.rglob("*") if p.is_file()] == []
+
+
+def test_slow_clients_are_closed_and_the_server_goes_on(server):
+    """Connections that never finish a request's head: the server closes them after
+    KAYLES_CLIENT_SECONDS, and past MAX_CONNECTIONS at once; then it serves as before."""
+    from kayles.web.server import MAX_CONNECTIONS
+
+    slow = []
+    try:
+        for _ in range(MAX_CONNECTIONS + 40):
+            s = server.connect()
+            s.sendall(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ")
+            slow.append(s)
+        for s in slow:
+            try:
+                said = read_reply(s)  # till the server closes it, at once or in time
+            except ConnectionResetError:
+                said = b""
+            assert said == b"", said[:200]
+    finally:
+        for s in slow:
+            s.close()
+    assert server.get("/api/nimber?game=kayles&n=10")[0] == 200
+
+
+def test_a_busy_port_is_one_line(server):
+    result = subprocess.run([sys.executable, "-m", "kayles", "serve", "--port",
+                             str(server.port)], capture_output=True, cwd=ROOT, timeout=120)
+    assert_usage_error(result)
+    assert f"port {server.port} on 127.0.0.1 is in use".encode() in result.stderr
