@@ -299,6 +299,7 @@ class Run:
         """The next call of the full phase, to a fixed heap (module header)."""
         stop = min(self.to + 1, 2 * self.window, (self.n // FULL_STEP + 1) * FULL_STEP,
                    _power_above(self.n - 1) + 1 if self.n > 1 else self.n + 1)
+        self.table.reserve(stop)
         self.kernel.extend_sparse(self.table.values, self.n, stop, self.kinds, self.scratch)
         return stop
 
@@ -329,6 +330,7 @@ class Run:
         target = min(self.to + 1, self.n + chunk, _power_above(self.n - 1) + 1)
         reach = 0 if self.keep_table else self.window
         start, counts = self.n, self.counts
+        self.table.reserve(target)
         while start < target:
             stop, why = self.kernel.extend_bounded(
                 self.table.values, start, target, self.kinds, self.scratch, self.mask, counts,

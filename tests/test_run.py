@@ -417,3 +417,47 @@ def test_a_survey_database_of_schema_1_gains_the_records_table(tmp_path):
         assert connection.execute("PRAGMA user_version").fetchone()[0] == 2
         tables = {row[0] for row in connection.execute("SELECT name FROM sqlite_master")}
     assert "records" in tables
+
+
+def in_a_small_filesystem(command: list[str], folder: str, size: str) -> subprocess.CompletedProcess:
+    """Run ``command`` with a tmpfs of ``size`` mounted at ``folder`` (a user and mount
+    namespace of its own: unshare -rm); skipped where namespaces are not allowed, except
+    under CI (which runs as root, where they are)."""
+    probe = subprocess.run(["unshare", "-rm", "true"], capture_output=True)
+    if probe.returncode != 0 and os.environ.get("CI") != "true":
+        pytest.skip(f"no user and mount namespaces here: {probe.stderr.decode().strip()}")
+    script = 'mount -t tmpfs -o size="$1" none "$2" && shift 2 && exec "$@"'
+    return subprocess.run(["unshare", "-rm", "sh", "-c", script, "sh", size, folder, *command],
+                          capture_output=True, cwd=ROOT, timeout=TIMEOUT)
+
+
+def test_a_full_disk_is_one_line_not_a_crash(tmp_path):
+    """--keep-table maps a sparse file: a value written where the disk has no room would
+    kill the run (SIGBUS).  Blocks are allocated ahead, so a full disk is one line naming
+    the table file, exit status 1."""
+    folder = tmp_path / "small"
+    folder.mkdir()
+    to = str(1 << 22)  # an 8 MiB table on a disk of 1.5 MiB: full between two checkpoints
+    result = in_a_small_filesystem(
+        [sys.executable, "-m", "kayles", "run", ".161", "--to", to, "--dir",
+         str(folder / "run"), "--keep-table", "--db", str(tmp_path / "db")], str(folder), "1500k")
+    err = result.stderr.decode()
+    assert result.returncode == 1, (result.returncode, err)
+    assert err.count("\n") == 1 and "No space left on device" in err and TABLE in err, err
+
+
+def test_a_symbolic_link_in_place_of_the_table_is_refused_untouched(tmp_path):
+    game, (window, to) = next(iter(RUNS.items()))
+    folder = tmp_path / "run"
+    command = ["run", game, "--to", str(to // 8), "--window", str(window), "--dir", str(folder),
+               "--keep-table", "--db", str(tmp_path / "db")]
+    assert kayles(*command).returncode == 0
+    target = tmp_path / "elsewhere"
+    target.write_bytes(b"someone's file")
+    (folder / TABLE).unlink()
+    (folder / TABLE).symlink_to(target)
+    command[3] = str(to)
+    result = kayles(*command)
+    assert_usage_error(result)
+    assert b"a symbolic link" in result.stderr
+    assert target.read_bytes() == b"someone's file"
