@@ -89,9 +89,10 @@ class Checkpoint:
         if not line.endswith(b"\n"):
             raise self._damaged("its header is cut or too long")
         try:
-            header = json.loads(line)
-        except (UnicodeDecodeError, ValueError):
-            raise self._damaged("its header is not JSON") from None
+            header = json.loads(line, parse_constant=_no_constant)
+        except (UnicodeDecodeError, ValueError, RecursionError):
+            raise self._damaged("its header is not JSON (of plain numbers, not deeply nested)")\
+                from None
         if not isinstance(header, dict):
             raise self._damaged("its header is not a JSON object")
         ranges = header.get("ranges")
@@ -143,6 +144,10 @@ class Checkpoint:
 
     def __exit__(self, *exc) -> None:
         self.close()
+
+
+def _no_constant(name: str):
+    raise ValueError(f"{name} is not a number a checkpoint holds")
 
 
 def _little_endian(values: memoryview) -> bytes:

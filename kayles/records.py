@@ -19,6 +19,7 @@ be hostile, so ``Record.from_fields`` checks every field before it makes one.
 
 from __future__ import annotations
 
+import math
 import struct
 import zlib
 
@@ -99,7 +100,7 @@ def _damage(fields: dict) -> str:
     if not (fields["largest"] == len(counts) - 1 and 1 <= fields["first"] <= n
             and 0 <= fields["mask"] < VALUE_LIMIT and 0 <= fields["rare"] <= n + 1
             and -1 <= fields["last_rare"] <= n and 0 <= fields["fletcher32"] < 1 << 32
-            and fields["seconds"] >= 0):
+            and 0 <= fields["seconds"] < math.inf):
         return "a record field out of range"
     return ""
 

@@ -16,6 +16,7 @@ import signal
 import subprocess
 import sys
 import time
+import zlib
 from collections import Counter
 from pathlib import Path
 
@@ -461,3 +462,55 @@ def test_a_symbolic_link_in_place_of_the_table_is_refused_untouched(tmp_path):
     assert_usage_error(result)
     assert b"a symbolic link" in result.stderr
     assert target.read_bytes() == b"someone's file"
+
+
+def with_crc(body: bytes) -> bytes:
+    """A checkpoint's bytes (magic, header line, values) with the CRC-32 line they need."""
+    return body + f"crc32 {zlib.crc32(body):08x}\n".encode()
+
+
+def test_a_forged_checkpoint_is_refused_whatever_its_checksum(tmp_path):
+    """Hostile checkpoints whose CRC was recomputed: a header nested 200,000 deep, a
+    number that is not one (Infinity), and values edited with the histogram made to
+    fit (one edit among the recent values, one in the prefix they read).  Each is one
+    line, exit 2, and the file is left as it was."""
+    game, (window, to) = next(iter(RUNS.items()))
+    folder = tmp_path / "run"
+    assert kayles("run", game, "--to", str(to // 2), "--window", str(window), "--dir",
+                  str(folder), "--db", str(tmp_path / "db")).returncode == 0
+    checkpoint = folder / CHECKPOINT
+    good = checkpoint.read_bytes()
+    line_end = good.index(b"\n", len(MAGIC)) + 1
+    header = json.loads(good[len(MAGIC):line_end])
+    values = bytearray(good[line_end:-len(b"crc32 00000000\n")])
+    assert header["mask"] > 0 and header["n"] == to // 2 + 1, "the run is past the switch"
+
+    def forged(head: bytes, values: bytes = bytes(values)) -> bytes:
+        return with_crc(MAGIC + head + values)
+
+    def edited(at: int) -> bytes:
+        """The value at byte ``at`` of the saved values changed, the histogram to match."""
+        copy = bytearray(values)
+        old = int.from_bytes(copy[at:at + 2], "little")
+        new = next(v for v in range(len(header["counts"])) if v != old)
+        copy[at:at + 2] = new.to_bytes(2, "little")
+        counts = list(header["counts"])
+        counts[old] -= 1
+        counts[new] += 1
+        head = json.dumps({**header, "counts": counts}, separators=(",", ":")).encode() + b"\n"
+        return forged(head, bytes(copy))
+
+    attacks = {
+        "deep": forged(b"[" * 200_000 + b"]" * 200_000 + b"\n"),
+        "infinite": forged(good[len(MAGIC):line_end].replace(
+            f'"seconds":{json.dumps(header["seconds"])}'.encode(), b'"seconds":Infinity')),
+        "recent value": edited(len(values) - 2 * 50),
+        "prefix value": edited(2 * 40),
+    }
+    assert attacks["infinite"] != forged(good[len(MAGIC):line_end])
+    for name, data in attacks.items():
+        checkpoint.write_bytes(data)
+        result = kayles("run", game, "--dir", str(folder), "--db", str(tmp_path / "db"))
+        assert_usage_error(result)
+        assert b"kayles can use" in result.stderr or b"not those of" in result.stderr, name
+        assert checkpoint.read_bytes() == data, name
