@@ -26,6 +26,8 @@ from libc.string cimport memcmp, memcpy, memset
 
 from _common cimport MAX_KINDS, Kind, allows, load_kinds, reserve
 
+from kayles import _kernel_args as args
+
 cdef enum:
     SHAPE_LIVE = 0
     SHAPE_DEAD = 1
@@ -87,10 +89,10 @@ cdef class MisereMemo:
     cdef unsigned char* flags    # scratch for the mex
     cdef Py_ssize_t flag_room
 
-    def __cinit__(self, kinds, Py_ssize_t budget):
+    def __cinit__(self, kinds, budget):
         cdef Py_ssize_t i
         self.nkinds = load_kinds(kinds, self.kinds)
-        self.budget = budget
+        self.budget = args.check_count(budget, "the budget")
         self.word_limit = budget * WORDS_PER_POSITION + WORDS_SLACK
         self.slots = <Slot*> malloc(FIRST_SLOTS * sizeof(Slot))
         if self.slots == NULL:
@@ -319,19 +321,18 @@ cdef inline void add_part(const unsigned char* shapes, uint32_t* words, Py_ssize
         insert_heap(words, count, <uint32_t> h)
 
 
-def misere_value(MisereMemo memo, heaps, Py_ssize_t twos):
+def misere_value(memo_object, heaps, twos_object):
     """The misère Grundy value of the heaps plus ``twos`` nim heaps *2 (0: a loss to move)."""
-    cdef Py_ssize_t count = 2, h, top = 0, n, steps = 0
+    cdef Py_ssize_t count = 2, h, top = 0, n, steps = 0, twos
     cdef int found
     cdef Frame* f
-    heaps = tuple(heaps)
+    args.check_memo(memo_object, MisereMemo)
+    cdef MisereMemo memo = memo_object
+    heaps = args.check_heaps(heaps)
+    twos = args.check_count(twos_object, "the number of *2 heaps")
     for h in heaps:
         if h > top:
             top = h
-        if h < 0:
-            raise ValueError("heap sizes must be >= 0")
-    if twos < 0:
-        raise ValueError("the number of *2 heaps must be >= 0")
     memo.grow_shapes(top)
     memo.pending.length = 0
     memo.nframes = 0
@@ -368,12 +369,16 @@ def misere_value(MisereMemo memo, heaps, Py_ssize_t twos):
     return memo.find(memo.pending.data + 1, count)
 
 
-def misere_layers_agree(MisereMemo memo, Py_ssize_t low, Py_ssize_t high):
+def misere_layers_agree(memo_object, low_object, high_object):
     """Whether every position stored with ``high`` nim heaps *2 has the value it has with ``low``.
 
     See kayles/_misere_pure.py for why that proves the values alternate from ``low`` on.
     """
     cdef Py_ssize_t i, n
+    args.check_memo(memo_object, MisereMemo)
+    cdef MisereMemo memo = memo_object
+    cdef Py_ssize_t low = args.check_count(low_object, "low")
+    cdef Py_ssize_t high = args.check_count(high_object, "high")
     cdef const uint32_t* key
     cdef uint32_t* words
     for i in range(memo.nslots):

@@ -19,6 +19,17 @@ from libc.string cimport memcmp, memcpy, memset
 from _common cimport reserve
 from _kernels cimport lowest_bit
 
+from kayles import _kernel_args as args
+
+
+cdef int entries(const int[::1] values, Py_ssize_t limit, str what) except -1:
+    """Every entry of values is 0 to limit - 1 (the pure twin's check_entries, in C)."""
+    cdef Py_ssize_t i
+    for i in range(values.shape[0]):
+        if not 0 <= values[i] < limit:
+            raise args.out_of_range(what, limit)
+    return 0
+
 cdef enum:
     FIRST_SLOTS = 1024  # a power of two
     SIGNAL_STEPS = 4096
@@ -188,8 +199,10 @@ cdef uint64_t* bit_set(const unsigned char[::1] p, int n, Py_ssize_t words, int 
     return out
 
 
-def candidates(const int[::1] table, int n, const unsigned char[::1] p, options, bint lost):
+def candidates(const int[::1] table, Py_ssize_t n, const unsigned char[::1] p, options, bint lost):
     """See kayles/_quotient_pure.py."""
+    args.for_candidates(table, n, p, options, None)
+    entries(table, n, "a product")
     cdef Py_ssize_t count = len(options), x, y, k, row
     cdef int* option = <int*>malloc((count + 1) * sizeof(int))
     cdef bint ok
@@ -219,9 +232,12 @@ def candidates(const int[::1] table, int n, const unsigned char[::1] p, options,
         free(option)
 
 
-def grow(const int[::1] table, int n, const unsigned char[::1] p, behaviours, xs,
+def grow(const int[::1] table, Py_ssize_t n, const unsigned char[::1] p, behaviours, xs,
          const unsigned char[::1] us, int first, Py_ssize_t limit):
     """See kayles/_quotient_pure.py."""
+    args.for_walk(table, n, p, behaviours, limit, entries=None)
+    args.for_grow(n, behaviours, xs, us, first)
+    entries(table, n, "a product")
     cdef Behaviours beh = Behaviours(table, n, behaviours, n)
     cdef Py_ssize_t words = (n + 63) // 64, s = 0, known = len(xs), i, found
     cdef Store store
@@ -233,8 +249,6 @@ def grow(const int[::1] table, int n, const unsigned char[::1] p, behaviours, xs
     try:
         if scratch == NULL or here == NULL:
             raise MemoryError()
-        if us.shape[0] != known * words * 8:
-            raise ValueError("the known states' sets do not match their images")
         store_open(&store, words)
         memset(scratch, 0, (words + 1) * sizeof(uint64_t))
         if known == 0:
@@ -282,9 +296,11 @@ cdef int settle_flag(unsigned char[::1] p, uint64_t* pset, int x, const uint64_t
     return 0
 
 
-def mark(const int[::1] table, int n, Py_ssize_t stride, unsigned char[::1] p, behaviours,
+def mark(const int[::1] table, Py_ssize_t n, Py_ssize_t stride, unsigned char[::1] p, behaviours,
          Py_ssize_t limit):
     """See kayles/_quotient_pure.py (the walk of _lex_walk, with frames per depth)."""
+    args.for_walk(table, n, p, behaviours, limit, stride, 2, None)
+    entries(table, n, "a product")
     cdef Behaviours beh = Behaviours(table, n, behaviours, stride)
     cdef Py_ssize_t words = (n + 63) // 64, visits = 1, width = beh.count, d, k
     cdef unsigned char* seen = <unsigned char*>malloc(n + 1)
@@ -329,9 +345,11 @@ def mark(const int[::1] table, int n, Py_ssize_t stride, unsigned char[::1] p, b
         free(pset)
 
 
-def least_failure(const int[::1] table, int n, const unsigned char[::1] p, behaviours,
+def least_failure(const int[::1] table, Py_ssize_t n, const unsigned char[::1] p, behaviours,
                   Py_ssize_t limit):
     """See kayles/_quotient_pure.py (the walk of _lex_walk, over stored states)."""
+    args.for_walk(table, n, p, behaviours, limit, entries=None)
+    entries(table, n, "a product")
     cdef Behaviours beh = Behaviours(table, n, behaviours, n)
     cdef Py_ssize_t words = (n + 63) // 64, width = beh.count, d, k, s, seen_room = 0, i
     cdef Store store
@@ -392,8 +410,10 @@ def least_failure(const int[::1] table, int n, const unsigned char[::1] p, behav
         free(here)
 
 
-def reach(const int[::1] table, int n, Py_ssize_t stride, gens):
+def reach(const int[::1] table, Py_ssize_t n, Py_ssize_t stride, gens):
     """See kayles/_quotient_pure.py."""
+    args.for_reach(table, n, stride, gens, None)
+    entries(table, n, "a product")
     cdef Py_ssize_t width = len(gens), s = 0, count = 1, a, found
     cdef int* gen = <int*>malloc((width + 1) * sizeof(int))
     cdef Py_ssize_t* where = <Py_ssize_t*>malloc((n + 1) * sizeof(Py_ssize_t))
@@ -431,8 +451,10 @@ def reach(const int[::1] table, int n, Py_ssize_t stride, gens):
         free(moves)
 
 
-def restrict(const int[::1] table, int n, elements):
+def restrict(const int[::1] table, Py_ssize_t n, elements):
     """See kayles/_quotient_pure.py."""
+    args.for_restrict(table, n, elements, None)
+    entries(table, n, "a product")
     cdef Py_ssize_t m = len(elements), i, j
     cdef const int[::1] el = elements if isinstance(elements, array) else array("i", elements)
     cdef int* rank = <int*>malloc((n + 1) * sizeof(int))
@@ -441,11 +463,15 @@ def restrict(const int[::1] table, int n, elements):
     result = array("i", [0]) * (m * m)
     cdef int[::1] out = result
     try:
+        for i in range(n):
+            rank[i] = -1
         for i in range(m):
             rank[el[i]] = <int>i
         for i in range(m):
             for j in range(m):
                 out[i * m + j] = rank[table[el[i] * n + el[j]]]
+                if out[i * m + j] < 0:
+                    raise args.not_closed()
         return result
     finally:
         free(rank)
@@ -482,6 +508,7 @@ cdef int name_row(const int* rows, Py_ssize_t s, Py_ssize_t used, Py_ssize_t len
 def minimize(Py_ssize_t count, Py_ssize_t width, moves, labels):
     """See kayles/_quotient_pure.py (the same blocks, numbered alike: each round names a
     state's (block, successors' blocks) in order of first appearance)."""
+    args.for_minimize(count, width, moves, labels, None)
     cdef const int[::1] step = moves if isinstance(moves, array) else array("i", moves)
     cdef Py_ssize_t length = width + 1, s, b, slots = 16, blocks = -1, names
     cdef int* block = <int*>malloc((count + 1) * sizeof(int))
@@ -489,6 +516,7 @@ def minimize(Py_ssize_t count, Py_ssize_t width, moves, labels):
     cdef int* rows = <int*>malloc((count * length + 1) * sizeof(int))
     cdef Py_ssize_t* table = NULL
     cdef int* swap
+    entries(step, count, "a move's state")
     try:
         if block == NULL or new == NULL or rows == NULL:
             raise MemoryError()
@@ -532,14 +560,14 @@ cdef inline int power(int i, int tail) noexcept:
 
 def product_columns(const int[::1] base, Py_ssize_t nb, tails, needed):
     """See kayles/_quotient_pure.py."""
+    args.for_product_columns(base, nb, tails, needed, None)
+    entries(base, nb, "a product")
     cdef Py_ssize_t factors = len(tails), m = len(needed), size = nb, x, k, j, r, s
     cdef int tail[64]
     cdef int width[64]
     cdef int xd[64]
     cdef int* ed
     cdef const int[::1] want = needed if isinstance(needed, array) else array("i", needed)
-    if factors > 64:
-        raise ValueError("too many factors")
     for j in range(factors):
         tail[j] = tails[j]
         width[j] = tail[j] + 2
@@ -573,12 +601,14 @@ def product_columns(const int[::1] base, Py_ssize_t nb, tails, needed):
 
 def paths_table(Py_ssize_t count, Py_ssize_t width, trans, parent, letter):
     """See kayles/_quotient_pure.py."""
+    args.for_paths_table(count, width, trans, parent, letter, None)
     cdef const int[::1] step = trans if isinstance(trans, array) else array("i", trans)
     cdef const int[::1] up = array("i", parent)
     cdef const int[::1] by = array("i", letter)
     result = array("i", [0]) * (count * count)
     cdef int[::1] out = result
     cdef Py_ssize_t x, y, row
+    entries(step, count, "a transition's element")
     for x in range(count):
         row = x * count
         out[row] = <int>x

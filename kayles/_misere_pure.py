@@ -25,6 +25,7 @@ same order of search, so both raise the same error on the same input.
 
 from __future__ import annotations
 
+from . import _kernel_args as args
 from ._common_pure import check_kinds, mex
 from ._constants import WORDS_PER_POSITION, WORDS_SLACK
 from .rules import allowed
@@ -39,6 +40,7 @@ class MisereMemo:
 
     def __init__(self, kinds, budget: int) -> None:
         check_kinds(kinds)
+        args.check_count(budget, "the budget")
         self.kinds = tuple(kinds)
         self.budget = budget
         self.values: dict[tuple[int, ...], int] = {}
@@ -128,11 +130,9 @@ def _options(memo: MisereMemo, key: tuple[int, ...]) -> list[tuple[int, ...]]:
 
 def misere_value(memo: MisereMemo, heaps, twos: int) -> int:
     """The misère Grundy value of the heaps plus ``twos`` nim heaps *2 (0: a loss to move)."""
-    heaps = tuple(heaps)
-    if any(h < 0 for h in heaps):
-        raise ValueError("heap sizes must be >= 0")
-    if twos < 0:
-        raise ValueError("the number of *2 heaps must be >= 0")
+    args.check_memo(memo, MisereMemo)
+    heaps = args.check_heaps(heaps)
+    args.check_count(twos, "the number of *2 heaps")
     values = memo.values
     root = _key(memo, heaps, twos, 0)
     if root in values:
@@ -169,6 +169,9 @@ def misere_layers_agree(memo: MisereMemo, low: int, high: int) -> bool:
     The values with k *2s are a function of those with k - 1 (the same for every k >= 1), so
     once the layers low and low + 2 agree on a set closed under moves, they alternate for ever.
     """
+    args.check_memo(memo, MisereMemo)
+    args.check_count(low, "low")
+    args.check_count(high, "high")
     values = memo.values
     for key, value in values.items():
         if key[0] == high and values.get((low, *key[1:])) != value:

@@ -23,6 +23,8 @@ from __future__ import annotations
 
 from array import array
 
+from . import _kernel_args as args
+
 __all__ = ["candidates", "grow", "least_failure", "mark", "minimize", "paths_table",
            "product_columns", "reach", "restrict"]
 
@@ -42,6 +44,7 @@ def candidates(table, n: int, p: bytes, options, lost: bool):
     on positions "H + the heap" alone: x in P exactly when ``lost`` (the heap alone), and
     for every element y (every H's image), y x in P only when no y t (t in ``options``) is.
     A necessary condition, checked without a walk; returns them in increasing order."""
+    args.for_candidates(table, n, p, options)
     found = array("i")
     for x in range(n):
         if bool(p[x]) != lost:
@@ -65,6 +68,8 @@ def grow(table, n: int, p: bytes, behaviours, xs, us: bytes, first: int, limit: 
     Returns ``(broken, xs, us)``: the known states and then the new ones in order of
     discovery (up to the broken one).  ValueError past ``limit`` states.
     """
+    args.for_walk(table, n, p, behaviours, limit)
+    args.for_grow(n, behaviours, xs, us, first)
     size = (n + 63) // 64 * 8
     images = list(xs) or [0]
     sets = [int.from_bytes(us[i * size : (i + 1) * size], "little") for i in range(len(xs))]
@@ -107,6 +112,7 @@ def least_failure(table, n: int, p: bytes, behaviours, limit: int):
     flags are right and its own flag is the wrong one.  Returns the behaviour of each of
     its heaps, the last behaviour first.  ValueError past ``limit`` states.
     """
+    args.for_walk(table, n, p, behaviours, limit)
     if p[0]:
         return []
     columns = [[table[x * n + g] for x in range(n)] for g, _ in behaviours]
@@ -175,6 +181,7 @@ def reach(table, n: int, stride: int, gens):
     elements in order of discovery (0 first) and ``moves[i * len(gens) + a]``, the index
     in ``order`` of ``order[i]`` times generator a.
     """
+    args.for_reach(table, n, stride, gens)
     order = array("i", [0])
     where = {0: 0}
     moves = array("i")
@@ -195,8 +202,12 @@ def reach(table, n: int, stride: int, gens):
 def restrict(table, n: int, elements):
     """The product table of the submonoid on ``elements`` (closed under products), each
     numbered by its place in ``elements``."""
+    args.for_restrict(table, n, elements)
     rank = {x: i for i, x in enumerate(elements)}
-    return array("i", [rank[table[x * n + y]] for x in elements for y in elements])
+    out = array("i", [rank.get(table[x * n + y], -1) for x in elements for y in elements])
+    if -1 in out:
+        raise args.not_closed()
+    return out
 
 
 def minimize(count: int, width: int, moves, labels: list[int]) -> list[int]:
@@ -205,6 +216,7 @@ def minimize(count: int, width: int, moves, labels: list[int]) -> list[int]:
     ``moves[s * width + b]`` is the state that letter ``b`` leads ``s`` to.  Returns each
     state's block, numbered in order of first appearance.
     """
+    args.for_minimize(count, width, moves, labels)
     block = list(labels)
     blocks = -1
     while True:
@@ -235,6 +247,7 @@ def mark(table, n: int, stride: int, p: bytearray, behaviours, limit: int) -> No
     ``table[x * stride + k]`` is x times the element of column k (``stride`` n and column e
     for element e: the product table).
     """
+    args.for_walk(table, n, p, behaviours, limit, stride, flags=2)
     columns = [[table[x * stride + g] for x in range(n)] for g, _ in behaviours]
     pmask = sum(1 << x for x in range(n) if p[x] == 1)
     seen: set[int] = set()
@@ -274,6 +287,7 @@ def product_columns(base, nb: int, tails, needed):
     the table with rows of ``len(needed)`` entries: ``out[y * len(needed) + k]`` is
     ``y needed[k]``.
     """
+    args.for_product_columns(base, nb, tails, needed)
     widths = [tail + 2 for tail in tails]
     size = nb
     for w in widths:
@@ -305,6 +319,7 @@ def paths_table(count: int, width: int, trans, parent, letter):
     ``trans[x * width + a]``: where letter ``a`` leads ``x``; element 0 is the start and
     element ``y > 0`` is reached from ``parent[y] < y`` by ``letter[y]``.
     """
+    args.for_paths_table(count, width, trans, parent, letter)
     out = array("i", [0]) * (count * count)
     for x in range(count):
         row = x * count

@@ -1,0 +1,179 @@
+"""Argument checks of the misère and quotient kernels, shared by both twins.
+
+The compiled kernels (ext/_misere.pyx, ext/_quotient.pyx) index C arrays with
+what they are given, so every Python-callable entry checks its arguments before
+any work, and the pure twins call the same checks: the same exception, with the
+same words, for the same bad argument (tests/test_kernel_args.py).  The checks of
+small things (lists of options, generators, elements) run here for both; a
+large table's entries are checked by the compiled twin in a C loop that raises
+``out_of_range`` below, and by the pure twin with ``check_entries``.
+"""
+
+from __future__ import annotations
+
+from ._constants import MAX_BUDGET
+
+__all__ = ["MAX_CELLS", "check_count", "check_entries", "check_flags", "check_heaps",
+           "check_memo", "check_sized", "for_candidates", "for_grow", "for_minimize",
+           "for_paths_table", "for_product_columns", "for_reach", "for_restrict", "for_walk",
+           "not_closed", "out_of_range"]
+
+MAX_CELLS = (1 << 31) - 1  # entries of a table a kernel makes or reads (int32 indices)
+
+
+def check_memo(memo, kind: type) -> None:
+    """TypeError unless ``memo`` is a ``kind`` (a MisereMemo of the same twin)."""
+    if not isinstance(memo, kind):
+        raise TypeError(f"memo must be a {kind.__name__}, not {type(memo).__name__}")
+
+
+def check_count(value, what: str, low: int = 0, high: int = MAX_BUDGET) -> int:
+    """``value`` when it is an int from ``low`` to ``high``; else TypeError or ValueError."""
+    if type(value) is not int and not hasattr(value, "__index__"):
+        raise TypeError(f"{what} must be an integer, not {type(value).__name__}")
+    value = value.__index__()
+    if not low <= value <= high:
+        raise ValueError(f"{what} must be {low} to {high}, not {value}")
+    return value
+
+
+def check_heaps(heaps) -> tuple[int, ...]:
+    """The heap sizes as a tuple, each 0 to MAX_BUDGET (so they fit 32 bits)."""
+    heaps = tuple(heaps)
+    for h in heaps:
+        check_count(h, "a heap size")
+    return heaps
+
+
+def out_of_range(what: str, limit: int) -> ValueError:
+    return ValueError(f"{what} must be 0 to {limit - 1}")
+
+
+def check_entries(values, limit: int, what: str) -> None:
+    """Every entry of ``values`` (ints) is 0 to limit - 1."""
+    for value in values:
+        if not 0 <= value < limit:
+            raise out_of_range(what, limit)
+
+
+def check_sized(values, size: int, what: str) -> None:
+    """``values`` has exactly ``size`` entries."""
+    if len(values) != size:
+        raise ValueError(f"{what} must have {size} entries, not {len(values)}")
+
+
+def check_flags(p, n: int, high: int = 1) -> None:
+    """P-portion flags: n of them, each 0 to ``high`` (2: not known yet, for mark)."""
+    check_sized(p, n, "the flags")
+    check_entries(p, high + 1, "a flag")
+
+
+# -- the quotient kernels' entries, one check each ----------------------------------------------
+# ``entries``: the check of a big table's entries (check_entries for the pure twin; None for
+# the compiled one, which runs its own C loop after these, so the first error is the same).
+
+def _table(table, n: int, stride: int) -> None:
+    check_count(n, "n", 1, MAX_CELLS)
+    check_count(stride, "the stride", 1, MAX_CELLS)
+    if n * stride > MAX_CELLS:
+        raise ValueError(f"a table of {n} rows of {stride} entries is too large")
+    check_sized(table, n * stride, "the table")
+
+
+def _behaviours(behaviours, columns: int) -> None:
+    for g, options in behaviours:
+        check_entries((g, *options), columns, "a behaviour's column")
+
+
+def for_candidates(table, n, p, options, entries=check_entries) -> None:
+    _table(table, n, n)
+    check_flags(p, n)
+    check_entries(options, n, "an option's image")
+    if entries:
+        entries(table, n, "a product")
+
+
+def for_walk(table, n, p, behaviours, limit, stride=None, flags=1,
+             entries=check_entries) -> None:
+    """grow, least_failure (stride n, flags 0 or 1) and mark (flags up to 2)."""
+    stride = n if stride is None else stride
+    _table(table, n, stride)
+    check_flags(p, n, flags)
+    _behaviours(behaviours, stride)
+    check_count(limit, "the limit", 1, MAX_CELLS)
+    if entries:
+        entries(table, n, "a product")
+
+
+def for_grow(n, behaviours, xs, us, first) -> None:
+    """grow's own arguments, past for_walk's: the known states and the first behaviour."""
+    check_entries(xs, n, "a known state's image")
+    check_sized(us, len(xs) * ((n + 63) // 64) * 8, "the known states' sets (bytes)")
+    check_count(first, "first", 0, len(behaviours))
+
+
+def for_reach(table, n, stride, gens, entries=check_entries) -> None:
+    _table(table, n, stride)
+    check_entries(gens, stride, "a generator's column")
+    if entries:
+        entries(table, n, "a product")
+
+
+def for_restrict(table, n, elements, entries=check_entries) -> None:
+    _table(table, n, n)
+    check_entries(elements, n, "an element")
+    if len(set(elements)) != len(elements):
+        raise ValueError("the elements must be distinct")
+    if entries:
+        entries(table, n, "a product")
+
+
+def not_closed() -> ValueError:
+    return ValueError("the elements are not closed under products")
+
+
+def for_minimize(count, width, moves, labels, entries=check_entries) -> None:
+    check_count(count, "count", 0, MAX_CELLS)
+    check_count(width, "width", 0, MAX_CELLS)
+    if count * (width + 1) > MAX_CELLS:
+        raise ValueError(f"an automaton of {count} states and {width} letters is too large")
+    check_sized(moves, count * width, "the moves")
+    check_sized(labels, count, "the labels")
+    for label in labels:
+        check_count(label, "a label", -(1 << 31), (1 << 31) - 1)
+    if entries:
+        entries(moves, count, "a move's state")
+
+
+def for_product_columns(base, nb, tails, needed, entries=check_entries) -> int:
+    """The product's size, once its arguments are checked."""
+    _table(base, nb, nb)
+    if len(tails) > 64:
+        raise ValueError("at most 64 cyclic factors")
+    size = nb
+    for tail in tails:
+        size *= check_count(tail, "a tail", 0, MAX_CELLS) + 2
+        if size > MAX_CELLS:
+            raise ValueError("the product monoid is too large")
+    if size * len(needed) > MAX_CELLS:
+        raise ValueError("the product monoid's columns are too large")
+    check_entries(needed, size, "a needed element")
+    if entries:
+        entries(base, nb, "a product")
+    return size
+
+
+def for_paths_table(count, width, trans, parent, letter, entries=check_entries) -> None:
+    check_count(count, "count", 0, MAX_CELLS)
+    check_count(width, "width", 0, MAX_CELLS)
+    if count * count > MAX_CELLS or count * width > MAX_CELLS:
+        raise ValueError(f"a table of {count} elements is too large")
+    check_sized(trans, count * width, "the transitions")
+    check_sized(parent, count, "the parents")
+    check_sized(letter, count, "the letters")
+    for y in range(1, count):
+        if not 0 <= parent[y] < y:
+            raise ValueError(f"element {y}'s parent must be 0 to {y - 1}")
+    check_entries(letter[1:], width, "a letter")
+    if entries:
+        entries(trans, count, "a transition's element")
