@@ -5,7 +5,7 @@ compiled with the warnings on; ext/_core.pyx and ext/_misere.pyx become the
 extension modules, linked against it.  Without Cython the C that Cython made
 (shipped in the source distribution) is compiled instead.  Without a C compiler
 the package still installs and runs in pure mode: the build says so loudly, and
-so does the package whenever a long computation runs on the pure core.
+so does the package, on stderr, whenever a long computation runs on the pure core.
 
 Release builds are stripped of debug symbols on Linux (the modules shrink from
 about 1.7 MB to a few hundred KB); an explicit -g in CFLAGS keeps them

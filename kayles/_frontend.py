@@ -137,7 +137,9 @@ def run(prog: str, work: Callable[[Output], int | None], hint: str = "") -> int:
         sys.set_int_max_str_digits(0)  # the front ends read and write numbers of any size
     _encode_anything()
     out = Output(sys.stdout)
+    notice = None
     try:
+        notice = _pure_notice_later()
         status = work(out)
         out.flush()
         return status or 0
@@ -165,6 +167,37 @@ def run(prog: str, work: Callable[[Output], int | None], hint: str = "") -> int:
     except OSError as exc:  # reading an input file
         where = f"{path_text(str(exc.filename))}: " if exc.filename is not None else ""
         return _fail(f"{prog}: {where}{exc.strerror or exc}", 2)
+    finally:
+        if notice is not None:
+            notice.cancel()
+
+
+PURE_NOTICE = ("kayles: the compiled core is not built, so this runs in pure Python (about "
+               "100 times slower); with a C compiler, reinstall kayles (pip install "
+               "--force-reinstall --no-binary kayles kayles, or make in a checkout) to build it")
+
+
+def _pure_notice_later():
+    """Where the pure core runs without being asked for (the compiled one was not built:
+    pip says nothing of it), a timer that says so once on stderr, whatever stderr is, when
+    the work lasts as long as progress waits before its first line; short answers (all
+    that a script or a grader waits for) stay silent."""
+    from ._impl import choice, getenv
+
+    if choice()[0] != "python" or getenv("KAYLES_PURE") == "1":
+        return None
+    import threading
+
+    from .progress import seconds
+
+    wait = seconds()[0]
+    if wait <= 0:  # at once (KAYLES_PROGRESS_SECONDS=0)
+        _fail(PURE_NOTICE, 0)
+        return None
+    timer = threading.Timer(wait, _fail, (PURE_NOTICE, 0))
+    timer.daemon = True
+    timer.start()
+    return timer
 
 
 def _encode_anything() -> None:

@@ -135,35 +135,7 @@ def bar(total: int, description: str, unit: str = "it", initial: int = 0) -> Bar
     return Bar(total, description, unit, initial)
 
 
-PURE_NOTICE = ("kayles: the compiled core is not built, so this runs in pure Python (about "
-               "100 times slower); with a C compiler, reinstall kayles (pip install "
-               "--force-reinstall --no-binary kayles kayles, or make in a checkout) to build it")
-
-
-class _SequenceBar(Bar):
-    """A Bar for values computed, that says once, on a terminal, when the pure core
-    computes them without being asked to (KAYLES_PURE unset)."""
-
-    noticed = False  # once a process
-
-    def update(self, done: int, total: int | None = None) -> None:
-        if not _SequenceBar.noticed:
-            _SequenceBar.noticed = True
-            _pure_notice()
-        super().update(done, total)
-
-
-def _pure_notice() -> None:
-    import os
-
-    from ._impl import IMPLEMENTATION
-
-    terminal = sys.stderr is not None and sys.stderr.isatty()
-    if terminal and IMPLEMENTATION == "python" and os.environ.get("KAYLES_PURE") != "1":
-        sys.stderr.write(PURE_NOTICE + "\n")
-
-
 def sequence_bar(description: str) -> Bar | None:
     """A bar for ``Sequence.progress``, or None when nothing would show."""
-    shown = _SequenceBar(0, description, "values")
+    shown = Bar(0, description, "values")
     return shown if shown.shown else None

@@ -374,3 +374,34 @@ def test_ctrl_c_while_computing_in_pure_mode_ends_quietly():
     status, err = interrupt(["grundy", "100000000"], env_with(pure=True), wait_for_output=False)
     assert status == 130, err
     assert b"Traceback" not in err
+
+
+def test_a_pure_install_says_so_on_stderr_whatever_stderr_is(tmp_path):
+    """The package without its compiled core (a build with no compiler: pip says nothing)
+    says so once on stderr, a file here, when the work lasts (KAYLES_PROGRESS_SECONDS 0:
+    at once);
+    a short answer says nothing (the default wait), and the output is the contract's."""
+    import shutil
+
+    from kayles._frontend import PURE_NOTICE
+
+    shutil.copytree(ROOT / "kayles", tmp_path / "kayles",
+                    ignore=shutil.ignore_patterns("*.so", "*.pyd", "__pycache__"))
+    env = {k: v for k, v in env_with().items() if k not in ("KAYLES_PURE",
+                                                             "KAYLES_REQUIRE_NATIVE")}
+    env["PYTHONPATH"] = str(tmp_path)
+    program = [sys.executable, "-c", "import sys; from kayles.cli import main; sys.exit(main())"]
+
+    def run(*args: str, **changes: str) -> tuple[bytes, str]:
+        with open(tmp_path / "log", "w+b") as log:
+            result = subprocess.run([*program, *args], stdout=subprocess.PIPE, stderr=log,
+                                    env={**env, **changes}, cwd=tmp_path, timeout=TIMEOUT)
+            log.seek(0)
+            assert result.returncode == 0
+            return result.stdout, log.read().decode()
+
+    out, err = run("grundy", "30", KAYLES_PROGRESS_SECONDS="0")
+    assert out == listing(oracle.KAYLES_XOX.nimbers(30))
+    assert err == PURE_NOTICE + "\n"
+    assert run("xx.x") == (b"xx..\n", "")
+    assert "pure-Python core" in run("--version")[0].decode()
