@@ -13,7 +13,7 @@ import sys
 
 from .errors import shown
 
-__all__ = ["MAX_DIGITS", "brief", "is_natural", "natural"]
+__all__ = ["MAX_DIGITS", "brief", "count", "is_natural", "natural"]
 
 MAX_DIGITS = 100_000  # int() of this many digits takes about 0.05 s, str() about 0.1 s
 _DEFAULT_LIMIT = 4000  # Python's own int(str) limit is 4300 digits; past it, lift the limit
@@ -34,6 +34,20 @@ def natural(text: str, what: str = "N",
     if len(text) > _DEFAULT_LIMIT and hasattr(sys, "set_int_max_str_digits"):
         sys.set_int_max_str_digits(0)  # up to MAX_DIGITS, any size means any size
     return int(text)
+
+
+def count(text: str, what: str = "N") -> int:
+    """A count as the ``kayles`` commands take it, every option alike: decimal digits,
+    grouped in threes by commas or underscores as the messages print them (``2,048``), or
+    a power of two ``2**K`` (K up to 99); ValueError otherwise."""
+    import re
+
+    power = re.fullmatch(r"2\s*\*\*\s*([0-9]{1,2})", text)
+    if power:
+        return 1 << int(power.group(1))
+    if re.fullmatch(r"[0-9]{1,3}(?:,[0-9]{3})+|[0-9]{1,3}(?:_[0-9]{3})+", text):
+        text = text.replace(",", "").replace("_", "")
+    return natural(text, what, "must be a decimal integer or 2**K (2048, 2,048 or 2**11)")
 
 
 def brief(number: int) -> str:

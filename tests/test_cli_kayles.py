@@ -8,6 +8,7 @@ output when stderr is not a terminal.  Expected values come from tests/oracle.py
 
 from __future__ import annotations
 
+import argparse
 import itertools
 import json
 import os
@@ -510,3 +511,31 @@ def test_old_names_still_work():
             == kayles("grundy", "30", "--game", "grundy").stdout)
     assert (kayles("move", "xxxxxxx", "--misère").stdout
             == kayles("move", "xxxxxxx", "--misere").stdout != b"")
+
+
+def count_options():
+    """(command, option) of every option of the kayles commands that takes a count."""
+    import argparse
+
+    from kayles.__main__ import build_parser
+
+    parser = build_parser()
+    commands = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    for name, sub in commands.choices.items():
+        for action in sub._actions:
+            if getattr(action.type, "__qualname__", "").startswith("natural."):
+                yield name, (action.option_strings or [action.dest])[0], action.type
+
+
+def test_every_count_option_takes_the_same_forms():
+    """Digits, digits grouped as the messages print them (2,048: kayles run says 'resume
+    with --window 2,048 or more'), and 2**K: alike for every option that takes a count."""
+    found = list(count_options())
+    assert {("run", "--to"), ("run", "--window"), ("period", "--max"),
+            ("survey", "--max"), ("grundy", "n")} <= {(c, o) for c, o, _ in found}
+    for command, option, parse in found:
+        for text in ("2048", "2,048", "2_048", "2**11", "2 ** 11"):
+            assert parse(text) == 2048, (command, option, text)
+        for text in ("2,04", "20,48", "2048.0", "2**x", "2**100", "-1", "0x800", "٢"):
+            with pytest.raises(argparse.ArgumentTypeError):
+                parse(text)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import argparse
 import json
 
-from .._frontend import parse_natural
+from .._numbers import count
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -37,11 +37,12 @@ GAME_HELP = "a game name (see 'kayles games') or an octal code such as 0.77 (def
 
 
 def natural(what: str = "N") -> Callable[[str], int]:
-    """An argparse ``type``: a non-negative decimal integer of any length."""
+    """An argparse ``type``: a count of any length, in any form every count option takes
+    (_numbers.count: 2048, 2,048, 2**11)."""
 
     def parse(text: str) -> int:
         try:
-            return parse_natural(text, what)
+            return count(text, what)
         except ValueError as exc:
             raise argparse.ArgumentTypeError(str(exc)) from None
 

@@ -13,26 +13,17 @@ be written (a full disk); 130 on Ctrl-C and 143 on SIGTERM, after a checkpoint.
 from __future__ import annotations
 
 import argparse
-import re
 
-from .._numbers import natural as parse_natural
-from ._shared import GAME_HELP, add_json_option, add_threads_option, dump_json, threads_of
+from ._shared import (
+    GAME_HELP,
+    add_json_option,
+    add_threads_option,
+    dump_json,
+    natural,
+    threads_of,
+)
 
 __all__ = ["register"]
-
-
-def power_or_natural(what: str):
-    """An argparse ``type``: a decimal integer, or 2**K."""
-
-    def parse(text: str) -> int:
-        match = re.fullmatch(r"2\s*\*\*\s*([0-9]{1,2})", text)
-        try:
-            return 1 << int(match.group(1)) if match else parse_natural(
-                text, what, "must be a decimal integer or 2**K")
-        except ValueError as exc:
-            raise argparse.ArgumentTypeError(str(exc)) from None
-
-    return parse
 
 
 def register(sub) -> None:
@@ -47,11 +38,11 @@ def register(sub) -> None:
         "checkpoints in DIR: run the same command again after Ctrl-C, SIGTERM or a crash "
         "to go on. The records also go to the survey database (--db).")
     p.add_argument("game", metavar="GAME", help=GAME_HELP.replace(" (default: kayles-xox)", ""))
-    p.add_argument("--to", type=power_or_natural("--to"), metavar="N",
+    p.add_argument("--to", type=natural("--to"), metavar="N",
                    help="the last heap (e.g. 1073741824 or 2**30); a resumed run keeps its own "
                    "unless given")
     p.add_argument("--dir", metavar="DIR", help="the run's folder (made if need be)")
-    p.add_argument("--window", type=power_or_natural("--window"), metavar="W",
+    p.add_argument("--window", type=natural("--window"), metavar="W",
                    help=f"values kept: G(0..W-1) and about 2W recent ones, 6W bytes in all "
                    f"(default 2**{WINDOW.bit_length() - 1}); every rare heap must lie below W")
     p.add_argument("--keep-table", action="store_true",
@@ -64,8 +55,8 @@ def register(sub) -> None:
                    "survey's, $XDG_CACHE_HOME/kayles/survey.sqlite)")
     p.add_argument("--show", action="store_true",
                    help="print the records stored for GAME (up to --to) and compute nothing")
-    p.add_argument("--recompute", action="store_true",
-                   help="compute even when the database holds every record asked for")
+    p.add_argument("--recompute", action="store_true", help=argparse.SUPPRESS)  # old: a run
+    # in a folder computes now, whatever the database holds
     add_threads_option(p)
     add_json_option(p, "object a line", "n, log2, frequencies, largest, first, mask, rare, "
                     "last_rare, fletcher32, seconds")
@@ -89,16 +80,11 @@ def run_run(args, out) -> int:
         raise ValueError("give --dir DIR (the run's folder), or --show")
     with Store(args.db if args.db is not None else default_path(),
                make_parents=args.db is None) as store:
-        stored = store.records(game.name)
         if args.show:
-            _print(out, args, [r for r in stored if args.to is None or r.n <= args.to])
+            _print(out, args, [r for r in store.records(game.name)
+                               if args.to is None or r.n <= args.to])
             return 0
-        if not _has_run(args.dir) and not args.recompute and args.to is not None and \
-                _covers(stored, args.to):
-            _print(out, args, [r for r in stored if r.n <= args.to])
-            _note(f"kayles run: every record of {game.name} to {args.to:,} is in "
-                  f"{store.name}; nothing computed (--recompute computes them)")
-            return 0
+        _check_folder(args.dir)
         return _run(args, out, game, store, threads)
 
 
@@ -142,22 +128,14 @@ def _run(args, out, game, store, threads: int) -> int:
     return 0
 
 
-def _covers(records, to: int) -> bool:
-    """Whether the records hold every power of two up to ``to``."""
-    have = {r.n for r in records}
-    return all(1 << k in have for k in range(to.bit_length()))
-
-
-def _has_run(folder: str) -> bool:
-    """Whether the folder holds a run (ValueError when it is no folder)."""
+def _check_folder(folder: str) -> None:
+    """ValueError when ``folder`` is there and is no folder."""
     import os
 
     from .._files import display
-    from ..run import CHECKPOINT
 
     if os.path.lexists(folder) and not os.path.isdir(folder):
         raise ValueError(f"{display(folder)}: not a folder")
-    return os.path.lexists(os.path.join(folder, CHECKPOINT))
 
 
 def _print(out, args, records) -> None:
@@ -167,10 +145,3 @@ def _print(out, args, records) -> None:
         else:
             out.write(record.text() + "\n")
     out.flush()
-
-
-def _note(text: str) -> None:
-    import sys
-
-    if sys.stderr is not None:
-        sys.stderr.write(text + "\n")
