@@ -40,6 +40,10 @@ _HOMES = {  # name -> the submodule that holds it (a submodule's own name: the s
     "Sequence": "sequence",
     "xox": "xox",
 }
+# The documented modules, loaded on first use too (kayles.row after import kayles).
+_HOMES.update({name: name for name in (
+    "checksum", "games", "heaps", "misere", "play", "plot", "quotient", "row", "rules",
+    "sequence", "spectrum", "store", "survey")})
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -60,7 +64,7 @@ def __getattr__(name: str):
 
 
 def __dir__() -> list:
-    return sorted(set(globals()) | set(__all__))
+    return sorted(set(globals()) | set(__all__) | set(_HOMES))
 
 
 def _sequence_png(sequence) -> bytes | None:

@@ -12,7 +12,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ._numbers import is_natural, natural
-from .sequence import Sequence
+from .sequence import Sequence, as_sequence
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from .rules import Game
 
 __all__ = ["HeapMove", "looks_like_heaps", "nim_sum", "parse_heaps", "winning_move"]
 
@@ -44,8 +48,9 @@ def parse_heaps(text: str) -> list[int]:
     return [natural(word, "a heap size", "is a non-negative integer") for word in words]
 
 
-def nim_sum(heaps: list[int], sequence: Sequence) -> int:
+def nim_sum(heaps: list[int], sequence: Sequence | Game) -> int:
     """XOR of G(heap) over the heaps (the largest first: a refusal comes before any work)."""
+    sequence = as_sequence(sequence)
     if heaps:
         sequence.nimber(max(heaps))
     total = 0
@@ -54,8 +59,9 @@ def nim_sum(heaps: list[int], sequence: Sequence) -> int:
     return total
 
 
-def winning_move(heaps: list[int], sequence: Sequence) -> HeapMove | None:
+def winning_move(heaps: list[int], sequence: Sequence | Game) -> HeapMove | None:
     """The winning move (see the module header), or None when every move loses."""
+    sequence = as_sequence(sequence)
     if any(size < 0 for size in heaps):
         raise ValueError("heap sizes must be >= 0")
     total = nim_sum(heaps, sequence)

@@ -15,13 +15,13 @@ input with exactly the removed pins turned into '.'.
 from __future__ import annotations
 
 from .errors import shown
+from .sequence import Sequence, as_sequence
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Iterable
 
-    from .rules import MoveKind
-    from .sequence import Sequence
+    from .rules import Game, MoveKind
 
 __all__ = ["nim_sum", "parse_row", "runs", "taken", "winning_move", "without"]
 
@@ -66,14 +66,16 @@ def _table_for(data: bytes, sequence: Sequence):
     return sequence.table(longest + 1)
 
 
-def nim_sum(row: str, sequence: Sequence) -> int:
+def nim_sum(row: str, sequence: Sequence | Game) -> int:
     """The XOR of G(run) over the runs of the row."""
+    sequence = as_sequence(sequence)
     data = parse_row(row)
     return sequence.kernel.row_nim_sum(data, _table_for(data, sequence))
 
 
-def winning_move(row: str, sequence: Sequence) -> str | None:
+def winning_move(row: str, sequence: Sequence | Game) -> str | None:
     """The row after the seed's winning move, or None when every move loses."""
+    sequence = as_sequence(sequence)
     data = parse_row(row)
     table = _table_for(data, sequence)
     found = sequence.kernel.row_move(data, table, sequence.encoded)

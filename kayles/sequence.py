@@ -22,7 +22,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterator
 
-__all__ = ["DIRECT_LIMIT", "PROOF_LIMIT", "Period", "Sequence"]
+__all__ = ["DIRECT_LIMIT", "PROOF_LIMIT", "Period", "Sequence", "as_sequence"]
 
 PROOF_LIMIT = 1 << 20  # how many values a proof search may compute unless told otherwise
 DIRECT_LIMIT = 1 << 27  # the largest table computed when no period is proved
@@ -304,3 +304,13 @@ class Sequence:
         block = self._table[n0 : n0 + p]
         repeats, tail = divmod(count - n0 - p, p)
         return iter([(head, 1), (block, repeats), (block[:tail], 1)])
+
+
+def as_sequence(what) -> Sequence:
+    """``what`` when it is a Sequence, a new Sequence of it when it is a Game (the functions
+    of positions take either); TypeError otherwise."""
+    if isinstance(what, Sequence):
+        return what
+    if isinstance(what, Game):
+        return Sequence(what)
+    raise TypeError(f"give a Sequence or a Game, not {type(what).__name__}")

@@ -185,3 +185,29 @@ def test_bad_heap_lists_are_value_errors(text):
     with pytest.raises(ValueError, match="heap"):
         heaps.parse_heaps(text)
     assert heaps.parse_heaps("7, 5 3") == [7, 5, 3]
+
+
+def test_the_documented_modules_are_reached_from_import_kayles():
+    """In a fresh interpreter: import kayles, then kayles.row, kayles.heaps, ... (loaded on
+    first use, so the import itself stays light)."""
+    code = ("import kayles, sys; assert 'kayles.row' not in sys.modules; "
+            "print(kayles.row.winning_move('xxxx', kayles.get_game('kayles')), "
+            "kayles.heaps.winning_move([7, 5, 3], kayles.get_game('grundy')).parts, "
+            "'row' in dir(kayles))")
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                            timeout=120, cwd=ROOT)
+    assert (result.returncode, result.stdout) == (0, "x..x (2, 3) True\n"), result.stderr
+
+
+def test_positions_take_a_game_or_a_sequence():
+    from kayles import row
+    from kayles.proof_cache import shared
+
+    kayles_game = get_game("kayles")
+    for text in ("xxxx", "xxx.x.xxxx", "x.x"):
+        assert row.winning_move(text, kayles_game) == row.winning_move(text, shared("kayles"))
+        assert row.nim_sum(text, kayles_game) == row.nim_sum(text, shared("kayles"))
+    grundy = get_game("grundy")
+    assert heaps.nim_sum([7, 5, 3], grundy) == heaps.nim_sum([7, 5, 3], shared("grundy"))
+    with pytest.raises(TypeError, match="give a Sequence or a Game, not str"):
+        row.winning_move("xxxx", "kayles")

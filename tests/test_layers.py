@@ -14,7 +14,7 @@ from conftest import ROOT
 LAYERS = [
     ("base", ["_version", "errors", "_constants", "checksum", "spectrum", "_files"]),
     ("rules", ["_numbers", "rules"]),
-    ("kernels", ["_common_pure", "_core_pure", "_misere_pure", "_core", "_misere",
+    ("kernels", ["_kernel_args", "_common_pure", "_core_pure", "_misere_pure", "_core", "_misere",
                  "_quotient_pure", "_quotient", "_impl"]),
     ("sequences", ["sequence"]),
     ("positions and files", ["row", "heaps", "proof_cache", "table_file", "_output",
