@@ -63,6 +63,7 @@ __all__ = ["MAX_HEAP", "MAX_STATES", "Quotient", "answer_misere", "attach_quotie
 
 TAME_ORDERS = (1, 2, 6, 10, 18, 34)  # T0, T1, then 2**k + 2 (misère Nim, heaps < 2**k)
 MAX_HEAP = 100_000  # the largest --max-heap (the answer lists the class of every heap up to it)
+REACH = 200  # kayles quotient without --max-heap: till solved, or the search stops, or this
 MAX_STATES = QUOTIENT_STATES  # default bound on the states one walk visits (--budget)
 MAX_ORDER = 4096  # a candidate larger than this: beyond the search
 MAX_TRIAL = 1 << 16  # the most elements of a trial monoid (before its reduction)
@@ -85,6 +86,7 @@ class Quotient:
         self.relations = relations
         self.letters = letters  # (letter, heap whose class it names)
         self.solved = solved  # None, or (at heap, period, preperiod): the whole game's quotient
+        self.beyond: tuple[int, str] | None = None  # (the heap past the search, why)
 
     @property
     def order(self) -> int:
@@ -154,12 +156,14 @@ def _word(exponents: tuple[int, ...], letters: list[str]) -> str:
     return "".join(parts) or "1"
 
 
-def quotient(game: Game, max_heap: int, budget: int = MAX_STATES, kernel=None) -> Quotient:
+def quotient(game: Game, max_heap: int, budget: int = MAX_STATES, kernel=None, *,
+             as_far_as_it_goes: bool = False) -> Quotient:
     """The misère quotient of ``game`` on heaps 1..max_heap, proved (see the module header).
 
     Stops early when the quotient is solved (then it holds for every heap).  ``budget``
     bounds the states a walk may visit; ``kernel``: a quotient kernel module (default: the
-    one ``kayles._impl`` chooses).
+    one ``kayles._impl`` chooses).  A heap beyond the search is a ValueError, or with
+    ``as_far_as_it_goes`` the quotient of the heaps before it, ``beyond`` saying why.
     """
     if not 0 <= max_heap <= MAX_HEAP:
         raise ValueError(f"the largest heap must be 0 to {MAX_HEAP}")
@@ -167,7 +171,14 @@ def quotient(game: Game, max_heap: int, budget: int = MAX_STATES, kernel=None) -
         raise ValueError("the budget must be at least 1 state")
     builder = _Builder(game, budget, kernel or _kernel())
     for h in range(1, max_heap + 1):
-        builder.add(h)
+        try:
+            builder.add(h)
+        except ValueError as exc:
+            if not as_far_as_it_goes or h == 1:
+                raise
+            found = quotient(game, h - 1, budget, kernel)
+            found.beyond = (h, str(exc))
+            return found
         if builder.solved is not None:
             break
     return _present(game, max_heap, builder)

@@ -410,3 +410,26 @@ def test_a_thousand_kayles_heaps():
         move = found["move"]
         assert heaps[move["heap"] - 1] == move["size"]
         assert q.outcome(move["position"]) == "P"
+
+
+def test_without_max_heap_the_command_goes_till_solved():
+    """kayles quotient --game kayles: no --max-heap needed for a quotient that is solved
+    (Kayles: order 40, |P| 9, period 12 from heap 71, as Plambeck and Siegel found)."""
+    result = subprocess.run([sys.executable, "-m", "kayles", "quotient", "--game", "kayles",
+                             "--json"], capture_output=True, cwd=ROOT, timeout=300)
+    assert result.returncode == 0, result.stderr
+    found = json.loads(result.stdout)
+    assert (found["order"], found["p_size"], found["beyond"]) == (40, 9, None)
+    assert found["solved"] == {"at_heap": 166, "period": 12, "preperiod": 71}
+
+
+def test_as_far_as_it_goes_stops_before_the_heap_beyond_the_search():
+    game = get_game("0.07")
+    with pytest.raises(ValueError, match="beyond this search") as refused:
+        quotient(game, 30, budget=40)
+    reached = quotient(game, 30, budget=40, as_far_as_it_goes=True)
+    heap, why = reached.beyond
+    assert heap == reached.max_heap + 1 and why == str(refused.value)
+    again = quotient(game, reached.max_heap, budget=40)
+    assert (again.order, again.p_size, again.heaps) == (reached.order, reached.p_size,
+                                                         reached.heaps)

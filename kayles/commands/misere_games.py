@@ -44,8 +44,10 @@ def register(sub) -> None:
                        "heap) and the search stops. A quotient too large for the search "
                        "is an error.")
     add_game_option(p)
-    p.add_argument("--max-heap", type=natural("N"), required=True, metavar="N",
-                   help="the largest heap in the positions")
+    p.add_argument("--max-heap", type=natural("N"), metavar="N",
+                   help="the largest heap in the positions, a heap beyond the search an "
+                   "error (default: heap by heap till the quotient is solved, as far as the "
+                   "search goes, at most 200)")
     from .._constants import QUOTIENT_STATES
 
     p.add_argument("--budget", type=natural("BUDGET"), default=QUOTIENT_STATES, metavar="N",
@@ -73,7 +75,13 @@ def run_quotient(args, out) -> None:
     from ..quotient import quotient
     from ..rules import get_game
 
-    q = quotient(get_game(args.game), args.max_heap, args.budget)
+    from ..quotient import REACH
+
+    if args.max_heap is None:
+        q = quotient(get_game(args.game), REACH, args.budget, as_far_as_it_goes=True)
+    else:
+        q = quotient(get_game(args.game), args.max_heap, args.budget)
+    beyond = None if q.beyond is None else {"heap": q.beyond[0], "why": q.beyond[1]}
     tame = q.tame()  # builds misère Nim's quotient of the same order: once
     solved = None
     if q.solved is not None:
@@ -85,7 +93,7 @@ def run_quotient(args, out) -> None:
                    "generators": {letter: heap for letter, heap in q.letters},
                    "relations": [list(r) for r in q.relations], "elements": q.words,
                    "p_portion": q.p_words(), "heaps": [q.words[c] for c in q.heaps],
-                   "solved": solved, "tame": tame}, out)
+                   "solved": solved, "tame": tame, "beyond": beyond}, out)
         return
     named = f" (tame: {tame})" if tame else ""
     out.write(f"{q.game.name}, heaps up to {q.max_heap}: misère quotient of order {q.order}"
@@ -95,6 +103,8 @@ def run_quotient(args, out) -> None:
     out.write(f"P-portion ({q.p_size}): {{{', '.join(q.p_words())}}}\n")
     if solved is None:
         out.write(f"heaps 0..{q.max_heap}: {' '.join(q.words[c] for c in q.heaps)}\n")
+        if beyond is not None:
+            out.write(f"stopped at heap {beyond['heap']}: {beyond['why']}\n")
         return
     at, period, start = q.solved
     out.write(f"solved at heap {at}: period {period}, preperiod {start} (the quotient of "
