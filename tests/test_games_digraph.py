@@ -145,3 +145,27 @@ def test_cli_long_chain_file(tmp_path):
 def test_cli_errors(text, message):
     done = kayles("dag", "-", stdin=text)
     assert (done.returncode, done.stdout, done.stderr) == (2, "", message)
+
+
+PEAK = ("import resource, subprocess, sys; "
+        "subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, check=True); "
+        "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)")
+
+
+def peak_kib(*args: str) -> int:
+    """The peak resident memory of ``kayles ARGS`` (KiB), measured by a parent of its own."""
+    result = subprocess.run([sys.executable, "-c", PEAK, sys.executable, "-m", "kayles", *args],
+                            capture_output=True, text=True, cwd=ROOT, timeout=300, check=True)
+    return int(result.stdout)
+
+
+def test_a_dag_holds_at_most_50_times_its_file(tmp_path):
+    """The docs' bound (reliability.md), on the worst shape: a chain of short names (the
+    most vertices a byte), over what the command holds for a tiny graph."""
+    path = tmp_path / "chain.txt"
+    n = 200_000
+    path.write_text("".join(f"{i}: {i + 1}\n" for i in range(n - 1)) + f"{n - 1}:\n")
+    tiny = tmp_path / "tiny.txt"
+    tiny.write_text("a: b\nb:\n")
+    grown = peak_kib("dag", str(path)) - peak_kib("dag", str(tiny))
+    assert grown * 1024 <= 50 * path.stat().st_size, (grown, path.stat().st_size)

@@ -168,3 +168,16 @@ def test_cli_errors(text, where):
     done = kayles("treblecross", "-", stdin=text)
     assert done.returncode == 2 and done.stdout == ""
     assert done.stderr.count("\n") == 1 and done.stderr.startswith(f"kayles treblecross: {where}:")
+
+
+def test_a_row_past_the_longest_is_one_line(tmp_path):
+    """Rows of up to MAX_CELLS cells are answered (the nimbers of 0.007 take time quadratic
+    in the longest row); a longer one is refused before any work, naming its line."""
+    from kayles.games.treblecross import MAX_CELLS
+
+    path = tmp_path / "rows.txt"
+    path.write_text(f"2\n{'.' * 10}\n{'.' * (MAX_CELLS + 1)}\n")
+    result = kayles("treblecross", str(path))
+    assert (result.returncode, result.stdout) == (2, "")
+    assert result.stderr.count("\n") == 1 and "line 3" in result.stderr, result.stderr
+    assert f"at most {MAX_CELLS:,} cells, not {MAX_CELLS + 1:,}" in result.stderr

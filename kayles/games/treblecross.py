@@ -33,7 +33,11 @@ from itertools import chain
 from ..errors import shown
 from ._cases import cases
 
-__all__ = ["gaps", "parse_file", "parse_row", "winning_cells"]
+__all__ = ["MAX_CELLS", "gaps", "parse_file", "parse_row", "winning_cells"]
+
+# The longest row: its nimbers (0.007 has no known period) take time quadratic in its
+# length, about 1 s at this one (13 s at a million cells), and a file may hold many rows.
+MAX_CELLS = 1 << 18
 
 
 def _nimbers(count: int) -> list[int]:
@@ -46,6 +50,8 @@ def _nimbers(count: int) -> list[int]:
 def parse_row(text: str) -> str:
     """The row, checked: only '.' and 'X', and not already won (no 'XXX')."""
     row = text.strip()
+    if len(row) > MAX_CELLS:
+        raise ValueError(f"a row has at most {MAX_CELLS:,} cells, not {len(row):,}")
     bad = row.replace(".", "").replace("X", "")
     if bad:
         at = next(i for i, ch in enumerate(row) if ch not in ".X")
