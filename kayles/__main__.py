@@ -20,7 +20,7 @@ from .errors import SHOWN_LONGEST
 __all__ = ["COMMAND_FAMILIES", "build_parser", "main"]
 
 COMMAND_FAMILIES = ("heap_games", "classic_games", "misere_games", "survey", "run", "plot",
-                    "play", "serve")
+                    "play", "serve", "glossary")
 
 
 class _Parser(argparse.ArgumentParser):
@@ -58,6 +58,8 @@ def build_parser() -> argparse.ArgumentParser:
         prog="kayles",
         description="Sprague-Grundy toolkit for impartial games: nim-sequences, "
         "proved periods, winning moves.",
+        epilog="The words used here (nim-sequence, mex, rare mask, preperiod, P-portion, ...) "
+        "and the options' vocabulary (--to for how far, everywhere): kayles glossary.",
     )
     parser.add_argument("--version", action="version", version=version_line("kayles"))
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)

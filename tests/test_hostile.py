@@ -414,6 +414,10 @@ HOSTILE: dict[str, Hostile] = {
     "serve-port-not-a-number": refused(["serve", "--port", "http"], "'http'"),
     "serve-missing-db": refused(["serve", "--db", "{dir}/missing.sqlite"], "No such file"),
     "serve-db-fifo": refused(["serve", "--db", "{fifo}"], "not a regular file"),
+    "serve-seconds-zero": refused(["serve", "--seconds", "0"], "above 0"),
+    "serve-seconds-nan": refused(["serve", "--seconds", "nan"], "above 0"),
+    "glossary-unknown-term": refused(["glossary", "no-such-term"], "no term"),
+    "glossary-two-terms": refused(["glossary", "mex", "rare"], "unrecognized arguments"),
     # run
     "run-bad-to": refused(["run", ".167", "--to", "1x", "--dir", "{dir}/run"], "'1x'"),
     "run-huge-to": refused(["run", ".167", "--to", BIG, "--dir", "{dir}/run"],

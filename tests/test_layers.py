@@ -12,7 +12,7 @@ import ast
 from conftest import ROOT
 
 LAYERS = [
-    ("base", ["_version", "errors", "_constants", "checksum", "spectrum", "_files"]),
+    ("base", ["_version", "errors", "_constants", "checksum", "spectrum", "_files", "glossary"]),
     ("rules", ["_numbers", "rules"]),
     ("kernels", ["_kernel_args", "_common_pure", "_core_pure", "_misere_pure", "_core", "_misere",
                  "_quotient_pure", "_quotient", "_impl"]),

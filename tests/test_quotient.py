@@ -360,7 +360,8 @@ def test_cli_quotient():
     found = json.loads(kayles("quotient", "--game", "0.75", "--max-heap", "30", "--json").stdout)
     assert found["solved"]["period"] == 2 and found["solved"]["preperiod"] == 8
     assert len(found["heaps"]) == 31
-    for args in (["--max-heap", "x"], ["--max-heap", "5", "--budget", "0"], []):
+    for args in (["--max-heap", "x"], ["--max-heap", "5", "--budget", "0"], ["--to", "-1"],
+                 ["--to", "5", "--states", "0"]):
         assert_usage_error(kayles("quotient", "--game", "kayles", *args))
 
 

@@ -232,7 +232,7 @@ def test_misere_adds_each_codes_quotient(tmp_path):
     assert "0.6 on heaps up to 17 is beyond this search" in beyond["error"]
     table = survey(*codes, "--max", "3000", "--misere", "20", db=db).stdout.decode()
     lines = table.splitlines()
-    assert lines[0].endswith("misère order  |P|  solved at")
+    assert lines[0].endswith("misere order  misere p  misere solved")
     assert lines[2].split()[-3:] == ["8", "2", "20"] and lines[4].split()[-3:] == ["beyond",
                                                                                    "-", "-"]
     parsed = list(csv.DictReader(io.StringIO(survey(*codes, "--max", "3000", "--misere", "20",

@@ -27,6 +27,7 @@ __all__ = [
     "dump_json",
     "end_progress",
     "heap_move_json",
+    "add_old_name",
     "heap_move_text",
     "natural",
     "open_sequence",
@@ -47,6 +48,14 @@ def natural(what: str = "N") -> Callable[[str], int]:
             raise argparse.ArgumentTypeError(str(exc)) from None
 
     return parse
+
+
+def add_old_name(parser, old: str, option: argparse.Action) -> None:
+    """``old``, an earlier spelling of ``option`` (docs/glossary.md: the vocabulary): still
+    taken, no longer shown in --help."""
+    parser.add_argument(old, dest=option.dest, type=option.type, choices=option.choices,
+                        metavar=option.metavar, default=argparse.SUPPRESS,
+                        help=argparse.SUPPRESS)
 
 
 def add_threads_option(parser: argparse.ArgumentParser) -> None:

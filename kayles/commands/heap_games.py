@@ -11,6 +11,7 @@ from ..table_file import CHUNK, SECONDS, TableWriter, check_game, read_table
 from ._shared import (
     add_game_option,
     add_json_option,
+    add_old_name,
     add_threads_option,
     dump_json,
     end_progress,
@@ -38,8 +39,9 @@ def register(sub) -> None:
                        description="Compute the nim-sequence until the octal periodicity "
                        "theorem proves a period, or report that none was proved.")
     add_game_option(p)
-    p.add_argument("--max", type=natural(), default=PROOF_LIMIT, metavar="N",
-                   help=f"compute at most N values (default {PROOF_LIMIT})")
+    add_old_name(p, "--max", p.add_argument(
+        "--to", type=natural("--to"), default=PROOF_LIMIT, metavar="N", dest="max",
+        help=f"compute at most N values (default {PROOF_LIMIT} = 2**20)"))
     add_json_option(p, "object", "with the Fletcher-32 checksum of the values computed")
     _add_save_options(p)
     add_threads_option(p)

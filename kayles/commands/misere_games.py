@@ -5,6 +5,7 @@ from __future__ import annotations
 from ._shared import (
     add_game_option,
     add_json_option,
+    add_old_name,
     dump_json,
     heap_move_json,
     heap_move_text,
@@ -44,15 +45,17 @@ def register(sub) -> None:
                        "heap) and the search stops. A quotient too large for the search "
                        "is an error.")
     add_game_option(p)
-    p.add_argument("--max-heap", type=natural("N"), metavar="N",
-                   help="the largest heap in the positions, a heap beyond the search an "
-                   "error (default: heap by heap till the quotient is solved, as far as the "
-                   "search goes, at most 200)")
+    add_old_name(p, "--max-heap", p.add_argument(
+        "--to", type=natural("--to"), metavar="N", dest="max_heap",
+        help="the largest heap in the positions, a heap beyond the search an error "
+        "(default: heap by heap till the quotient is solved, as far as the search goes, at "
+        "most 200)"))
     from .._constants import QUOTIENT_STATES
 
-    p.add_argument("--budget", type=natural("BUDGET"), default=QUOTIENT_STATES, metavar="N",
-                   help=f"let one walk visit at most N states (default {QUOTIENT_STATES}); past "
-                   "it, an error, never a guess")
+    add_old_name(p, "--budget", p.add_argument(
+        "--states", type=natural("--states"), default=QUOTIENT_STATES, metavar="N",
+        dest="budget", help=f"let one walk visit at most N states (default "
+        f"{QUOTIENT_STATES}); past it, an error, never a guess"))
     add_json_option(p, "object")
     p.set_defaults(run=run_quotient)
 
@@ -72,10 +75,8 @@ def run_genus(args, out) -> None:
 
 
 def run_quotient(args, out) -> None:
-    from ..quotient import quotient
+    from ..quotient import REACH, quotient
     from ..rules import get_game
-
-    from ..quotient import REACH
 
     if args.max_heap is None:
         q = quotient(get_game(args.game), REACH, args.budget, as_far_as_it_goes=True)

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import sys
 
-from ._shared import add_game_option, end_progress, heap_move_text, open_sequence
+from ._shared import add_game_option, add_old_name, end_progress, heap_move_text, open_sequence
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -50,8 +50,9 @@ def register(sub) -> None:
     add_game_option(p)
     p.add_argument("--misere", "--misère", action="store_true",
                    help="misère play: whoever makes the last move loses")
-    p.add_argument("--first", choices=("you", "me"), default="you",
-                   help="who moves first: you (default) or me (the program)")
+    add_old_name(p, "--first", p.add_argument(
+        "--starts", choices=("you", "me"), default="you", dest="first",
+        help="who moves first: you (default) or me (the program)"))
     p.add_argument("--hint", action="store_true",
                    help="before each of your moves, show a winning move when there is one")
     p.set_defaults(run=run_play)

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import argparse
-
-from ._shared import add_game_option, end_progress, natural, open_sequence
+from ._shared import add_game_option, add_old_name, end_progress, natural, open_sequence
 
 __all__ = ["register"]
 
@@ -15,10 +13,11 @@ def register(sub) -> None:
         description="Draw the nim-sequence G(0..N) of a heap game: rare values marked, the "
         "proved preperiod and period drawn.  Needs matplotlib: pip install 'kayles[plot]'.")
     add_game_option(p)
-    p.add_argument("--last", type=natural(), metavar="N", default=None,
-                   help="the last heap size drawn (default: as far as the proof of the period "
-                   "needs, else 16383)")
-    p.add_argument("--max", type=natural(), dest="last", help=argparse.SUPPRESS)  # old name
+    to = p.add_argument("--to", type=natural("--to"), metavar="N", default=None, dest="last",
+                        help="the last heap size drawn (default: as far as the proof of the "
+                        "period needs, else 16383)")
+    add_old_name(p, "--last", to)
+    add_old_name(p, "--max", to)
     p.add_argument("-o", "--output", metavar="FILE", required=True,
                    help="the picture to write: FILE.png, FILE.svg or FILE.pdf")
     p.add_argument("--size", metavar="WxH", default="1600x800",

@@ -15,7 +15,7 @@ import sys
 from .._numbers import brief
 from ..errors import Terminated
 from ..sequence import PROOF_LIMIT
-from ._shared import add_json_option, dump_json, natural
+from ._shared import add_json_option, add_old_name, dump_json, natural
 
 __all__ = ["register"]
 
@@ -37,10 +37,12 @@ def register(sub) -> None:
                    help="octal codes such as 0.77 .137 4.07 (or named games)")
     p.add_argument("--digits", type=natural("--digits"), metavar="K",
                    help="every code 0.d1..dK with dK != 0 (8**(K-1) * 7 codes)")
-    p.add_argument("--first", choices=("0", "4"), help="with --digits: codes 0.d1..dK "
-                   "(the default) or 4.d1..dK")
-    p.add_argument("--max", type=natural("--max"), default=PROOF_LIMIT, metavar="N",
-                   help=f"compute at most N values per game (default {PROOF_LIMIT})")
+    add_old_name(p, "--first", p.add_argument(
+        "--d0", choices=("0", "4"), dest="first", help="with --digits: the digit before the "
+        "point, codes 0.d1..dK (the default) or 4.d1..dK"))
+    add_old_name(p, "--max", p.add_argument(
+        "--to", type=natural("--to"), default=PROOF_LIMIT, metavar="N", dest="max",
+        help=f"compute at most N values per game (default {PROOF_LIMIT} = 2**20)"))
     where = p.add_mutually_exclusive_group()
     where.add_argument("--jobs", "-j", type=natural("--jobs"), metavar="J",
                        help="worker processes (default: every core, here "
@@ -61,9 +63,10 @@ def register(sub) -> None:
                    metavar="HEAP", help="add each game's misère quotient on heaps up to HEAP "
                    f"({MISERE_HEAP} without a number): its order, P-portion size and the heap "
                    "where it was solved (computed in the same workers; not stored)")
-    p.add_argument("--budget", type=natural("--budget"), metavar="STATES",
-                   help="with --misere: the most states one proof of a quotient may walk "
-                   "(default: kayles quotient's)")
+    add_old_name(p, "--budget", p.add_argument(
+        "--states", type=natural("--states"), metavar="N", dest="budget",
+        help="with --misere: the most states one proof of a quotient may walk (default: "
+        "kayles quotient's)"))
     form = p.add_mutually_exclusive_group()
     add_json_option(form, "array")
     form.add_argument("--csv", action="store_true", help="print CSV with a header line")
@@ -203,14 +206,12 @@ def _quotients(args, codes: list[str], pool, window: int) -> dict[str, dict] | N
 
 # -- output ------------------------------------------------------------------------------------
 
-_HEADINGS = {"largest_heap": "first heap", "last_rare": "last rare", "values": "values used",
-             "misere_order": "misère order", "misere_p": "|P|", "misere_solved": "solved at"}
+# A table's headings are the CSV and JSON names, '_' written as a space (one vocabulary).
 # With --misere, JSON rows gain a "misere" object; the other forms three columns from it.
 MISERE_COLUMNS = ("misere_order", "misere_p", "misere_solved")
-_CLASS_HEADINGS = {"values": "first values"}
 
 
-def _write_table(rows: list[dict], args, out, columns=None, headings=_HEADINGS) -> None:
+def _write_table(rows: list[dict], args, out, columns=None) -> None:
     from ..survey import FIELDS
 
     columns = columns or list(FIELDS)
@@ -226,7 +227,7 @@ def _write_table(rows: list[dict], args, out, columns=None, headings=_HEADINGS) 
         for row in rows:
             writer.writerow([_csv_cell(row[c]) for c in columns])
         return
-    header = [headings.get(c, c) for c in columns]
+    header = [c.replace("_", " ") for c in columns]
     cells = [[_cell(row[c]) for c in columns] for row in rows]
     if args.markdown:
         out.write("| " + " | ".join(header) + " |\n")
@@ -282,5 +283,5 @@ def _write_classes(summaries, args, out) -> None:
     for row in rows:
         row["codes"] = " ".join(row["codes"])
         row["values"] = " ".join(map(str, row["values"]))
-    _write_table(rows, args, out, ["class", "size", "codes", "values"], _CLASS_HEADINGS)
+    _write_table(rows, args, out, ["class", "size", "codes", "values"])
 
