@@ -10,7 +10,7 @@ EXTRAS := $(VENV)/.extras
 CORE := build/.core
 BUILD_DEPS := "setuptools>=77" "Cython>=3.0"  # the [build-system] requires of pyproject.toml
 
-.PHONY: all venv build test test-pure check-c sanitize tsan dist dist-check docs bench annotate lint clean
+.PHONY: all venv build test test-pure stress check-c sanitize tsan dist dist-check docs bench annotate lint clean
 
 all: Kayles-xox
 
@@ -49,6 +49,21 @@ test: Kayles-xox $(EXTRAS)
 
 test-pure: Kayles-xox $(EXTRAS)
 	KAYLES_PURE=1 $(PY) -m pytest -q
+
+# The suite under load, to catch a check that leans on timing: RUNS runs (default 20) of
+# STRESS_TESTS (default: the tests that start threads, processes and servers; STRESS_TESTS=tests
+# for all), each beside one busy loop a core; the first failure stops it and shows its log.
+RUNS ?= 20
+STRESS_TESTS ?= tests/test_threads.py tests/test_bounded.py tests/test_serve.py tests/test_web.py \
+	tests/test_reliability.py tests/test_run.py tests/test_cli_xox.py tests/test_long_runs.py
+stress: Kayles-xox $(EXTRAS)
+	@hogs=""; for core in $$(seq $$(nproc)); do yes >/dev/null & hogs="$$hogs $$!"; done; \
+	trap "kill $$hogs" EXIT; \
+	for run in $$(seq $(RUNS)); do \
+		KAYLES_REQUIRE_NATIVE=1 $(PY) -m pytest -q -p no:cacheprovider $(STRESS_TESTS) \
+			> build/stress.log 2>&1 || { tail -40 build/stress.log; exit 1; }; \
+		echo "run $$run of $(RUNS) under load: $$(tail -1 build/stress.log)"; \
+	done
 
 # The C kernels alone, against their plain loops, warnings as errors, under the sanitizers.
 CC ?= cc

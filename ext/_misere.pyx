@@ -26,7 +26,7 @@ from libc.string cimport memcmp, memcpy, memset
 
 from _common cimport MAX_KINDS, Kind, allows, load_kinds, reserve
 
-from kayles import _kernel_args as args
+from kayles import _kernel_args as _args
 
 cdef enum:
     SHAPE_LIVE = 0
@@ -92,7 +92,7 @@ cdef class MisereMemo:
     def __cinit__(self, kinds, budget):
         cdef Py_ssize_t i
         self.nkinds = load_kinds(kinds, self.kinds)
-        self.budget = args.check_count(budget, "the budget")
+        self.budget = _args.check_count(budget, "the budget")
         self.word_limit = budget * WORDS_PER_POSITION + WORDS_SLACK
         self.slots = <Slot*> malloc(FIRST_SLOTS * sizeof(Slot))
         if self.slots == NULL:
@@ -321,15 +321,18 @@ cdef inline void add_part(const unsigned char* shapes, uint32_t* words, Py_ssize
         insert_heap(words, count, <uint32_t> h)
 
 
-def misere_value(memo_object, heaps, twos_object):
+def misere_value(memo, heaps, twos):
     """The misère Grundy value of the heaps plus ``twos`` nim heaps *2 (0: a loss to move)."""
-    cdef Py_ssize_t count = 2, h, top = 0, n, steps = 0, twos
+    _args.check_memo(memo, MisereMemo)
+    return value_of(memo, _args.check_heaps(heaps),
+                    _args.check_count(twos, "the number of *2 heaps"))
+
+
+cdef int value_of(MisereMemo memo, tuple heaps, Py_ssize_t twos) except -1:
+    """misere_value, its arguments checked."""
+    cdef Py_ssize_t count = 2, h, top = 0, n, steps = 0
     cdef int found
     cdef Frame* f
-    args.check_memo(memo_object, MisereMemo)
-    cdef MisereMemo memo = memo_object
-    heaps = args.check_heaps(heaps)
-    twos = args.check_count(twos_object, "the number of *2 heaps")
     for h in heaps:
         if h > top:
             top = h
@@ -369,16 +372,18 @@ def misere_value(memo_object, heaps, twos_object):
     return memo.find(memo.pending.data + 1, count)
 
 
-def misere_layers_agree(memo_object, low_object, high_object):
+def misere_layers_agree(memo, low, high):
     """Whether every position stored with ``high`` nim heaps *2 has the value it has with ``low``.
 
     See kayles/_misere_pure.py for why that proves the values alternate from ``low`` on.
     """
+    _args.check_memo(memo, MisereMemo)
+    return layers_agree(memo, _args.check_count(low, "low"), _args.check_count(high, "high"))
+
+
+cdef bint layers_agree(MisereMemo memo, Py_ssize_t low, Py_ssize_t high) except -1:
+    """misere_layers_agree, its arguments checked."""
     cdef Py_ssize_t i, n
-    args.check_memo(memo_object, MisereMemo)
-    cdef MisereMemo memo = memo_object
-    cdef Py_ssize_t low = args.check_count(low_object, "low")
-    cdef Py_ssize_t high = args.check_count(high_object, "high")
     cdef const uint32_t* key
     cdef uint32_t* words
     for i in range(memo.nslots):

@@ -19,7 +19,7 @@ from libc.string cimport memcmp, memcpy, memset
 from _common cimport reserve
 from _kernels cimport lowest_bit
 
-from kayles import _kernel_args as args
+from kayles import _kernel_args as _args
 
 
 cdef int entries(const int[::1] values, Py_ssize_t limit, str what) except -1:
@@ -27,7 +27,7 @@ cdef int entries(const int[::1] values, Py_ssize_t limit, str what) except -1:
     cdef Py_ssize_t i
     for i in range(values.shape[0]):
         if not 0 <= values[i] < limit:
-            raise args.out_of_range(what, limit)
+            raise _args.out_of_range(what, limit)
     return 0
 
 cdef enum:
@@ -118,7 +118,7 @@ cdef Py_ssize_t store_add(Store* s, int x, const uint64_t* u, bint* new) except 
     return i
 
 
-cdef class Behaviours:
+cdef class _Behaviours:
     """The heaps' behaviours as flat arrays: images, and options' images (CSR), as columns
     of a table with rows of ``stride`` entries (see kayles/_quotient_pure.py)."""
     cdef int count
@@ -159,7 +159,7 @@ cdef class Behaviours:
         free(self.columns)
 
 
-cdef inline int successor(const int* table, int n, Behaviours beh, int b, int x,
+cdef inline int successor(const int* table, int n, _Behaviours beh, int b, int x,
                           const uint64_t* u, uint64_t* out, Py_ssize_t words) noexcept:
     """Write g_b U + x T_b into ``out``; return x g_b."""
     cdef Py_ssize_t i
@@ -201,7 +201,7 @@ cdef uint64_t* bit_set(const unsigned char[::1] p, int n, Py_ssize_t words, int 
 
 def candidates(const int[::1] table, Py_ssize_t n, const unsigned char[::1] p, options, bint lost):
     """See kayles/_quotient_pure.py."""
-    args.for_candidates(table, n, p, options, None)
+    _args.for_candidates(table, n, p, options, None)
     entries(table, n, "a product")
     cdef Py_ssize_t count = len(options), x, y, k, row
     cdef int* option = <int*>malloc((count + 1) * sizeof(int))
@@ -235,10 +235,10 @@ def candidates(const int[::1] table, Py_ssize_t n, const unsigned char[::1] p, o
 def grow(const int[::1] table, Py_ssize_t n, const unsigned char[::1] p, behaviours, xs,
          const unsigned char[::1] us, int first, Py_ssize_t limit):
     """See kayles/_quotient_pure.py."""
-    args.for_walk(table, n, p, behaviours, limit, entries=None)
-    args.for_grow(n, behaviours, xs, us, first)
+    _args.for_walk(table, n, p, behaviours, limit, entries=None)
+    _args.for_grow(n, behaviours, xs, us, first)
     entries(table, n, "a product")
-    cdef Behaviours beh = Behaviours(table, n, behaviours, n)
+    cdef _Behaviours beh = _Behaviours(table, n, behaviours, n)
     cdef Py_ssize_t words = (n + 63) // 64, s = 0, known = len(xs), i, found
     cdef Store store
     cdef uint64_t* pset = bit_set(p, n, words, 1)
@@ -299,9 +299,9 @@ cdef int settle_flag(unsigned char[::1] p, uint64_t* pset, int x, const uint64_t
 def mark(const int[::1] table, Py_ssize_t n, Py_ssize_t stride, unsigned char[::1] p, behaviours,
          Py_ssize_t limit):
     """See kayles/_quotient_pure.py (the walk of _lex_walk, with frames per depth)."""
-    args.for_walk(table, n, p, behaviours, limit, stride, 2, None)
+    _args.for_walk(table, n, p, behaviours, limit, stride, 2, None)
     entries(table, n, "a product")
-    cdef Behaviours beh = Behaviours(table, n, behaviours, stride)
+    cdef _Behaviours beh = _Behaviours(table, n, behaviours, stride)
     cdef Py_ssize_t words = (n + 63) // 64, visits = 1, width = beh.count, d, k
     cdef unsigned char* seen = <unsigned char*>malloc(n + 1)
     cdef int* at = <int*>malloc((width + 1) * sizeof(int))          # each depth's element
@@ -348,9 +348,9 @@ def mark(const int[::1] table, Py_ssize_t n, Py_ssize_t stride, unsigned char[::
 def least_failure(const int[::1] table, Py_ssize_t n, const unsigned char[::1] p, behaviours,
                   Py_ssize_t limit):
     """See kayles/_quotient_pure.py (the walk of _lex_walk, over stored states)."""
-    args.for_walk(table, n, p, behaviours, limit, entries=None)
+    _args.for_walk(table, n, p, behaviours, limit, entries=None)
     entries(table, n, "a product")
-    cdef Behaviours beh = Behaviours(table, n, behaviours, n)
+    cdef _Behaviours beh = _Behaviours(table, n, behaviours, n)
     cdef Py_ssize_t words = (n + 63) // 64, width = beh.count, d, k, s, seen_room = 0, i
     cdef Store store
     cdef unsigned char* seen = NULL
@@ -412,7 +412,7 @@ def least_failure(const int[::1] table, Py_ssize_t n, const unsigned char[::1] p
 
 def reach(const int[::1] table, Py_ssize_t n, Py_ssize_t stride, gens):
     """See kayles/_quotient_pure.py."""
-    args.for_reach(table, n, stride, gens, None)
+    _args.for_reach(table, n, stride, gens, None)
     entries(table, n, "a product")
     cdef Py_ssize_t width = len(gens), s = 0, count = 1, a, found
     cdef int* gen = <int*>malloc((width + 1) * sizeof(int))
@@ -453,7 +453,7 @@ def reach(const int[::1] table, Py_ssize_t n, Py_ssize_t stride, gens):
 
 def restrict(const int[::1] table, Py_ssize_t n, elements):
     """See kayles/_quotient_pure.py."""
-    args.for_restrict(table, n, elements, None)
+    _args.for_restrict(table, n, elements, None)
     entries(table, n, "a product")
     cdef Py_ssize_t m = len(elements), i, j
     cdef const int[::1] el = elements if isinstance(elements, array) else array("i", elements)
@@ -471,7 +471,7 @@ def restrict(const int[::1] table, Py_ssize_t n, elements):
             for j in range(m):
                 out[i * m + j] = rank[table[el[i] * n + el[j]]]
                 if out[i * m + j] < 0:
-                    raise args.not_closed()
+                    raise _args.not_closed()
         return result
     finally:
         free(rank)
@@ -508,7 +508,7 @@ cdef int name_row(const int* rows, Py_ssize_t s, Py_ssize_t used, Py_ssize_t len
 def minimize(Py_ssize_t count, Py_ssize_t width, moves, labels):
     """See kayles/_quotient_pure.py (the same blocks, numbered alike: each round names a
     state's (block, successors' blocks) in order of first appearance)."""
-    args.for_minimize(count, width, moves, labels, None)
+    _args.for_minimize(count, width, moves, labels, None)
     cdef const int[::1] step = moves if isinstance(moves, array) else array("i", moves)
     cdef Py_ssize_t length = width + 1, s, b, slots = 16, blocks = -1, names
     cdef int* block = <int*>malloc((count + 1) * sizeof(int))
@@ -560,7 +560,7 @@ cdef inline int power(int i, int tail) noexcept:
 
 def product_columns(const int[::1] base, Py_ssize_t nb, tails, needed):
     """See kayles/_quotient_pure.py."""
-    args.for_product_columns(base, nb, tails, needed, None)
+    _args.for_product_columns(base, nb, tails, needed, None)
     entries(base, nb, "a product")
     cdef Py_ssize_t factors = len(tails), m = len(needed), size = nb, x, k, j, r, s
     cdef int tail[64]
@@ -601,7 +601,7 @@ def product_columns(const int[::1] base, Py_ssize_t nb, tails, needed):
 
 def paths_table(Py_ssize_t count, Py_ssize_t width, trans, parent, letter):
     """See kayles/_quotient_pure.py."""
-    args.for_paths_table(count, width, trans, parent, letter, None)
+    _args.for_paths_table(count, width, trans, parent, letter, None)
     cdef const int[::1] step = trans if isinstance(trans, array) else array("i", trans)
     cdef const int[::1] up = array("i", parent)
     cdef const int[::1] by = array("i", letter)

@@ -179,9 +179,10 @@ PURE_NOTICE = ("kayles: the compiled core is not built, so this runs in pure Pyt
 
 def _pure_notice_later():
     """Where the pure core runs without being asked for (the compiled one was not built:
-    pip says nothing of it), a timer that says so once on stderr, whatever stderr is, when
-    the work lasts as long as progress waits before its first line; short answers (all
-    that a script or a grader waits for) stay silent."""
+    pip says nothing of it), say so once on stderr: at once on a terminal; elsewhere (a
+    file, a pipe) by a timer, when the work lasts as long as progress waits before its
+    first line, so that short answers (all that a script or a grader waits for) stay
+    silent."""
     from ._impl import choice, getenv
 
     if choice()[0] != "python" or getenv("KAYLES_PURE") == "1":
@@ -190,8 +191,9 @@ def _pure_notice_later():
 
     from .progress import seconds
 
-    wait = seconds()[0]
-    if wait <= 0:  # at once (KAYLES_PROGRESS_SECONDS=0)
+    terminal = sys.stderr is not None and sys.stderr.isatty()
+    wait = 0 if terminal else seconds()[0]  # someone is watching a terminal
+    if wait <= 0:  # at once (a terminal, or KAYLES_PROGRESS_SECONDS=0)
         _fail(PURE_NOTICE, 0)
         return None
     timer = threading.Timer(wait, _fail, (PURE_NOTICE, 0))

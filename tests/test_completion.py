@@ -40,10 +40,12 @@ def test_subcommands_are_offered(tmp_path):
 
 
 def test_options_and_game_names_are_offered(tmp_path):
-    assert {"--misere", "--first", "--hint", "--game"} <= complete("kayles play --", tmp_path)
+    offered = complete("kayles play --", tmp_path)
+    assert {"--misere", "--starts", "--hint", "--game"} <= offered
+    assert "--first" not in offered  # the older spelling: taken, not offered
     assert complete("kayles plot --game dawsons-", tmp_path) == {"dawsons-kayles",
                                                                   "dawsons-chess"}
-    assert complete("kayles play --first ", tmp_path) == {"you", "me"}
+    assert complete("kayles play --starts ", tmp_path) == {"you", "me"}
 
 
 @pytest.mark.parametrize("argv", [["games"], ["grundy", "5"]])

@@ -170,14 +170,19 @@ def test_cli_errors(text, where):
     assert done.stderr.count("\n") == 1 and done.stderr.startswith(f"kayles treblecross: {where}:")
 
 
-def test_a_row_past_the_longest_is_one_line(tmp_path):
-    """Rows of up to MAX_CELLS cells are answered (the nimbers of 0.007 take time quadratic
-    in the longest row); a longer one is refused before any work, naming its line."""
-    from kayles.games.treblecross import MAX_CELLS
+def test_a_gap_past_the_longest_is_one_line_and_long_rows_are_answered(tmp_path):
+    """Gaps of up to MAX_GAP free cells are answered (the nimbers of 0.007 take time
+    quadratic in the longest gap, the rest is linear in the row); a longer one is refused
+    before any work, naming its line."""
+    from kayles.games.treblecross import MAX_GAP
 
     path = tmp_path / "rows.txt"
-    path.write_text(f"2\n{'.' * 10}\n{'.' * (MAX_CELLS + 1)}\n")
+    long_row = ("X" + "." * 9) * 100_000  # a million cells, gaps of nine: answered
+    path.write_text(f"3\n{'.' * 10}\n{long_row}\n{'.' * (MAX_GAP + 3)}\n")
     result = kayles("treblecross", str(path))
     assert (result.returncode, result.stdout) == (2, "")
-    assert result.stderr.count("\n") == 1 and "line 3" in result.stderr, result.stderr
-    assert f"at most {MAX_CELLS:,} cells, not {MAX_CELLS + 1:,}" in result.stderr
+    assert result.stderr.count("\n") == 1 and "line 4" in result.stderr, result.stderr
+    assert "run of free cells is too long" in result.stderr
+    assert f"at most {MAX_GAP:,}" in result.stderr
+    path.write_text(f"1\n{long_row}\n")
+    assert kayles("treblecross", str(path)).returncode == 0

@@ -242,8 +242,9 @@ def on_a_terminal(command: list[str], env: dict[str, str], cwd) -> tuple[int, by
 
 
 def test_a_missing_core_is_said_on_a_terminal_once_a_run_computes(tmp_path):
-    """Without the compiled core (a copy of the package without it), a computation says so
-    on a terminal, once; asked for (KAYLES_PURE=1), or into a pipe, it says nothing."""
+    """Without the compiled core (a copy of the package without it), a command says so on a
+    terminal, once; asked for (KAYLES_PURE=1), or a short answer into a pipe, it says
+    nothing (test_cli_xox: a long one into a file says it too)."""
     import shutil
 
     shutil.copytree(ROOT / "kayles", tmp_path / "kayles",

@@ -207,8 +207,7 @@ def run_dag(args, out) -> None:
 def run_treblecross(args, out) -> None:
     from ..games import treblecross
 
-    rows = treblecross.parse_file(read_text(args.file))
-    answers = [(number, row, treblecross.winning_cells(row)) for number, row in rows]
+    answers = treblecross.answer_file(read_text(args.file))
     if args.json:
         dump_json([{"line": number, "row": row, "winning": bool(cells), "cells": cells}
                for number, row, cells in answers], out)

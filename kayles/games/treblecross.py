@@ -33,11 +33,13 @@ from itertools import chain
 from ..errors import shown
 from ._cases import cases
 
-__all__ = ["MAX_CELLS", "gaps", "parse_file", "parse_row", "winning_cells"]
+__all__ = ["MAX_GAP", "answer_file", "gaps", "parse_file", "parse_row", "winning_cells"]
 
-# The longest row: its nimbers (0.007 has no known period) take time quadratic in its
-# length, about 1 s at this one (13 s at a million cells), and a file may hold many rows.
-MAX_CELLS = 1 << 18
+# The longest run of free cells (the largest heap of 0.007, which has no known period): its
+# nimbers take time quadratic in it, about 1 s at this one (13 s at a million cells).  A
+# row's length costs only linear time, so a row of millions of cells with shorter gaps is
+# answered at once; the input's own limit bounds it.
+MAX_GAP = 1 << 18
 
 
 def _nimbers(count: int) -> list[int]:
@@ -50,8 +52,6 @@ def _nimbers(count: int) -> list[int]:
 def parse_row(text: str) -> str:
     """The row, checked: only '.' and 'X', and not already won (no 'XXX')."""
     row = text.strip()
-    if len(row) > MAX_CELLS:
-        raise ValueError(f"a row has at most {MAX_CELLS:,} cells, not {len(row):,}")
     bad = row.replace(".", "").replace("X", "")
     if bad:
         at = next(i for i, ch in enumerate(row) if ch not in ".X")
@@ -120,7 +120,11 @@ def winning_cells(row: str) -> list[int]:
     if now:
         return [cell + 1 for cell in now]
     parts = _parts(row, marks)
-    G = _nimbers(max((heap for _, heap in parts), default=0) + 1)
+    largest = max((heap for _, heap in parts), default=0)
+    if largest > MAX_GAP:
+        raise ValueError(f"a run of free cells is too long: its heap of 0.007 is at most "
+                         f"{MAX_GAP:,} (nimbers take time quadratic in it), not {largest:,}")
+    G = _nimbers(largest + 1)
     total = 0
     for _, heap in parts:
         total ^= G[heap]
@@ -135,6 +139,17 @@ def winning_cells(row: str) -> list[int]:
             if option.value(G.__getitem__) == target:
                 cells.append(first + option.a + 1)
     return cells
+
+
+def answer_file(text: str) -> list[tuple[int, str, list[int]]]:
+    """(line, row, winning cells) of each row of the seed's input; errors name the line."""
+    answers = []
+    for number, row in parse_file(text):
+        try:
+            answers.append((number, row, winning_cells(row)))
+        except ValueError as exc:
+            raise ValueError(f"line {number}: {exc}") from None
+    return answers
 
 
 def parse_file(text: str) -> list[tuple[int, str]]:
