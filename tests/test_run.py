@@ -317,13 +317,20 @@ def test_ctrl_c_and_sigterm_save_and_stop(tmp_path, number, status):
         assert len(out.splitlines()) == len(run.records)
 
 
-def test_bad_folders_and_checkpoints_are_refused_and_left_alone(tmp_path):
+def saved_run(tmp_path, share: int) -> tuple[str, Path, bytes]:
+    """(game, its run's checkpoint file, the file's bytes) of a run of the first RUNS game
+    to its last heap // share, in tmp_path/run."""
     game, (window, to) = next(iter(RUNS.items()))
     folder = tmp_path / "run"
-    assert kayles("run", game, "--to", str(to // 8), "--window", str(window), "--dir",
+    assert kayles("run", game, "--to", str(to // share), "--window", str(window), "--dir",
                   str(folder), "--db", str(tmp_path / "db")).returncode == 0
     checkpoint = folder / CHECKPOINT
-    good = checkpoint.read_bytes()
+    return game, checkpoint, checkpoint.read_bytes()
+
+
+def test_bad_folders_and_checkpoints_are_refused_and_left_alone(tmp_path):
+    game, checkpoint, good = saved_run(tmp_path, 8)
+    folder = checkpoint.parent
 
     def refused(*args: str, says: str) -> None:
         result = kayles("run", *args, "--db", str(tmp_path / "db"))
@@ -478,12 +485,9 @@ def test_a_forged_checkpoint_is_refused_whatever_its_checksum(tmp_path):
     number that is not one (Infinity), and values edited with the histogram made to
     fit (one edit among the recent values, one in the prefix they read).  Each is one
     line, exit 2, and the file is left as it was."""
-    game, (window, to) = next(iter(RUNS.items()))
-    folder = tmp_path / "run"
-    assert kayles("run", game, "--to", str(to // 2), "--window", str(window), "--dir",
-                  str(folder), "--db", str(tmp_path / "db")).returncode == 0
-    checkpoint = folder / CHECKPOINT
-    good = checkpoint.read_bytes()
+    game, checkpoint, good = saved_run(tmp_path, 2)
+    folder = checkpoint.parent
+    to = next(iter(RUNS.values()))[1]
     line_end = good.index(b"\n", len(MAGIC)) + 1
     header = json.loads(good[len(MAGIC):line_end])
     values = bytearray(good[line_end:-len(b"crc32 00000000\n")])
