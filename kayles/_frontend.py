@@ -177,6 +177,16 @@ PURE_NOTICE = ("kayles: the compiled core is not built, so this runs in pure Pyt
                "--force-reinstall --no-binary kayles kayles, or make in a checkout) to build it")
 
 
+_noticed = False  # said once a process (kayles runs its parsing and its command in turn)
+
+
+def _say_pure() -> None:
+    global _noticed
+    if not _noticed:
+        _noticed = True
+        _fail(PURE_NOTICE, 0)
+
+
 def _pure_notice_later():
     """Where the pure core runs without being asked for (the compiled one was not built:
     pip says nothing of it), say so once on stderr: at once on a terminal; elsewhere (a
@@ -185,7 +195,7 @@ def _pure_notice_later():
     silent."""
     from ._impl import choice, getenv
 
-    if choice()[0] != "python" or getenv("KAYLES_PURE") == "1":
+    if _noticed or choice()[0] != "python" or getenv("KAYLES_PURE") == "1":
         return None
     import threading
 
@@ -194,9 +204,9 @@ def _pure_notice_later():
     terminal = sys.stderr is not None and sys.stderr.isatty()
     wait = 0 if terminal else seconds()[0]  # someone is watching a terminal
     if wait <= 0:  # at once (a terminal, or KAYLES_PROGRESS_SECONDS=0)
-        _fail(PURE_NOTICE, 0)
+        _say_pure()
         return None
-    timer = threading.Timer(wait, _fail, (PURE_NOTICE, 0))
+    timer = threading.Timer(wait, _say_pure)
     timer.daemon = True
     timer.start()
     return timer
