@@ -13,6 +13,7 @@ import atexit
 import importlib
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -25,6 +26,13 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # tests/oracle.py
 
 REQUIRE_NATIVE = os.environ.get("KAYLES_REQUIRE_NATIVE", "") not in ("", "0")
+
+# A suite started in the background by a shell without job control inherits SIGINT
+# ignored, and so would every program a test starts (an ignored signal stays ignored
+# across exec): Ctrl-C tests would then wait on programs that cannot hear it.  A handler
+# here is reset to the default in each child, so the tests see what a user's Ctrl-C does.
+if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 # The proof cache (kayles.proof_cache) of every test and subprocess: a fresh
 # directory, never the user's ~/.cache.  Set before any test module imports kayles.
