@@ -36,11 +36,11 @@ KERNEL_SOURCES := $(wildcard ext/*.pyx ext/*.pxd ext/src/*.c ext/src/*.h)
 $(CORE): $(KERNEL_SOURCES) setup.py $(READY)
 	$(PY) setup.py -q build_ext --inplace
 	@mkdir -p build
-	@if ls kayles/_core.*so kayles/_misere.*so kayles/_quotient.*so >/dev/null 2>&1; then touch $@; \
+	@if ls kayles/engine/_core.*so kayles/engine/_misere.*so kayles/engine/_quotient.*so >/dev/null 2>&1; then touch $@; \
 	else echo "kayles: no compiled core: make will try again"; fi
 
-Kayles-xox: $(CORE) kayles/cli.py
-	printf '#!%s -IS\nimport sys\nsys.path.insert(0, %s)\nfrom kayles.cli import main\nsys.exit(main())\n' \
+Kayles-xox: $(CORE) kayles/interface/xox_cli.py
+	printf '#!%s -IS\nimport sys\nsys.path.insert(0, %s)\nfrom kayles.interface.xox_cli import main\nsys.exit(main())\n' \
 		"$(HERE)/$(PY)" "'$(HERE)'" > $@
 	chmod +x $@
 
@@ -55,7 +55,7 @@ test-pure: Kayles-xox $(EXTRAS)
 # for all), each beside one busy loop a core; the first failure stops it and shows its log.
 RUNS ?= 20
 STRESS_TESTS ?= tests/test_threads.py tests/test_bounded.py tests/test_serve.py tests/test_web.py \
-	tests/test_reliability.py tests/test_run.py tests/test_cli_xox.py tests/test_long_runs.py
+	tests/test_reliability.py tests/test_long_run.py tests/test_cli_xox.py tests/test_long_run_command.py
 stress: Kayles-xox $(EXTRAS)
 	@hogs=""; for core in $$(seq $$(nproc)); do yes >/dev/null & hogs="$$hogs $$!"; done; \
 	trap "kill $$hogs" EXIT; \
@@ -89,7 +89,7 @@ build/test_kernels_portable: ext/tests/test_kernels.c $(wildcard ext/src/*.c ext
 # there once more with FLAGS (the in-place build is untouched), for -o pythonpath=DIR.
 define core_built_in
 	rm -rf $(1) && mkdir -p $(1)
-	cp -r kayles $(1)/kayles && rm -f $(1)/kayles/*.so
+	cp -r kayles $(1)/kayles && rm -f $(1)/kayles/engine/*.so
 	CFLAGS="-O1 -g $(2)" LDFLAGS="$(2)" $(PY) setup.py -q \
 		build_clib --build-clib $(1)/clib --build-temp $(1)/temp \
 		build_ext --build-lib $(1) --build-temp $(1)/temp
@@ -156,7 +156,7 @@ docs: $(DOCS)
 	NO_MKDOCS_2_WARNING=1 $(PY) -m mkdocs build --strict --config-file $(MKDOCS_CONFIG)
 
 bench: Kayles-xox
-	$(PY) benchmarks/run.py
+	$(PY) benchmarks/kernels.py
 
 annotate: $(READY)
 	$(PY) -m cython -3 -a ext/_core.pyx -o build/_core.c
@@ -166,5 +166,5 @@ lint: $(READY)
 	$(PY) -m ruff check kayles tests benchmarks
 
 clean:
-	rm -rf build kayles/*.so ext/_core.c ext/_misere.c ext/_quotient.c ext/*.html Kayles-xox .pytest_cache \
+	rm -rf build kayles/engine/*.so ext/_core.c ext/_misere.c ext/_quotient.c ext/*.html Kayles-xox .pytest_cache \
 		.hypothesis *.egg-info

@@ -1,4 +1,4 @@
-"""Build the optional compiled core: kayles._core, kayles._misere and kayles._quotient.
+"""Build the optional compiled core: kayles.engine._core, _misere and _quotient.
 
 ext/src/*.c (the vector kernels) become the static library kayles_kernels,
 compiled with the warnings on; ext/_core.pyx and ext/_misere.pyx become the
@@ -26,7 +26,7 @@ except ImportError:  # no Cython: the shipped C, or pure mode
     cythonize = None
 
 KERNELS = "kayles_kernels"
-MODULES = ["_core", "_misere", "_quotient"]  # ext/<name>.pyx -> kayles.<name>
+MODULES = ["_core", "_misere", "_quotient"]  # ext/<name>.pyx -> kayles.engine.<name>
 
 
 def _unix(compiler) -> bool:
@@ -91,7 +91,7 @@ def _extensions() -> list:
         if not all(os.path.exists(path) for path in sources.values()):
             _warn(RuntimeError("neither Cython nor the C it makes is here"))
             return []
-    extensions = [Extension(f"kayles.{name}", [path], include_dirs=["ext/src"],
+    extensions = [Extension(f"kayles.engine.{name}", [path], include_dirs=["ext/src"],
                             libraries=[KERNELS]) for name, path in sources.items()]
     if cythonize is None:
         return extensions

@@ -36,15 +36,15 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from run import machine, median_time, table_run  # noqa: E402  (run.py puts ROOT on sys.path)
 
-from kayles import _core, _core_pure  # noqa: E402
-from kayles.rules import encode, get_game  # noqa: E402
+from kayles.engine import _core, _core_pure  # noqa: E402
+from kayles.engine.rules import encode, get_game  # noqa: E402
 
 CHILD = r"""
 import json, resource, sys, time
 sys.path.insert(0, sys.argv[1])
-from kayles.checksum import fletcher32
-from kayles.rules import get_game
-from kayles.sequence import Sequence
+from kayles.engine.checksum import fletcher32
+from kayles.engine.rules import get_game
+from kayles.engine.sequence import Sequence
 what, game, count = sys.argv[2], sys.argv[3], int(sys.argv[4])
 sequence = Sequence(get_game(game))
 wall, cpu = time.perf_counter(), time.process_time()

@@ -20,9 +20,9 @@ sys.path.insert(0, str(ROOT))
 
 from run import machine  # noqa: E402
 
-from kayles import _misere, _misere_pure  # noqa: E402
-from kayles.misere import Solver  # noqa: E402
-from kayles.rules import get_game  # noqa: E402
+from kayles.analysis.misere import Solver  # noqa: E402
+from kayles.engine import _misere, _misere_pure  # noqa: E402
+from kayles.engine.rules import get_game  # noqa: E402
 
 CASES = [
     ("misère Kayles, heap 34 + three *2", "kayles", lambda s: s.value([34], 3)),

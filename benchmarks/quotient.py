@@ -26,9 +26,9 @@ sys.path.insert(0, str(ROOT))
 
 from run import machine  # noqa: E402
 
-from kayles import _quotient, _quotient_pure  # noqa: E402
-from kayles.quotient import quotient  # noqa: E402
-from kayles.rules import parse_octal  # noqa: E402
+from kayles.analysis.quotient import quotient  # noqa: E402
+from kayles.engine import _quotient, _quotient_pure  # noqa: E402
+from kayles.engine.rules import parse_octal  # noqa: E402
 
 CASES = [  # (octal code, --max-heap)
     ("0.77", 400),  # Kayles: solved at heap 166 (order 40)

@@ -51,9 +51,9 @@ GAMES = (".167", ".161", ".014", ".034", ".172", "grundy")
 
 FULL_CHILD = r"""
 import json, sys, time
-from kayles._impl import kernel
-from kayles.checksum import fletcher32
-from kayles.rules import encode, get_game
+from kayles.engine._impl import kernel
+from kayles.engine.checksum import fletcher32
+from kayles.engine.rules import encode, get_game
 game, log2, threads = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
 count = (1 << log2) + 1
 kinds = encode(get_game(game).kinds)

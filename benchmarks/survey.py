@@ -86,7 +86,7 @@ def main() -> None:
 
 def game_seconds(db: Path, digits: int) -> list[float]:
     """Each game's compute time in the survey's own order (the ``seconds`` column)."""
-    from kayles.survey import codes_with_digits
+    from kayles.analysis.survey import codes_with_digits
 
     with sqlite3.connect(db) as connection:
         found = dict(connection.execute("SELECT code, seconds FROM games"))

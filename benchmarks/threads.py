@@ -28,9 +28,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from kayles import _core  # noqa: E402  (the compiled core: this measures threads)
-from kayles.checksum import fletcher32  # noqa: E402
-from kayles.rules import encode, get_game  # noqa: E402
+from kayles.engine import _core  # noqa: E402  (the compiled core: this measures threads)
+from kayles.engine.checksum import fletcher32  # noqa: E402
+from kayles.engine.rules import encode, get_game  # noqa: E402
 
 
 def machine(vector: str) -> str:

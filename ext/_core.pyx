@@ -1,7 +1,7 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, initializedcheck=False, cdivision=True, embedsignature=True
 """The compiled kernels of nim-sequences: Grundy tables, masks, periods, and row moves.
 
-kayles/_core_pure.py is the twin: same names, arguments, results and errors.
+kayles/engine/_core_pure.py is the twin: same names, arguments, results and errors.
 Tables are writable buffers of unsigned 16-bit nimbers; kinds are the tuples of
 rules.encode: (span, kept, leave_mask, unequal).  The vector loops are C
 (ext/src/, declared in ext/_kernels.pxd); the shared types, limits and move
@@ -1628,7 +1628,7 @@ def rare_heaps(const nimber_t[::1] table, Py_ssize_t start, Py_ssize_t stop, int
 def find_period(const nimber_t[::1] table, Py_ssize_t length, Py_ssize_t span):
     """The candidate period whose proof needs the fewest values, if fewer than 2 * length.
 
-    Returns (p, n0, needed) or None; see kayles/_core_pure.py for the definition.
+    Returns (p, n0, needed) or None; see kayles/engine/_core_pure.py for the definition.
     """
     if not 0 <= length <= table.shape[0]:
         raise ValueError(f"length {length} does not fit a table of {table.shape[0]}")
@@ -1707,7 +1707,7 @@ def row_move(const unsigned char[::1] row, const nimber_t[::1] table, kinds):
 
     The leftmost run whose value can be lowered; in it, the first option in
     Game.options order (smallest placement a, then the earlier kind) that reaches
-    the target.  See kayles/_core_pure.py.
+    the target.  See kayles/engine/_core_pure.py.
     """
     cdef Kind ks[MAX_KINDS]
     cdef int nkinds = load_kinds(kinds, ks)

@@ -1,7 +1,7 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, initializedcheck=False, cdivision=True, embedsignature=True
 """The compiled misère search: values of whole positions by exhaustive, memoised search.
 
-kayles/_misere_pure.py is the twin (same names, results and errors) and says what
+kayles/engine/_misere_pure.py is the twin (same names, results and errors) and says what
 the search computes and which reductions it makes.
 
 Misère Grundy values v of positions: a multiset of game heaps, plus ``twos`` nim
@@ -26,7 +26,7 @@ from libc.string cimport memcmp, memcpy, memset
 
 from _common cimport MAX_KINDS, Kind, allows, load_kinds, reserve
 
-from kayles import _kernel_args as _args
+from kayles.engine import _kernel_args as _args
 
 cdef enum:
     SHAPE_LIVE = 0
@@ -35,8 +35,8 @@ cdef enum:
     EMPTY_SLOT = 0xFFFFFFFF  # a slot's offset when it holds no key
     FIRST_SLOTS = 1024       # table size to start with (a power of two)
     SIGNAL_STEPS = 4096      # search steps between looks for a signal (a power of two)
-    WORDS_PER_POSITION = 16  # the budget's weight: kayles/_constants.py (a test checks)
-    WORDS_SLACK = 65536      # ... and its room beyond that (kayles/_constants.py)
+    WORDS_PER_POSITION = 16  # the budget's weight: kayles/engine/_constants.py (a test checks)
+    WORDS_SLACK = 65536      # ... and its room beyond that (kayles/engine/_constants.py)
 
 
 cdef struct Slot:
@@ -375,7 +375,7 @@ cdef int value_of(MisereMemo memo, tuple heaps, Py_ssize_t twos) except -1:
 def misere_layers_agree(memo, low, high):
     """Whether every position stored with ``high`` nim heaps *2 has the value it has with ``low``.
 
-    See kayles/_misere_pure.py for why that proves the values alternate from ``low`` on.
+    See kayles/engine/_misere_pure.py for why that proves the values alternate from ``low`` on.
     """
     _args.check_memo(memo, MisereMemo)
     return layers_agree(memo, _args.check_count(low, "low"), _args.check_count(high, "high"))

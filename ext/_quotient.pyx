@@ -1,7 +1,7 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, initializedcheck=False, cdivision=True, embedsignature=True
 """The compiled misère-quotient kernels: state walks, marking, minimization.
 
-kayles/_quotient_pure.py is the twin (same names, results, order of work and errors) and
+kayles/engine/_quotient_pure.py is the twin (same names, results, order of work and errors) and
 says what they compute.  Here a state is an element ``x`` and a bit set ``U`` of
 ``words`` 64-bit words, kept in one arena; an open-addressing table (linear probing, at
 most half full) finds a state's index.  ``mark`` and ``least_failure`` walk positions in
@@ -19,7 +19,7 @@ from libc.string cimport memcmp, memcpy, memset
 from _common cimport reserve
 from _kernels cimport lowest_bit
 
-from kayles import _kernel_args as _args
+from kayles.engine import _kernel_args as _args
 
 
 cdef int entries(const int[::1] values, Py_ssize_t limit, str what) except -1:
@@ -120,7 +120,7 @@ cdef Py_ssize_t store_add(Store* s, int x, const uint64_t* u, bint* new) except 
 
 cdef class _Behaviours:
     """The heaps' behaviours as flat arrays: images, and options' images (CSR), as columns
-    of a table with rows of ``stride`` entries (see kayles/_quotient_pure.py)."""
+    of a table with rows of ``stride`` entries (see kayles/engine/_quotient_pure.py)."""
     cdef int count
     cdef Py_ssize_t stride
     cdef int* g
@@ -200,7 +200,7 @@ cdef uint64_t* bit_set(const unsigned char[::1] p, int n, Py_ssize_t words, int 
 
 
 def candidates(const int[::1] table, Py_ssize_t n, const unsigned char[::1] p, options, bint lost):
-    """See kayles/_quotient_pure.py."""
+    """See kayles/engine/_quotient_pure.py."""
     _args.for_candidates(table, n, p, options, None)
     entries(table, n, "a product")
     cdef Py_ssize_t count = len(options), x, y, k, row
@@ -234,7 +234,7 @@ def candidates(const int[::1] table, Py_ssize_t n, const unsigned char[::1] p, o
 
 def grow(const int[::1] table, Py_ssize_t n, const unsigned char[::1] p, behaviours, xs,
          const unsigned char[::1] us, int first, Py_ssize_t limit):
-    """See kayles/_quotient_pure.py."""
+    """See kayles/engine/_quotient_pure.py."""
     _args.for_walk(table, n, p, behaviours, limit, entries=None)
     _args.for_grow(n, behaviours, xs, us, first)
     entries(table, n, "a product")
@@ -298,7 +298,7 @@ cdef int settle_flag(unsigned char[::1] p, uint64_t* pset, int x, const uint64_t
 
 def mark(const int[::1] table, Py_ssize_t n, Py_ssize_t stride, unsigned char[::1] p, behaviours,
          Py_ssize_t limit):
-    """See kayles/_quotient_pure.py (the walk of _lex_walk, with frames per depth)."""
+    """See kayles/engine/_quotient_pure.py (the walk of _lex_walk, with frames per depth)."""
     _args.for_walk(table, n, p, behaviours, limit, stride, 2, None)
     entries(table, n, "a product")
     cdef _Behaviours beh = _Behaviours(table, n, behaviours, stride)
@@ -347,7 +347,7 @@ def mark(const int[::1] table, Py_ssize_t n, Py_ssize_t stride, unsigned char[::
 
 def least_failure(const int[::1] table, Py_ssize_t n, const unsigned char[::1] p, behaviours,
                   Py_ssize_t limit):
-    """See kayles/_quotient_pure.py (the walk of _lex_walk, over stored states)."""
+    """See kayles/engine/_quotient_pure.py (the walk of _lex_walk, over stored states)."""
     _args.for_walk(table, n, p, behaviours, limit, entries=None)
     entries(table, n, "a product")
     cdef _Behaviours beh = _Behaviours(table, n, behaviours, n)
@@ -411,7 +411,7 @@ def least_failure(const int[::1] table, Py_ssize_t n, const unsigned char[::1] p
 
 
 def reach(const int[::1] table, Py_ssize_t n, Py_ssize_t stride, gens):
-    """See kayles/_quotient_pure.py."""
+    """See kayles/engine/_quotient_pure.py."""
     _args.for_reach(table, n, stride, gens, None)
     entries(table, n, "a product")
     cdef Py_ssize_t width = len(gens), s = 0, count = 1, a, found
@@ -452,7 +452,7 @@ def reach(const int[::1] table, Py_ssize_t n, Py_ssize_t stride, gens):
 
 
 def restrict(const int[::1] table, Py_ssize_t n, elements):
-    """See kayles/_quotient_pure.py."""
+    """See kayles/engine/_quotient_pure.py."""
     _args.for_restrict(table, n, elements, None)
     entries(table, n, "a product")
     cdef Py_ssize_t m = len(elements), i, j
@@ -506,7 +506,7 @@ cdef int name_row(const int* rows, Py_ssize_t s, Py_ssize_t used, Py_ssize_t len
 
 
 def minimize(Py_ssize_t count, Py_ssize_t width, moves, labels):
-    """See kayles/_quotient_pure.py (the same blocks, numbered alike: each round names a
+    """See kayles/engine/_quotient_pure.py (the same blocks, numbered alike: each round names a
     state's (block, successors' blocks) in order of first appearance)."""
     _args.for_minimize(count, width, moves, labels, None)
     cdef const int[::1] step = moves if isinstance(moves, array) else array("i", moves)
@@ -559,7 +559,7 @@ cdef inline int power(int i, int tail) noexcept:
 
 
 def product_columns(const int[::1] base, Py_ssize_t nb, tails, needed):
-    """See kayles/_quotient_pure.py."""
+    """See kayles/engine/_quotient_pure.py."""
     _args.for_product_columns(base, nb, tails, needed, None)
     entries(base, nb, "a product")
     cdef Py_ssize_t factors = len(tails), m = len(needed), size = nb, x, k, j, r, s
@@ -600,7 +600,7 @@ def product_columns(const int[::1] base, Py_ssize_t nb, tails, needed):
 
 
 def paths_table(Py_ssize_t count, Py_ssize_t width, trans, parent, letter):
-    """See kayles/_quotient_pure.py."""
+    """See kayles/engine/_quotient_pure.py."""
     _args.for_paths_table(count, width, trans, parent, letter, None)
     cdef const int[::1] step = trans if isinstance(trans, array) else array("i", trans)
     cdef const int[::1] up = array("i", parent)

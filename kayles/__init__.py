@@ -28,29 +28,35 @@ __all__ = [
     "xox",
 ]
 
-_HOMES = {  # name -> the submodule that holds it (a submodule's own name: the submodule)
-    "IMPLEMENTATION": "_impl",
-    "GAMES": "rules",
-    "Game": "rules",
-    "MoveKind": "rules",
-    "Option": "rules",
-    "get_game": "rules",
-    "parse_octal": "rules",
-    "Period": "sequence",
-    "Sequence": "sequence",
-    "xox": "xox",
+_HOMES = {  # name -> the module that holds it (a module's own name: that module)
+    "IMPLEMENTATION": "engine._impl",
+    "GAMES": "engine.rules",
+    "Game": "engine.rules",
+    "MoveKind": "engine.rules",
+    "Option": "engine.rules",
+    "get_game": "engine.rules",
+    "parse_octal": "engine.rules",
+    "Period": "engine.sequence",
+    "Sequence": "engine.sequence",
 }
-# The documented modules, loaded on first use too (kayles.row after import kayles).
-_HOMES.update({name: name for name in (
-    "checksum", "games", "heaps", "misere", "play", "plot", "quotient", "row", "rules",
-    "sequence", "spectrum", "store", "survey")})
+# The documented modules by their short names (kayles.row after import kayles; also
+# 'from kayles.row import ...', through _ShortNames): the house keeps them in its layers.
+_MODULES = {
+    "rules": "engine.rules", "sequence": "engine.sequence", "checksum": "engine.checksum",
+    "spectrum": "engine.spectrum", "table_file": "storage.table_file",
+    "proof_cache": "storage.proof_cache", "store": "storage.store", "row": "analysis.row",
+    "heaps": "analysis.heaps", "xox": "analysis.xox", "misere": "analysis.misere",
+    "quotient": "analysis.quotient", "survey": "analysis.survey", "plot": "analysis.plot",
+    "play": "analysis.play", "games": "analysis.games", "web": "interface.web",
+}
+_HOMES.update(_MODULES)
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from . import xox
-    from ._impl import IMPLEMENTATION
-    from .rules import GAMES, Game, MoveKind, Option, get_game, parse_octal
-    from .sequence import Period, Sequence
+    from .analysis import xox
+    from .engine._impl import IMPLEMENTATION
+    from .engine.rules import GAMES, Game, MoveKind, Option, get_game, parse_octal
+    from .engine.sequence import Period, Sequence
 
 
 def __getattr__(name: str):
@@ -59,8 +65,39 @@ def __getattr__(name: str):
         raise AttributeError(f"module 'kayles' has no attribute {name!r}")
     from importlib import import_module
 
-    home = import_module("." + _HOMES[name], __name__)
-    return home if name == _HOMES[name] else getattr(home, name)
+    home = import_module(f"{__name__}.{_HOMES[name]}")
+    return home if name in _MODULES else getattr(home, name)
+
+
+class _ShortNames:
+    """Import hook: ``import kayles.row`` (or ``kayles.games.nim``) gives the module where
+    the house keeps it (``kayles.analysis.row``), the same object under both names."""
+
+    @staticmethod
+    def find_spec(fullname: str, path=None, target=None):
+        prefix, _, rest = fullname.partition(".")
+        short, _, tail = rest.partition(".")
+        if prefix != __name__ or short not in _MODULES:
+            return None
+        from importlib.machinery import ModuleSpec
+
+        home = ".".join(filter(None, (__name__, _MODULES[short], tail)))
+        return ModuleSpec(fullname, _ShortNames, loader_state=home)
+
+    @staticmethod
+    def create_module(spec):
+        from importlib import import_module
+
+        module = import_module(spec.loader_state)
+        spec.loader_state = module.__spec__  # given back below: importlib overwrote it
+        return module
+
+    @staticmethod
+    def exec_module(module) -> None:
+        module.__spec__ = module.__spec__.loader_state
+
+
+_sys.meta_path.insert(0, _ShortNames)  # before the path finder: kayles.games.nim
 
 
 def __dir__() -> list:
@@ -68,7 +105,7 @@ def __dir__() -> list:
 
 
 def _sequence_png(sequence) -> bytes | None:
-    from .plot import repr_png
+    from .analysis.plot import repr_png
 
     return repr_png(sequence)
 
@@ -79,7 +116,7 @@ def _show_sequences_in_ipython() -> None:
     shell = getattr(ipython, "get_ipython", lambda: None)()
     if shell is not None:
         formatter = shell.display_formatter.formatters["image/png"]
-        formatter.for_type_by_name("kayles.sequence", "Sequence", _sequence_png)
+        formatter.for_type_by_name("kayles.engine.sequence", "Sequence", _sequence_png)
 
 
 _show_sequences_in_ipython()

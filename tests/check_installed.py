@@ -67,7 +67,8 @@ def main() -> int:
     sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != HERE]
 
     import kayles
-    from kayles import _impl, xox
+    from kayles.analysis import xox
+    from kayles.engine import _impl
 
     where = Path(kayles.__file__).resolve()
     assert HERE not in where.parents, f"imported the checkout, not the install: {where}"
@@ -91,7 +92,7 @@ def main() -> int:
     assert run("kayles", "move", "7", "5", "3", "--game", "grundy") == "heap 2: 5 -> 2 + 3\n"
     assert run("kayles", "move", "xxxxxxxxxx", "--misere") == ".x.xxxxxxx\n"
     if REQUIRE_NATIVE:
-        assert _impl.quotient_kernel.__name__ == "kayles._quotient"
+        assert _impl.quotient_kernel.__name__ == "kayles.engine._quotient"
     solved = json.loads(run("kayles", "quotient", "--game", "0.75", "--max-heap", "50",
                             "--json"))["solved"]
     assert (solved["period"], solved["preperiod"]) == (2, 8), solved

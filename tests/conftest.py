@@ -1,8 +1,8 @@
 """Shared fixtures: every kernel test runs on both twins.
 
-The ``kernel`` fixture is the compiled nim-sequence kernel (kayles._core) and its
-pure twin (kayles._core_pure) in turn; ``misere_kernel`` the same for the misère
-search (kayles._misere, kayles._misere_pure).  When the compiled core is missing
+The ``kernel`` fixture is the compiled nim-sequence kernel (kayles.engine._core) and its
+pure twin (kayles.engine._core_pure) in turn; ``misere_kernel`` the same for the misère
+search (kayles.engine._misere, kayles.engine._misere_pure).  When the compiled core is missing
 its case is skipped, unless KAYLES_REQUIRE_NATIVE is set (as CI and ``make test``
 do): then it fails, so a broken build cannot pass as "pure tested twice".
 """
@@ -34,7 +34,7 @@ REQUIRE_NATIVE = os.environ.get("KAYLES_REQUIRE_NATIVE", "") not in ("", "0")
 if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
     signal.signal(signal.SIGINT, signal.default_int_handler)
 
-# The proof cache (kayles.proof_cache) of every test and subprocess: a fresh
+# The proof cache (kayles.storage.proof_cache) of every test and subprocess: a fresh
 # directory, never the user's ~/.cache.  Set before any test module imports kayles.
 os.environ["XDG_CACHE_HOME"] = tempfile.mkdtemp(prefix="kayles-test-cache-")
 atexit.register(shutil.rmtree, os.environ["XDG_CACHE_HOME"], True)
@@ -42,9 +42,9 @@ atexit.register(shutil.rmtree, os.environ["XDG_CACHE_HOME"], True)
 
 def load_kernel(name: str, concern: str = "core"):
     if name == "python":
-        return importlib.import_module(f"kayles._{concern}_pure")
+        return importlib.import_module(f"kayles.engine._{concern}_pure")
     try:
-        return importlib.import_module(f"kayles._{concern}")
+        return importlib.import_module(f"kayles.engine._{concern}")
     except ImportError as exc:
         if REQUIRE_NATIVE:
             pytest.fail(f"KAYLES_REQUIRE_NATIVE is set but the compiled core is missing: {exc}")

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from hypothesis import strategies as st
 
-from kayles.rules import MoveKind, encode
+from kayles.engine.rules import MoveKind, encode
 
 __all__ = ["games"]
 

@@ -10,8 +10,8 @@ import sys
 import pytest
 
 from kayles import heaps, xox
-from kayles.rules import GAMES, MoveKind, get_game, parse_octal
-from kayles.sequence import Sequence
+from kayles.engine.rules import GAMES, MoveKind, get_game, parse_octal
+from kayles.engine.sequence import Sequence
 
 import oracle
 from conftest import ROOT
@@ -190,7 +190,7 @@ def test_bad_heap_lists_are_value_errors(text):
 def test_the_documented_modules_are_reached_from_import_kayles():
     """In a fresh interpreter: import kayles, then kayles.row, kayles.heaps, ... (loaded on
     first use, so the import itself stays light)."""
-    code = ("import kayles, sys; assert 'kayles.row' not in sys.modules; "
+    code = ("import kayles, sys; assert 'kayles.analysis.row' not in sys.modules; "
             "print(kayles.row.winning_move('xxxx', kayles.get_game('kayles')), "
             "kayles.heaps.winning_move([7, 5, 3], kayles.get_game('grundy')).parts, "
             "'row' in dir(kayles))")
@@ -201,7 +201,7 @@ def test_the_documented_modules_are_reached_from_import_kayles():
 
 def test_positions_take_a_game_or_a_sequence():
     from kayles import row
-    from kayles.proof_cache import shared
+    from kayles.storage.proof_cache import shared
 
     kayles_game = get_game("kayles")
     for text in ("xxxx", "xxx.x.xxxx", "x.x"):
@@ -211,3 +211,24 @@ def test_positions_take_a_game_or_a_sequence():
     assert heaps.nim_sum([7, 5, 3], grundy) == heaps.nim_sum([7, 5, 3], shared("grundy"))
     with pytest.raises(TypeError, match="give a Sequence or a Game, not str"):
         row.winning_move("xxxx", "kayles")
+
+
+def test_the_documented_modules_keep_their_short_names():
+    """``from kayles.row import ...`` and ``import kayles.games.nim`` still work now that the
+    house keeps its modules in layer folders: the same module object under both names."""
+    code = ("import importlib, sys, kayles\n"
+            "from kayles.sequence import Sequence\n"
+            "import kayles.games.nim\n"
+            "assert Sequence.__module__ == 'kayles.engine.sequence'\n"
+            "assert sys.modules['kayles.games.nim'] is sys.modules['kayles.analysis.games.nim']\n"
+            "for short, home in kayles._MODULES.items():\n"
+            "    module = importlib.import_module('kayles.' + short)\n"
+            "    assert module is importlib.import_module('kayles.' + home), short\n"
+            "    assert module is getattr(kayles, short) and module.__spec__.name == module.__name__\n"
+            "try:\n"
+            "    import kayles.no_such_module\n"
+            "except ModuleNotFoundError:\n"
+            "    print('ok')\n")
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                            timeout=120, cwd=ROOT)
+    assert (result.returncode, result.stdout) == (0, "ok\n"), result.stderr

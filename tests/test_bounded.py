@@ -15,8 +15,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from kayles.rules import GAMES, encode, parse_octal
-from kayles.spectrum import parity
+from kayles.engine.rules import GAMES, encode, parse_octal
+from kayles.engine.spectrum import parity
 
 MAX_SPAN = 64
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from kayles.checksum import fletcher32, fletcher32_of_pieces
+from kayles.engine.checksum import fletcher32, fletcher32_of_pieces
 
 import oracle
 

@@ -517,7 +517,7 @@ def count_options():
     """(command, option) of every option of the kayles commands that takes a count."""
     import argparse
 
-    from kayles.__main__ import build_parser
+    from kayles.interface.kayles_cli import build_parser
 
     parser = build_parser()
     commands = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))

@@ -56,7 +56,8 @@ def env_with(pure: bool | None = None) -> dict[str, str]:
 
 
 def compiled_core_built() -> bool:
-    return any((ROOT / "kayles").glob("_core*.so")) or any((ROOT / "kayles").glob("_core*.pyd"))
+    engine = ROOT / "kayles" / "engine"
+    return any(engine.glob("_core*.so")) or any(engine.glob("_core*.pyd"))
 
 
 @pytest.fixture
@@ -235,7 +236,7 @@ def test_version_says_pure_in_pure_mode():
 
 
 def test_version_says_compiled_by_default(compiled_env):
-    from kayles import _core
+    from kayles.engine import _core
 
     line = version_line(compiled_env)
     assert "compiled" in line and "pure" not in line
@@ -383,14 +384,15 @@ def test_a_pure_install_says_so_on_stderr_whatever_stderr_is(tmp_path):
     a short answer says nothing (the default wait), and the output is the contract's."""
     import shutil
 
-    from kayles._frontend import PURE_NOTICE
+    from kayles.interface._frontend import PURE_NOTICE
 
     shutil.copytree(ROOT / "kayles", tmp_path / "kayles",
                     ignore=shutil.ignore_patterns("*.so", "*.pyd", "__pycache__"))
     env = {k: v for k, v in env_with().items() if k not in ("KAYLES_PURE",
                                                              "KAYLES_REQUIRE_NATIVE")}
     env["PYTHONPATH"] = str(tmp_path)
-    program = [sys.executable, "-c", "import sys; from kayles.cli import main; sys.exit(main())"]
+    program = [sys.executable, "-c",
+               "import sys; from kayles.interface.xox_cli import main; sys.exit(main())"]
 
     def run(*args: str, **changes: str) -> tuple[bytes, str]:
         with open(tmp_path / "log", "w+b") as log:

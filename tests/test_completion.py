@@ -50,7 +50,7 @@ def test_options_and_game_names_are_offered(tmp_path):
 
 @pytest.mark.parametrize("argv", [["games"], ["grundy", "5"]])
 def test_normal_start_up_never_imports_argcomplete(argv):
-    code = ("import sys\nfrom kayles.__main__ import main\n"
+    code = ("import sys\nfrom kayles.interface.kayles_cli import main\n"
             f"status = main({argv!r})\n"
             "assert 'argcomplete' not in sys.modules, 'argcomplete imported'\n"
             "sys.exit(status)")

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from kayles.games.digraph import mex, mex_bits, parse_graph, sg_values
+from kayles.analysis.games.digraph import mex, mex_bits, parse_graph, sg_values
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from kayles.games import grundys_game
+from kayles.analysis.games import grundys_game
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from kayles.games import nim
+from kayles.analysis.games import nim
 
 ROOT = Path(__file__).resolve().parents[1]
 

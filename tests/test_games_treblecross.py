@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from kayles.games import treblecross
-from kayles.rules import GAMES
-from kayles.sequence import Sequence
+from kayles.analysis.games import treblecross
+from kayles.engine.rules import GAMES
+from kayles.engine.sequence import Sequence
 
 ROOT = Path(__file__).resolve().parents[1]
 LONGEST = 16  # every row of up to this many cells is checked against the literal game
@@ -174,7 +174,7 @@ def test_a_gap_past_the_longest_is_one_line_and_long_rows_are_answered(tmp_path)
     """Gaps of up to MAX_GAP free cells are answered (the nimbers of 0.007 take time
     quadratic in the longest gap, the rest is linear in the row); a longer one is refused
     before any work, naming its line."""
-    from kayles.games.treblecross import MAX_GAP
+    from kayles.analysis.games.treblecross import MAX_GAP
 
     path = tmp_path / "rows.txt"
     long_row = ("X" + "." * 9) * 100_000  # a million cells, gaps of nine: answered

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from kayles.games import wythoff
+from kayles.analysis.games import wythoff
 
 ROOT = Path(__file__).resolve().parents[1]
 N = 30

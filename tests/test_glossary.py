@@ -6,7 +6,7 @@ import re
 import subprocess
 import sys
 
-from kayles.glossary import TERMS
+from kayles.interface.glossary import TERMS
 
 from conftest import ROOT
 

@@ -19,7 +19,7 @@ cases where the kernel matters.
 
 Decisions recorded here: CRLF files are text (a trailing carriage return is
 whitespace, the answers are those of the LF file); numbers are ASCII digits
-only, at most kayles._numbers.MAX_DIGITS (100,000) of them.
+only, at most kayles.engine._numbers.MAX_DIGITS (100,000) of them.
 """
 
 from __future__ import annotations
@@ -41,10 +41,10 @@ from conftest import ROOT
 TIMEOUT = 120
 WORKERS = max(2, os.cpu_count() or 2)
 MEMORY_LIMIT = 1536 << 20  # bytes of address space a child may map
-MAX_DIGITS = 100_000  # kayles._numbers.MAX_DIGITS, restated: the contract, not the code
+MAX_DIGITS = 100_000  # kayles.engine._numbers.MAX_DIGITS, restated: the contract, not the code
 BIG = "7" * MAX_DIGITS  # a number of the longest accepted length
 TOO_BIG = "7" * (MAX_DIGITS + 1)
-DIRECT_LIMIT = 1 << 27  # kayles.sequence.DIRECT_LIMIT, restated
+DIRECT_LIMIT = 1 << 27  # kayles.engine.sequence.DIRECT_LIMIT, restated
 KAYLES = [sys.executable, "-m", "kayles"]
 XOX = [str(ROOT / "Kayles-xox")]
 
@@ -471,7 +471,7 @@ def _env(pure: bool) -> dict[str, str]:
     env.pop("KAYLES_REQUIRE_NATIVE", None)
     if pure:
         env["KAYLES_PURE"] = "1"
-    elif any((ROOT / "kayles").glob("_core*.so")):
+    elif any((ROOT / "kayles" / "engine").glob("_core*.so")):
         env["KAYLES_REQUIRE_NATIVE"] = "1"  # compiled rows never fall back silently
     return env
 
@@ -581,7 +581,7 @@ def test_hostile(name, outcomes):
 
 def test_every_subcommand_has_rows():
     """A new subcommand of ``kayles`` needs rows here (or in the lead's merged table)."""
-    from kayles.__main__ import build_parser
+    from kayles.interface.kayles_cli import build_parser
 
     parser = build_parser()
     (sub,) = [a for a in parser._actions if a.dest == "command"]
@@ -591,15 +591,15 @@ def test_every_subcommand_has_rows():
 
 @pytest.fixture
 def short_proof_search(monkeypatch):
-    import kayles.sequence
+    import kayles.engine.sequence
 
-    monkeypatch.setattr(kayles.sequence, "PROOF_LIMIT", 4096)
+    monkeypatch.setattr(kayles.engine.sequence, "PROOF_LIMIT", 4096)
 
 
 def test_a_failed_proof_search_is_said_and_not_repeated(kernel, short_proof_search):
-    from kayles.rules import parse_octal
-    from kayles.sequence import DIRECT_LIMIT as LIMIT
-    from kayles.sequence import Sequence
+    from kayles.engine.rules import parse_octal
+    from kayles.engine.sequence import DIRECT_LIMIT as LIMIT
+    from kayles.engine.sequence import Sequence
 
     sequence = Sequence(parse_octal("0.6"), kernel=kernel)  # no period known (Guy, WW)
     for _ in range(2):
@@ -609,9 +609,9 @@ def test_a_failed_proof_search_is_said_and_not_repeated(kernel, short_proof_sear
 
 
 def test_an_unprovable_game_is_refused_before_computing(kernel):
-    from kayles.rules import GAMES
-    from kayles.sequence import DIRECT_LIMIT as LIMIT
-    from kayles.sequence import Sequence
+    from kayles.engine.rules import GAMES
+    from kayles.engine.sequence import DIRECT_LIMIT as LIMIT
+    from kayles.engine.sequence import Sequence
 
     sequence = Sequence(GAMES["grundy"], kernel=kernel)
     with pytest.raises(ValueError, match="grundy: no period is known"):
@@ -644,8 +644,8 @@ def test_the_rows_run_the_files_they_name():
 @given(st.text(st.characters(codec="utf-8") | st.sampled_from("0123456789\udcff\r\n"),
                max_size=30))
 def test_any_text_is_a_number_or_one_line_of_refusal(text):
-    from kayles._frontend import parse_natural
-    from kayles.heaps import parse_heaps
+    from kayles.analysis.heaps import parse_heaps
+    from kayles.interface._frontend import parse_natural
 
     for parse in (parse_natural, parse_heaps):
         try:

@@ -1,7 +1,7 @@
 """Bad arguments to the misère and quotient kernels: the same error from both twins.
 
 The compiled kernels index C arrays with what they are given; each of their Python-
-callable entries checks its arguments first (kayles/_kernel_args.py), and the pure
+callable entries checks its arguments first (kayles/engine/_kernel_args.py), and the pure
 twins call the same checks.  Every case here crashed the compiled twin, read out of
 its bounds or was refused by one twin only before; now both raise the same exception
 with the same words, and no case reaches the C loops.
@@ -13,8 +13,8 @@ from array import array
 
 import pytest
 
-from kayles import _kernel_args
-from kayles.rules import encode, get_game
+from kayles.engine import _kernel_args
+from kayles.engine.rules import encode, get_game
 
 from conftest import load_kernel
 

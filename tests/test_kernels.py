@@ -8,7 +8,7 @@ import random
 import pytest
 
 from kayles import heaps
-from kayles.rules import (
+from kayles.engine.rules import (
     GAMES,
     MAX_KEPT,
     MAX_KINDS,
@@ -18,7 +18,7 @@ from kayles.rules import (
     encode,
     parse_octal,
 )
-from kayles.sequence import Sequence
+from kayles.engine.sequence import Sequence
 
 import oracle
 
@@ -257,7 +257,7 @@ def test_row_move_is_the_first_option_that_reaches_the_target(kernel, game):
 
 
 def test_the_kernels_hold_exactly_the_shared_limits(kernel):
-    """ext/_core.pyx's cdef enum agrees with kayles/_constants.py: MAX_KINDS kinds,
+    """ext/_core.pyx's cdef enum agrees with kayles/engine/_constants.py: MAX_KINDS kinds,
     MAX_KEPT kept runs and moves of MAX_SPAN tokens fit, one more does not."""
     widest = Game("widest", [MoveKind("x" + "ox" * MAX_KEPT, {0, 1, 2})] +
                   [MoveKind("x" * MAX_SPAN, {0, 1, 2})] + [MoveKind("x", {2})] * (MAX_KINDS - 2))
@@ -356,7 +356,7 @@ ALL_ROWS_12 = ["".join(r) for n in range(13) for r in itertools.product(".x", re
 
 
 def row_answer(kernel, game, row: str) -> str | None:
-    """The kernel's winning move applied to the row (the same steps as kayles.row)."""
+    """The kernel's winning move applied to the row (the same steps as kayles.analysis.row)."""
     table = new_table(len(row) + 1)
     kernel.extend_plain(table, 0, len(table), encode(game.kinds))
     found = kernel.row_move(row.encode(), table, encode(game.kinds))

@@ -1,8 +1,12 @@
-"""The import graph of the package: every module in its layer, imports only downwards, no circle.
+"""The import graph of the package: the layers are its folders, imports run only downwards,
+no circle.
 
-Layers, lowest first (a module may import from its own layer or a lower one, never
-from a higher one; ``if TYPE_CHECKING`` imports and imports inside functions count
-too).  A new module gets a row here, so its place in the house is a decision.
+The tree is the map.  Lowest first: the modules at the top of ``kayles/`` other than
+the package's own entry points (``errors``, ``_version``: what every layer uses); then
+the folders in ``FLOORS`` order; then the package itself (``__init__``, ``__main__``).
+A module may import from its own floor or a lower one, never from a higher one
+(``if TYPE_CHECKING`` imports and imports inside functions count too).  A new folder
+gets a place in ``FLOORS``, so where it stands is a decision.
 """
 
 from __future__ import annotations
@@ -11,35 +15,33 @@ import ast
 
 from conftest import ROOT
 
-LAYERS = [
-    ("base", ["_version", "errors", "_constants", "checksum", "spectrum", "_files", "glossary"]),
-    ("rules", ["_numbers", "rules"]),
-    ("kernels", ["_kernel_args", "_common_pure", "_core_pure", "_misere_pure", "_core", "_misere",
-                 "_quotient_pure", "_quotient", "_impl"]),
-    ("sequences", ["sequence"]),
-    ("positions and files", ["row", "heaps", "proof_cache", "table_file", "_output",
-                             "progress", "long_table", "checkpoint", "records"]),
-    ("games and analyses", ["xox", "misere", "quotient", "survey", "store", "executors", "plot",
-                            "play", "games", "games.*", "run"]),
-    ("front ends", ["_frontend", "cli", "__main__", "commands", "commands.*", "web",
-                    "web.*"]),
-    ("the package", [""]),
+PACKAGE = ROOT / "kayles"
+FLOORS = [
+    "engine",  # rules, the kernels and their pure twins, nim-sequences and proved periods
+    "storage",  # files, tables, checkpoints, the proof cache, the survey database
+    "analysis",  # positions, misère play and quotients, surveys, long runs, games, play, plots
+    "interface",  # the two programs, their commands and output, the web page
 ]
+ENTRY_POINTS = ("", "__main__")  # the package (its __init__) and python -m kayles
+LAYERS = ["base", *FLOORS, "the package"]
 
 
 def layer_of(name: str) -> int:
-    """The layer of ``kayles.<name>`` ('' for the package itself)."""
-    for level, (_, members) in enumerate(LAYERS):
-        for member in members:
-            if name == member or member.endswith(".*") and name.startswith(member[:-1]):
-                return level
-    raise AssertionError(f"{full(name)} has no layer: add it to LAYERS in {__file__}")
+    """The layer of ``kayles.<name>`` ('' for the package itself), from where it lies."""
+    if name in ENTRY_POINTS:
+        return len(LAYERS) - 1
+    folder = name.split(".")[0]
+    if "." not in name and not (PACKAGE / folder).is_dir():
+        return 0
+    if folder not in FLOORS:
+        raise AssertionError(f"kayles/{folder}/ has no floor: add it to FLOORS in {__file__}")
+    return 1 + FLOORS.index(folder)
 
 
 def imports() -> dict[str, set[str]]:
     """For each module of the package (dotted, without 'kayles.'), the package modules it
     imports anywhere in its text."""
-    package = ROOT / "kayles"
+    package = PACKAGE
     graph: dict[str, set[str]] = {}
     for path in sorted(package.rglob("*.py")):
         parts = list(path.relative_to(package).with_suffix("").parts)
@@ -77,8 +79,8 @@ def full(name: str) -> str:
 
 
 def test_every_import_runs_down_the_layers():
-    upward = [f"{full(module)} ({LAYERS[layer_of(module)][0]}) imports {full(target)} "
-              f"({LAYERS[layer_of(target)][0]})"
+    upward = [f"{full(module)} ({LAYERS[layer_of(module)]}) imports {full(target)} "
+              f"({LAYERS[layer_of(target)]})"
               for module, targets in imports().items() for target in sorted(targets)
               if layer_of(target) > layer_of(module)]
     assert not upward, "\n".join(upward)
@@ -103,6 +105,19 @@ def test_the_import_graph_has_no_circle():
             walk(module, [module])
 
 
-def test_the_layer_table_knows_every_module():
+def test_every_folder_is_a_floor_and_every_floor_a_folder():
+    folders = {path.name for path in PACKAGE.iterdir()
+               if path.is_dir() and (path / "__init__.py").exists()}
+    assert folders == set(FLOORS)
     for module in imports():
         layer_of(module)
+
+
+def test_no_two_modules_share_a_name():
+    """One name per concept: a module's name says which one it is, wherever it lies."""
+    seen: dict[str, str] = {}
+    for path in sorted(PACKAGE.rglob("*.py")):
+        if path.stem in ("__init__", "__main__"):
+            continue
+        other = seen.setdefault(path.stem, str(path.relative_to(PACKAGE)))
+        assert other == str(path.relative_to(PACKAGE)), f"{other} and {path.relative_to(PACKAGE)}"

@@ -14,7 +14,7 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from kayles.rules import GAMES, MoveKind, encode, parse_octal
+from kayles.engine.rules import GAMES, MoveKind, encode, parse_octal
 
 SETTINGS = settings(
     max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]

@@ -16,8 +16,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from kayles import misere
-from kayles.heaps import HeapMove
-from kayles.rules import get_game
+from kayles.analysis.heaps import HeapMove
+from kayles.engine.rules import get_game
 
 import oracle
 from conftest import ROOT, assert_usage_error

@@ -1,4 +1,4 @@
-"""``kayles play`` and ``kayles.play``: whole games scripted one move a line.
+"""``kayles play`` and ``kayles.analysis.play``: whole games scripted one move a line.
 
 Every expected transcript is predicted from tests/oracle.py (literal moves on the
 strings, the seed's tie-break), never from the package: the program's move is
@@ -18,10 +18,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from kayles.__main__ import main
-from kayles.play import Match
-from kayles.rules import get_game
-from kayles.sequence import Sequence
+from kayles.analysis.play import Match
+from kayles.engine.rules import get_game
+from kayles.engine.sequence import Sequence
+from kayles.interface.kayles_cli import main
 
 import oracle
 from conftest import ROOT, assert_usage_error
@@ -524,7 +524,7 @@ def test_moves_obey_unequal_on_rows_and_heaps():
     """A game whose single-pin move may not leave two equal parts: on 'xxx' the middle pin is
     no move (1 + 1), on a heap of 3 neither is the split into 1 and 1; the legal moves are
     exactly Game.options', and the user's move is refused by the same rule."""
-    from kayles.rules import Game, MoveKind
+    from kayles.engine.rules import Game, MoveKind
 
     game = Game("unequal single pins", [MoveKind("x", {0, 1, 2}, unequal=True)])
     sequence = Sequence(game)

@@ -15,9 +15,9 @@ import sys
 import numpy as np  # matplotlib's own dependency (the extra kayles[plot], which make test installs)
 import pytest
 
-from kayles.plot import figure, repr_png
-from kayles.rules import get_game
-from kayles.sequence import Sequence
+from kayles.analysis.plot import figure, repr_png
+from kayles.engine.rules import get_game
+from kayles.engine.sequence import Sequence
 
 import oracle
 from conftest import ROOT, assert_usage_error
@@ -92,7 +92,7 @@ def test_bad_plot_requests_are_usage_errors(args):
 def test_without_matplotlib_one_line_names_the_extra(tmp_path):
     target = tmp_path / "none.png"
     code = ("import sys; sys.modules['matplotlib'] = None\n"
-            "from kayles.__main__ import main\n"
+            "from kayles.interface.kayles_cli import main\n"
             f"sys.exit(main(['plot', '--game', 'kayles', '-o', {str(target)!r}]))")
     result = subprocess.run([sys.executable, "-c", code], capture_output=True,
                             cwd=ROOT, timeout=TIMEOUT)
@@ -177,7 +177,7 @@ def test_sequence_shows_itself_as_a_png(monkeypatch):
 
 def test_ipython_shows_a_sequence_as_its_picture(monkeypatch):
     """Importing kayles inside IPython registers the PNG form of a Sequence (by name, so
-    kayles.sequence need not be imported yet); a stand-in shell records what it is told."""
+    kayles.engine.sequence need not be imported yet); a stand-in shell records what it is told."""
     import importlib
     import types
 
@@ -191,7 +191,7 @@ def test_ipython_shows_a_sequence_as_its_picture(monkeypatch):
         formatters={"image/png": Formatter()}))
     monkeypatch.setitem(sys.modules, "IPython", types.SimpleNamespace(get_ipython=lambda: shell))
     importlib.reload(importlib.import_module("kayles"))
-    show = registered["kayles.sequence", "Sequence"]
+    show = registered["kayles.engine.sequence", "Sequence"]
     assert png_size(show(Sequence(get_game("kayles")))) == (800, 400)
 
 

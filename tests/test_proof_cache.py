@@ -16,10 +16,11 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
-from kayles import _impl, proof_cache
-from kayles.rules import GAMES, get_game
-from kayles.sequence import Sequence
-from kayles.table_file import read_table
+from kayles.engine import _impl
+from kayles.engine.rules import GAMES, get_game
+from kayles.engine.sequence import Sequence
+from kayles.storage import proof_cache
+from kayles.storage.table_file import read_table
 
 import oracle
 from conftest import ROOT, listing, load_kernel
@@ -282,9 +283,9 @@ def test_a_warm_run_imports_neither_a_kernel_nor_os(tmp_path, expected_1000):
     assert result.returncode == 0 and result.stdout == expected_1000
     imported = {line.rsplit("|", 1)[-1].strip() for line in result.stderr.decode().splitlines()
                 if line.startswith("import time:")}
-    assert "kayles.xox" in imported and "kayles.proof_cache" in imported
-    for heavy in ("kayles._core", "kayles._core_pure", "os", "importlib",
-                  "collections", "argparse", "kayles.row", "struct", "array"):
+    assert "kayles.analysis.xox" in imported and "kayles.storage.proof_cache" in imported
+    for heavy in ("kayles.engine._core", "kayles.engine._core_pure", "os", "importlib",
+                  "collections", "argparse", "kayles.analysis.row", "struct", "array"):
         assert heavy not in imported, heavy
 
 

@@ -15,9 +15,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import kayles.quotient as quotient_module
-from kayles.quotient import quotient
-from kayles.rules import get_game, parse_octal
+import kayles.analysis.quotient as quotient_module
+from kayles.analysis.quotient import quotient
+from kayles.engine.rules import get_game, parse_octal
 
 import oracle
 from conftest import ROOT, assert_usage_error, load_kernel

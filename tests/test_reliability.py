@@ -15,7 +15,7 @@ import time
 import pytest
 
 from kayles import misere
-from kayles.rules import get_game
+from kayles.engine.rules import get_game
 
 from conftest import ROOT, assert_usage_error, signal_and_measure, wait_until_busy
 
@@ -114,7 +114,7 @@ def test_an_interrupted_plot_leaves_the_old_picture_whole(tmp_path, monkeypatch)
     pytest.importorskip("matplotlib")
     import argparse
 
-    from kayles.commands import plot as plot_command
+    from kayles.interface.commands import pictures as plot_command
 
     keep = tmp_path / "keep.png"
     keep.write_bytes(b"the good picture")
@@ -124,10 +124,10 @@ def test_an_interrupted_plot_leaves_the_old_picture_whole(tmp_path, monkeypatch)
             handle.write(b"half a pic")
             raise KeyboardInterrupt
 
-    monkeypatch.setattr("kayles.plot.figure", lambda *args, **kw: Interrupted())
+    monkeypatch.setattr("kayles.analysis.plot.figure", lambda *args, **kw: Interrupted())
     args = argparse.Namespace(game="kayles", last=100, output=str(keep), size="640x360")
     with pytest.raises(KeyboardInterrupt):
-        plot_command.run_plot(args, None)
+        plot_command.command_plot(args, None)
     assert keep.read_bytes() == b"the good picture"
     assert os.listdir(tmp_path) == ["keep.png"]
 
@@ -194,11 +194,11 @@ def test_a_far_heap_is_answered_alike_with_and_without_a_cache(kernel, monkeypat
     """Past the direct limit only a proof found within PROOF_LIMIT values answers: a proof
     read from the cache that needed more (here Kayles-xox's 52,342 values, against a limit
     made 4096) answers no more than a cold run, and says the same."""
-    import kayles.sequence
-    from kayles.rules import GAMES
-    from kayles.sequence import DIRECT_LIMIT, Sequence
+    import kayles.engine.sequence
+    from kayles.engine.rules import GAMES
+    from kayles.engine.sequence import DIRECT_LIMIT, Sequence
 
-    monkeypatch.setattr(kayles.sequence, "PROOF_LIMIT", 4096)
+    monkeypatch.setattr(kayles.engine.sequence, "PROOF_LIMIT", 4096)
     game = GAMES["kayles-xox"]
     proved = Sequence(game, kernel=kernel)
     period = proved.prove(1 << 20)

@@ -10,11 +10,20 @@ from hypothesis import strategies as st
 
 import kayles
 from kayles import heaps, xox
-from kayles.games import grundys_game
-from kayles.heaps import HeapMove
-from kayles.proof_cache import shared
-from kayles.rules import GAMES, MAX_KEPT, MAX_KINDS, MAX_SPAN, Game, MoveKind, Option, parse_octal
-from kayles.sequence import Period, Sequence
+from kayles.analysis.games import grundys_game
+from kayles.analysis.heaps import HeapMove
+from kayles.engine.rules import (
+    GAMES,
+    MAX_KEPT,
+    MAX_KINDS,
+    MAX_SPAN,
+    Game,
+    MoveKind,
+    Option,
+    parse_octal,
+)
+from kayles.engine.sequence import Period, Sequence
+from kayles.storage.proof_cache import shared
 
 import oracle
 
@@ -130,7 +139,7 @@ def test_records_are_frozen_values_with_their_reprs():
 def test_named_games_share_one_sequence_per_process():
     assert xox.sequence() is shared("kayles-xox") is shared("kayles-xox")
     assert grundys_game.sequence() is shared("grundy")
-    assert kayles.xox is xox and kayles.Option is Option
+    assert kayles.analysis.xox is xox and kayles.Option is Option
 
 
 def test_games_refuse_more_than_the_kernels_hold():

@@ -8,9 +8,9 @@ import pytest
 
 from kayles import sequence as sequence_module
 from kayles import xox
-from kayles._output import write_nimbers
-from kayles.rules import GAMES, Game, MoveKind, encode, parse_octal
-from kayles.sequence import DIRECT_LIMIT, Period, Sequence
+from kayles.engine.rules import GAMES, Game, MoveKind, encode, parse_octal
+from kayles.engine.sequence import DIRECT_LIMIT, Period, Sequence
+from kayles.interface._output import write_nimbers
 
 import oracle
 from conftest import load_kernel

@@ -168,7 +168,7 @@ def test_requests_write_nothing_into_the_cache(server):
 def test_slow_clients_are_closed_and_the_server_goes_on(server):
     """Connections that never finish a request's head: the server closes them after
     KAYLES_CLIENT_SECONDS, and past MAX_CONNECTIONS at once; then it serves as before."""
-    from kayles.web.server import MAX_CONNECTIONS
+    from kayles.interface.web.server import MAX_CONNECTIONS
 
     slow = []
     try:

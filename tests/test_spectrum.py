@@ -1,4 +1,4 @@
-"""kayles.spectrum: parity, the Walsh-Hadamard transform and the fewest-rare mask, against
+"""kayles.engine.spectrum: parity, the Walsh-Hadamard transform and the fewest-rare mask, against
 their definitions (the kernels' cost-based masks are in test_masks.py)."""
 
 from __future__ import annotations
@@ -6,7 +6,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from kayles.spectrum import allowed_mask, fewest_rare, parity, walsh_hadamard
+from kayles.engine.spectrum import allowed_mask, fewest_rare, parity, walsh_hadamard
 
 import oracle
 

@@ -29,8 +29,8 @@ from pathlib import Path
 
 import pytest
 
-from kayles._impl import IMPLEMENTATION
-from kayles.survey import codes_with_digits, equivalence_classes, summarise
+from kayles.analysis.survey import codes_with_digits, equivalence_classes, summarise
+from kayles.engine._impl import IMPLEMENTATION
 
 import oracle
 from conftest import ROOT, assert_usage_error
@@ -212,10 +212,10 @@ def test_formats_agree(tmp_path):
 
 
 def test_misere_adds_each_codes_quotient(tmp_path):
-    """--misere: the quotient of each code as kayles.quotient finds it (its own tests check
+    """--misere: the quotient of each code as kayles.analysis.quotient finds it (its own tests check
     it against the oracle), in every form; past the search it says so, never a guess."""
-    from kayles.quotient import quotient
-    from kayles.rules import get_game
+    from kayles.analysis.quotient import quotient
+    from kayles.engine.rules import get_game
 
     db = tmp_path / "s.sqlite"
     codes = ["0.77", "0.75", "0.07", "0.6"]
@@ -295,7 +295,8 @@ def test_unreachable_dask_scheduler_is_one_line(tmp_path):
 
 
 def test_dask_missing_names_the_extra(tmp_path):
-    code = ("import sys; sys.modules['distributed'] = None; from kayles.__main__ import main; "
+    code = ("import sys; sys.modules['distributed'] = None; "
+            "from kayles.interface.kayles_cli import main; "
             f"sys.exit(main(['survey', '0.77', '--dask', 'tcp://x:1', '--db', "
             f"{str(tmp_path / 's.sqlite')!r}]))")
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, cwd=ROOT,
@@ -548,7 +549,7 @@ def test_a_row_running_on_another_host_is_said_and_reclaimed_on_request(tmp_path
 def test_a_database_that_cannot_be_written_is_read_without_writing(tmp_path, monkeypatch):
     """In process, so that it runs as root too: the file is taken to be unwritable, opened
     read-only (SQLite's mode=ro), done rows are read, claims refused, nothing written."""
-    from kayles.store import Store
+    from kayles.storage.store import Store
 
     db = surveyed(tmp_path, "0.77")
     edit(db, "PRAGMA journal_mode = DELETE")
@@ -565,9 +566,9 @@ def test_a_worker_stopped_by_its_survey_ends_quietly():
     """A survey stops its pool's workers with SIGTERM; a worker must not run the survey's
     own SIGTERM handler (inherited by the fork), which would print a traceback."""
     code = ("import os, signal, time\n"
-            "from kayles.commands import survey\n"
-            "signal.signal(signal.SIGTERM, survey._terminated)  # as run_survey does\n"
-            "from kayles.executors import _start_worker\n"
+            "from kayles.interface.commands import surveys as survey\n"
+            "signal.signal(signal.SIGTERM, survey._terminated)  # as command_survey does\n"
+            "from kayles.analysis.executors import _start_worker\n"
             "_start_worker()\n"
             "os.kill(os.getpid(), signal.SIGTERM)\n"
             "time.sleep(10)\n")

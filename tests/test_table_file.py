@@ -1,4 +1,4 @@
-"""Saved tables (kayles.table_file) and Sequence.from_values, in process, on both twins.
+"""Saved tables (kayles.storage.table_file) and Sequence.from_values, in process, on both twins.
 
 The format's promises: what is written reads back; a file cut anywhere in its
 header is refused, cut inside a chunk loses that chunk only; any one damaged
@@ -13,9 +13,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from kayles import table_file
-from kayles.rules import GAMES, describe_moves, get_game
-from kayles.sequence import Sequence
-from kayles.table_file import TableFileError, TableWriter, check_game, read_table
+from kayles.engine.rules import GAMES, describe_moves, get_game
+from kayles.engine.sequence import Sequence
+from kayles.storage.table_file import TableFileError, TableWriter, check_game, read_table
 
 import oracle
 

@@ -24,9 +24,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from strategies import games
 
-from kayles._constants import MAX_THREADS
-from kayles.rules import GAMES, MoveKind, encode, parse_octal
-from kayles.sequence import Sequence
+from kayles.engine._constants import MAX_THREADS
+from kayles.engine.rules import GAMES, MoveKind, encode, parse_octal
+from kayles.engine.sequence import Sequence
 
 # Games whose crews run by 20,000 heaps, with two-part moves of spans 1 to 3 (and a
 # one-part move of span 1 or 2, left out of a heap till its part is known: .161, .376).

@@ -13,7 +13,7 @@ import inspect
 
 import pytest
 
-from kayles.rules import encode, get_game
+from kayles.engine.rules import encode, get_game
 
 from conftest import load_kernel
 

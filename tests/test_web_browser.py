@@ -16,7 +16,7 @@ import sys
 import pytest
 
 from kayles import row
-from kayles.proof_cache import shared
+from kayles.storage.proof_cache import shared
 
 from conftest import ROOT
 

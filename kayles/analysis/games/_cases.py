@@ -1,0 +1,45 @@
+"""The 'count, then one case per line' text format shared by nim and treblecross.
+
+The first non-blank line holds the number of cases n; exactly n non-blank lines
+follow.  Blank (whitespace-only) lines are skipped anywhere; line numbers in
+errors are the file's own, 1-based.
+"""
+
+from __future__ import annotations
+
+from ...engine._numbers import MAX_DIGITS, is_natural
+from ...errors import shown
+
+__all__ = ["cases"]
+
+
+def cases(text: str) -> list[tuple[int, str]]:
+    """The ``(line_number, stripped_line)`` of each case, checked against the count."""
+    lines = [(number, line.strip()) for number, line in enumerate(text.splitlines(), start=1)]
+    lines = [(number, line) for number, line in lines if line]
+    if not lines:
+        raise ValueError("line 1: empty input, expected the number of cases")
+    number, head = lines[0]
+    if not is_natural(head):
+        raise ValueError(
+            f"line {number}: the first line must be the number of cases, not {shown(head)}"
+        )
+    body = lines[1:]
+    # a count with more digits than the file has lines is too big: no need to read it
+    count = int(head) if len(head) <= MAX_DIGITS and len(head) <= len(str(len(body))) else None
+    if count is None:
+        last = len(text.splitlines())
+        raise ValueError(
+            f"line {last}: the count on line {number} is {shown(head)} but only "
+            f"{len(body)} case(s) follow"
+        )
+    if len(body) > count:
+        extra = body[count][0]
+        raise ValueError(f"line {extra}: more cases than the count {count} on line {number}")
+    if len(body) < count:
+        last = len(text.splitlines()) or 1
+        raise ValueError(
+            f"line {last}: the count on line {number} is {count} but only {len(body)} "
+            f"case(s) follow"
+        )
+    return body

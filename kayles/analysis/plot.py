@@ -1,0 +1,195 @@
+"""The picture of a nim-sequence: G(n) against n, rare values marked, the proved period drawn.
+
+matplotlib (the optional extra ``kayles[plot]``) is imported only inside the
+drawing functions, with the Agg canvas (no display, no pyplot state).
+
+Readable at any length: up to one point per pixel column every (n, G(n)) is a
+dot; past that, heaps are binned by pixel column and each column shows every
+value that occurs in it (no averaging, no blur), drawn as a rasterised
+scatter so SVG and PDF files stay small.
+
+Rare values: with a mask M, G(n) is *rare* when popcount(G(n) & M) is even.
+The mask drawn is the allowed one (every option constant rare) with the fewest
+rare positions among 0..N, found from the value histogram by a Walsh-Hadamard
+transform (``kayles.engine.spectrum.fewest_rare``, the mask a survey reports).
+"""
+
+from __future__ import annotations
+
+from ..engine._numbers import brief
+from ..engine.rules import get_game
+from ..engine.sequence import Sequence
+from ..engine.spectrum import fewest_rare, parity
+from ..errors import SetupError, shown
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
+
+    from ..engine.rules import Game
+
+__all__ = [
+    "DEFAULT_LAST",
+    "FORMATS",
+    "MAX_LAST",
+    "figure",
+    "last_heap",
+    "parse_size",
+    "repr_png",
+    "save_format",
+]
+
+FORMATS = ("png", "svg", "pdf")
+DEFAULT_LAST = (1 << 14) - 1  # heaps drawn when no period is proved and no N is given
+PROOF_SEARCH = 1 << 16  # values a plot spends looking for a proof of the period
+MAX_LAST = 1 << 24  # the longest table a plot computes (32 MB of values)
+DPI = 100  # pixels per inch: a size in pixels is figsize * DPI
+MIN_SIDE, MAX_SIDE = 200, 10000  # pixels
+MAX_PIXELS = 16_000_000  # a canvas of at most this many pixels (64 MB of RGBA), e.g. 4000x4000
+CHUNK = 1 << 20  # heaps binned at a time: temporaries stay at a few MB whatever --max
+
+
+def _matplotlib():
+    try:
+        import matplotlib  # noqa: F401  (the extra itself, before any of its modules)
+        from matplotlib.backends.backend_agg import FigureCanvasAgg
+        from matplotlib.figure import Figure
+    except ImportError:
+        raise SetupError("plotting needs matplotlib: pip install 'kayles[plot]'") from None
+    return Figure, FigureCanvasAgg
+
+
+def save_format(path: str) -> str:
+    """'png', 'svg' or 'pdf' from the file name, or ValueError."""
+    stem, dot, ext = path.rpartition(".")
+    if not (dot and stem) or ext.lower() not in FORMATS:
+        raise ValueError(f"{shown(path)}: the picture's name must end in .png, .svg or .pdf")
+    return ext.lower()
+
+
+def parse_size(text: str) -> tuple[int, int]:
+    """'1600x800' -> (1600, 800): width and height in pixels."""
+    width, x, height = text.lower().partition("x")
+    if not (x and width.isascii() and width.isdigit() and height.isascii() and height.isdigit()):
+        raise ValueError(f"a size is WIDTHxHEIGHT in pixels, like 1600x800, not {shown(text)}")
+    size = int(width), int(height)
+    if not all(MIN_SIDE <= side <= MAX_SIDE for side in size):
+        raise ValueError(f"each side of the picture must be {MIN_SIDE} to {MAX_SIDE} pixels, "
+                         f"not {text}")
+    if size[0] * size[1] > MAX_PIXELS:
+        raise ValueError(f"a picture has at most {MAX_PIXELS:,} pixels (4000x4000), "
+                         f"not {size[0] * size[1]:,} ({text})")
+    return size
+
+
+def last_heap(sequence: Sequence, last: int | None = None) -> int:
+    """The last heap drawn: ``last``, else the proof's length (at least 100 heaps), else
+    DEFAULT_LAST."""
+    if last is not None:
+        if last < 0:
+            raise ValueError(f"the last heap drawn must be >= 0, not {last}")
+        if last > MAX_LAST:
+            raise ValueError(f"a plot draws at most {MAX_LAST} heaps, not {brief(last)}")
+        return last
+    found = sequence.prove(PROOF_SEARCH)
+    return max(found.values, 100) - 1 if found else DEFAULT_LAST
+
+
+def figure(source: Sequence | Game | str, last: int | None = None, *,
+           size: tuple[int, int] = (1600, 800)) -> Figure:
+    """The picture of G(0..last) of a game (a Sequence, a Game or a name), as a Figure."""
+    Figure, FigureCanvasAgg = _matplotlib()
+    import warnings
+
+    import numpy as np
+    from matplotlib.ticker import MaxNLocator
+
+    sequence = source if isinstance(source, Sequence) else Sequence(
+        get_game(source) if isinstance(source, str) else source)
+    last = last_heap(sequence, last)
+    sequence.prove(PROOF_SEARCH)  # the period drawn and named in the title, when cheap
+    values = np.array(sequence.table(last + 1), dtype=np.uint16)
+    count = last + 1
+    counts = np.bincount(values).tolist()
+    found = None if len(counts) == 1 else fewest_rare(counts, sequence.game.constants(
+        sequence.nimber))
+
+    width, height = size
+    fig = Figure(figsize=(width / DPI, height / DPI), dpi=DPI)
+    FigureCanvasAgg(fig)
+    ax = fig.add_subplot()
+    if count > width:  # one column per pixel: every value that occurs in it
+        pairs = np.zeros(0, dtype=np.int64)  # column * len(counts) + value, each once
+        for start in range(0, count, CHUNK):  # a chunk of heaps at a time: bounded temporaries
+            column = np.arange(start, min(start + CHUNK, count), dtype=np.int64) * width // count
+            pairs = np.union1d(pairs, column * len(counts) + values[start : start + CHUNK])
+        xs = (pairs // len(counts) + 0.5) * count / width
+        ys = pairs % len(counts)
+        dot = 1.5
+    else:
+        xs = np.arange(count)
+        ys = values
+        dot = min(6.0, max(1.5, 0.9 * width / count))
+    marker = {"s": (dot * 72 / DPI) ** 2, "linewidths": 0, "rasterized": True}
+    if found is None:
+        ax.scatter(xs, ys, color="tab:blue", label=f"G(n) (all 0: {count} heaps)", **marker)
+    else:
+        mask, rare_count = found
+        odd = np.array([parity(v & mask) for v in range(len(counts))])
+        rare = odd[ys] == 0
+        ax.scatter(xs[~rare], ys[~rare], color="tab:blue",
+                   label=f"common values ({count - rare_count} heaps)", **marker)
+        ax.scatter(xs[rare], ys[rare], color="tab:red",
+                   label=f"rare values, mask {mask:#b} ({rare_count} heaps)", **marker)
+    _draw_period(ax, sequence, last)
+    ax.set_xlim(-0.5, last + 0.5)
+    ax.set_ylim(-0.5, len(counts) - 0.5)
+    ax.yaxis.set_major_locator(MaxNLocator(integer=True))
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+    ax.set_xlabel("n (heap size)")
+    ax.set_ylabel("G(n)")
+    ax.grid(alpha=0.3)
+    ax.set_title(f"{sequence.game.name}: nim-sequence G(n), n = 0..{last}\n"
+                 f"{_proof_text(sequence)}")
+    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.1), ncol=2, fontsize="small",
+              markerscale=max(1.0, 4 / dot), frameon=False)
+    with warnings.catch_warnings():  # a small picture cannot fit every label: draw anyway
+        warnings.simplefilter("ignore")
+        fig.tight_layout()
+    return fig
+
+
+def _draw_period(ax, sequence: Sequence, last: int) -> None:
+    period = sequence.period
+    if period is None or period.preperiod > last:
+        return
+    n0, p = period.preperiod, period.period
+    ax.axvline(n0, color="black", linestyle="--", linewidth=1,
+               label=f"preperiod ends: periodic from n = {n0}")
+    if n0 + p <= last:
+        ax.axvspan(n0, n0 + p, color="tab:green", alpha=0.25, linewidth=0,
+                   label=f"one period: {p} heaps")
+
+
+def _proof_text(sequence: Sequence) -> str:
+    period = sequence.period
+    if period is not None:
+        return (f"period {period.period} from n = {period.preperiod}, "
+                f"proved with {period.values} values")
+    if not sequence.game.provable:
+        return "no periodicity theorem for unequal splits"
+    return f"no period proved within {len(sequence)} values"
+
+
+def repr_png(sequence: Sequence) -> bytes | None:
+    """The PNG of ``figure(sequence)``, or None without matplotlib: how Jupyter shows a
+    Sequence (``kayles`` registers it with IPython, see ``kayles/__init__.py``)."""
+    from io import BytesIO
+
+    try:
+        drawn = figure(sequence, size=(800, 400))
+    except SetupError:
+        return None
+    data = BytesIO()
+    drawn.savefig(data, format="png")
+    return data.getvalue()

@@ -1,0 +1,127 @@
+"""Surveys of whole families of heap games: which codes, one game's summary, classes.
+
+``codes_with_digits(k, first)`` lists a family (every ``0.d1..dk`` with ``dk != 0``);
+``summarise(code, limit)`` runs one game's ``Sequence`` until its period is proved
+or ``limit`` values are computed and returns a ``Summary`` of plain data (it runs
+in worker processes, so it takes and returns only picklable things);
+``equivalence_classes`` groups summaries whose first N values agree;
+``misere_summary(code, max_heap, budget)`` is one game's misère quotient (kayles.analysis.quotient)
+on heaps up to ``max_heap`` as plain data, for ``kayles survey --misere``.
+
+The rare mask (sparse space, ``kayles.engine.spectrum``): over the masks that keep every
+option constant rare, the survey reports the one with the fewest rare heaps
+n < values, the smallest such mask on a tie.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import itertools
+import time
+from array import array
+
+from ..engine.checksum import fletcher32
+from ..engine.rules import get_game
+from ..engine.sequence import Sequence
+from ..engine.spectrum import fewest_rare, parity
+from ..storage.records import FIELDS, Summary
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+
+__all__ = [
+    "FIELDS",
+    "Summary",
+    "canonical_code",
+    "compared_values",
+    "codes_with_digits",
+    "equivalence_classes",
+    "misere_summary",
+    "summarise",
+]
+
+def canonical_code(code: str) -> str:
+    """The game's own name for ``code`` ('.77' -> '0.77'); ValueError if it is not a game."""
+    return get_game(code).name
+
+
+def codes_with_digits(digits: int, first: str = "0") -> list[str]:
+    """Every code ``first.d1..dk`` (k = ``digits``) whose last digit is not 0, in order.
+
+    A last digit 0 would repeat a shorter code, so there are 8**(k-1) * 7 of them.
+    """
+    if digits < 1:
+        raise ValueError(f"--digits must be at least 1, not {digits}")
+    if first not in ("0", "4"):
+        raise ValueError(f"--first must be 0 or 4, not {first!r}")
+    return [f"{first}.{''.join(body)}{last}"
+            for body in itertools.product("01234567", repeat=digits - 1)
+            for last in "1234567"]
+
+
+def summarise(code: str, limit: int) -> Summary:
+    """Compute ``code`` until its period is proved or ``limit`` values, and sum it up."""
+    started = time.perf_counter()
+    game = get_game(code)
+    sequence = Sequence(game)
+    period = sequence.prove(limit)
+    used = period.values if period is not None else limit
+    values = sequence.table(used).tolist()
+    counts = [0] * (max(values, default=0) + 1)
+    for value in values:
+        counts[value] += 1
+    mask, rare = fewest_rare(counts, game.constants(sequence.nimber))
+    last_rare = next((n for n in reversed(range(used)) if not parity(values[n] & mask)), None)
+    largest = max(values, default=0)
+    head = values[: period.preperiod + period.period] if period is not None else values
+    return Summary(
+        code=game.name, max=limit, proved=period is not None,
+        preperiod=period.preperiod if period else None,
+        period=period.period if period else None,
+        values=used, largest=largest, largest_heap=values.index(largest) if values else None,
+        mask=mask, rare=rare, last_rare=last_rare, checksum=fletcher32(values),
+        head=head, seconds=time.perf_counter() - started,
+    )
+
+
+def compared_values(summary: Summary, count: int, drop_zeros: bool = False) -> list[int]:
+    """G(0..count-1), or with ``drop_zeros`` the ``count`` values after the leading zeros."""
+    if not drop_zeros:
+        return summary.first(count)
+    zeros = next((i for i, v in enumerate(summary.head) if v), len(summary.head))
+    return summary.first(zeros + count)[zeros:]
+
+
+def equivalence_classes(summaries: Iterable[Summary], count: int,
+                        drop_zeros: bool = False) -> list[list[Summary]]:
+    """Group the summaries whose G(0..count-1) agree, in the order of their first member.
+
+    With ``drop_zeros``, each sequence first loses its leading zeros (G(0) = 0 and
+    every zero after it up to the first non-zero value), and the next ``count``
+    values are compared: 0.07 (0, 0, 1, 1, 2, ...) and 0.137 (0, 1, 1, 2, ...) agree.
+    """
+    classes: dict[bytes, list[Summary]] = {}
+    for summary in summaries:
+        packed = array("H", compared_values(summary, count, drop_zeros)).tobytes()
+        classes.setdefault(hashlib.sha256(packed).digest(), []).append(summary)
+    return list(classes.values())
+
+
+def misere_summary(code: str, max_heap: int, budget: int) -> dict:
+    """The misère quotient of ``code`` on heaps up to ``max_heap`` (kayles.analysis.quotient) as a
+    dict: max_heap, order, p_size, solved (None, or at_heap, period, preperiod) and error
+    (None, or why the quotient is beyond the search: then order and p_size are None)."""
+    from .quotient import quotient
+
+    try:
+        q = quotient(get_game(code), max_heap, budget)
+    except ValueError as exc:
+        return {"max_heap": max_heap, "order": None, "p_size": None, "solved": None,
+                "error": str(exc)}
+    solved = None
+    if q.solved is not None:
+        at, period, preperiod = q.solved
+        solved = {"at_heap": at, "period": period, "preperiod": preperiod}
+    return {"max_heap": max_heap, "order": q.order, "p_size": q.p_size, "solved": solved,
+            "error": None}

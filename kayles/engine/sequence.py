@@ -1,0 +1,316 @@
+"""Nimber sequences of heap games: computed on demand, proved periodic, then free.
+
+A ``Sequence`` keeps the table G(0..L-1) of one game and grows it with a kernel.
+At checkpoints (every doubling, and the length a promising candidate needs) it
+asks the kernel for the period p and preperiod n0 whose proof needs the fewest
+values; the octal periodicity theorem proves it once
+
+    L >= max(2 * max(n0, 1) + 2p + t - 1, p + t + 1)     (t: the widest move)
+
+and from then on G(n) for any n costs O(1) and a long range streams in blocks.
+No period is ever typed in: it is found and proved from the table.  Games with
+'unequal' moves (Grundy's game) fall outside the theorem: they are computed.
+"""
+
+from __future__ import annotations
+
+from ..errors import shown
+from ._constants import MAX_THREADS
+from .rules import Game, encode
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable, Iterator
+
+__all__ = ["DIRECT_LIMIT", "PROOF_LIMIT", "Period", "Sequence", "as_sequence"]
+
+PROOF_LIMIT = 1 << 20  # how many values a proof search may compute unless told otherwise
+DIRECT_LIMIT = 1 << 27  # the largest table computed when no period is proved
+FIRST_CHECK = 64  # the first checkpoint; checkpoints double from there
+PROGRESS_STEP = 1 << 16  # values per kernel call while someone watches the progress
+
+
+class Period(tuple):
+    """A proved period: G(n + period) == G(n) for every n >= preperiod.
+
+    The tuple ``(preperiod, period, values)``; ``values`` is how many values of
+    the table the proof used.  (A tuple subclass, not a dataclass: importing
+    dataclasses costs 9 ms, more than Kayles-xox's whole start-up budget.)
+    """
+
+    __slots__ = ()
+
+    def __new__(cls, preperiod: int, period: int, values: int) -> Period:
+        return tuple.__new__(cls, (preperiod, period, values))
+
+    preperiod = property(lambda self: self[0], doc="The first n from which G repeats.")
+    period = property(lambda self: self[1], doc="The length of the repeating block.")
+    values = property(lambda self: self[2], doc="How many values the proof used.")
+
+    def __repr__(self) -> str:
+        return f"Period(preperiod={self[0]}, period={self[1]}, values={self[2]})"
+
+
+def _new_table(size: int) -> memoryview:
+    return memoryview(bytearray(2 * size)).cast("H")
+
+
+class Sequence:
+    """The nimbers G(0), G(1), ... of one heap game.
+
+    ``method`` is "sparse" (the default: the sparse-space kernel, which falls back
+    to the plain scan where it would not save) or "plain" (always the plain scan).
+    ``kernel`` is a kernel module (default: the one ``kayles.engine._impl`` chooses,
+    imported when a value is first computed, so a proof read from a cache costs
+    no kernel).  ``progress``, if given, is told ``update(computed, wanted)``
+    while values are computed (``kayles.interface.progress.Bar`` is one).  Each function of
+    ``listeners`` is called with the sequence after every kernel call (a saved
+    run writes its new values there); ``step``, if set, bounds the values one
+    kernel call computes.  ``threads`` is how many threads the compiled kernel
+    may run on one sequence (the same values; set it before the first values).
+    """
+
+    def __init__(self, game: Game, method: str = "sparse", kernel=None, *,
+                 progress=None, threads: int = 1) -> None:
+        if method not in ("sparse", "plain"):
+            raise ValueError(f"method must be 'sparse' or 'plain', not {shown(method)}")
+        if not 1 <= threads <= MAX_THREADS:
+            raise ValueError(f"threads must be 1 to {MAX_THREADS}, not {threads}")
+        self.game = game
+        self.method = method
+        self._kernel = kernel
+        self.encoded = encode(game.kinds)
+        self._scratch = None  # the kernel's working memory, made by the first call, then reused
+        self._table = _new_table(FIRST_CHECK)
+        self._length = 0
+        self._checkpoint = FIRST_CHECK
+        self._checked = 0  # the table length at the last period search
+        self.period: Period | None = None
+        self.progress = progress
+        self.threads = threads
+        self.step: int | None = None
+        self.listeners: list[Callable[[Sequence], None]] = []
+        self._borrowed = 0  # values taken over from a proof computed elsewhere (from_proof)
+
+    @property
+    def kernel(self):
+        """The kernel module that computes this sequence's values."""
+        if self._kernel is None:
+            from . import _impl
+
+            self._kernel = _impl.kernel
+        return self._kernel
+
+    @classmethod
+    def from_values(cls, game: Game, values, method: str = "sparse", kernel=None, *,
+                    progress=None) -> Sequence:
+        """A sequence that starts from known values G(0..len(values)-1), e.g. a saved table.
+
+        The checkpoints an uninterrupted run would have passed are replayed on the
+        given values, so the sequence is in the state that run would be in (a period
+        proved at the same length, or the same next checkpoint).
+        """
+        sequence = cls(game, method, kernel, progress=progress)
+        count = len(values)
+        sequence._reserve(count)
+        sequence._table[:count] = values
+        while sequence._length < count and sequence.period is None:
+            stop = min(count, sequence._checkpoint)
+            sequence._length = stop
+            if stop == sequence._checkpoint:
+                sequence._check()
+        return sequence
+
+    @classmethod
+    def from_proof(cls, game: Game, table: memoryview, period: Period) -> Sequence:
+        """A proved sequence that takes over ``table``, its first ``period.values`` values
+        (e.g. read from a cache: no copy is made, so the caller gives the table up).
+
+        No kernel is imported until one of its functions is called (moves on a
+        row call one): every nimber is read or copied from the table.  The
+        proof's certificate is checked again here (O(values), at memcmp speed), so
+        a table that does not prove ``period`` is a ValueError.
+        """
+        length, n0, p, t = period.values, period.preperiod, period.period, game.span
+        if len(table) != length or table.format != "H":
+            raise ValueError(f"{game.name}: {len(table)} values, but {period!r}")
+        raw = table.cast("B")
+        if (
+            not game.provable
+            or p < 1
+            or length < max(2 * max(n0, 1) + 2 * p + t - 1, p + t + 1)
+            or raw[2 * (n0 + p) :] != raw[2 * n0 : 2 * (length - p)]
+        ):
+            raise ValueError(f"{game.name}: the table does not prove {period!r}")
+        sequence = cls(game)
+        sequence._table = table
+        sequence._length = sequence._checkpoint = sequence._borrowed = length
+        sequence.period = period
+        return sequence
+
+    def __len__(self) -> int:
+        """How many values are computed (or copied from the period) so far."""
+        return self._length
+
+    # -- growing ---------------------------------------------------------------
+
+    def _reserve(self, count: int) -> None:
+        if count > len(self._table):
+            # Double, but not past the next checkpoint: a proof's last stretch
+            # (often far from a power of two) would otherwise leave most of the
+            # doubled table unused.
+            cap = self._checkpoint if self.period is None else 2 * len(self._table)
+            size = max(count, min(2 * len(self._table), cap))
+            table = _new_table(size)
+            table[: self._length] = self._table[: self._length]
+            self._table = table
+
+    def _compute(self, count: int) -> None:
+        """Compute values until there are ``count`` of them or a period is proved.
+
+        Past DIRECT_LIMIT only a proof can answer: refuse at once when the
+        theorem cannot apply, else search for one within PROOF_LIMIT values
+        (once: a failed search is not repeated) and say so if there is none.
+        A proof taken over from elsewhere (a cache) that needed more than
+        PROOF_LIMIT values answers no such question: a run without it could
+        not, and the answer must not depend on what a cache holds.
+        """
+        if count > DIRECT_LIMIT:
+            past = f"so heap sizes past the direct limit ({DIRECT_LIMIT - 1}) cannot be answered"
+            if self.period is not None and self._borrowed and self.period.values > PROOF_LIMIT:
+                raise ValueError(f"{self.game.name}: no period was found within {PROOF_LIMIT} "
+                                 f"values, {past}")
+            if self.period is None and not self.game.provable:
+                raise ValueError(f"{self.game.name}: no period is known (the periodicity "
+                                 f"theorem does not cover unequal splits), {past}")
+            if self.period is None and self._length < PROOF_LIMIT:
+                self._grow(PROOF_LIMIT)
+            if self.period is None:
+                raise ValueError(
+                    f"{self.game.name}: no period was found within {len(self)} values, {past}"
+                )
+        self._grow(count)
+
+    def _grow(self, count: int) -> None:
+        while self._length < count and self.period is None:
+            stop = min(count, self._checkpoint)
+            if self.progress is not None:
+                stop = min(stop, self._length + PROGRESS_STEP)
+                self.progress.update(self._length, count)
+            if self.step is not None:
+                stop = min(stop, self._length + self.step)
+            self._reserve(stop)
+            kernel = self.kernel
+            if self._scratch is None:
+                self._scratch = kernel.Scratch(threads=self.threads)
+            extend = kernel.extend_sparse if self.method == "sparse" else kernel.extend_plain
+            extend(self._table, self._length, stop, self.encoded, self._scratch)
+            self._length = stop
+            if stop == self._checkpoint:
+                self._check()
+            for listener in tuple(self.listeners):
+                listener(self)
+
+    def _check(self) -> None:
+        length = self._checked = self._length
+        found = None
+        if self.game.provable:
+            found = self.kernel.find_period(self._table, length, self.game.span)
+        if found is not None:
+            p, n0, needed = found
+            if needed <= length:
+                self.period = self._smallest(p, n0, length)
+                return
+            if needed < 2 * length:
+                self._checkpoint = needed
+                return
+        self._checkpoint = 2 * length
+
+    def _smallest(self, p: int, n0: int, length: int) -> Period:
+        """The least period (a divisor of p) and its least preperiod."""
+        g = self._table
+        for q in range(1, p + 1):
+            if p % q == 0 and all(g[k] == g[k + q] for k in range(n0, n0 + p)):
+                break
+        start = n0
+        while start > 0 and g[start - 1] == g[start - 1 + q]:
+            start -= 1
+        return Period(start, q, length)
+
+    def _copy_period(self, count: int) -> None:
+        """Extend a proved table to ``count`` values by copying whole periods."""
+        if self.period is None:
+            raise RuntimeError("cannot happen: copying whole periods before a period is proved")
+        n0, p = self.period.preperiod, self.period.period
+        self._reserve(count)
+        g = self._table
+        while self._length < count:
+            have = self._length
+            span = (have - n0) // p * p  # whole periods already in the table
+            take = min(span, count - have)
+            g[have : have + take] = g[have - span : have - span + take]
+            self._length = have + take
+
+    # -- asking ----------------------------------------------------------------
+
+    def prove(self, limit: int = PROOF_LIMIT) -> Period | None:
+        """Search for a proved period, computing up to ``limit`` values."""
+        if self.period is None and self.game.provable:
+            self._grow(limit)
+            if self.period is None and self._checked < self._length:
+                self._check()  # the limit fell between checkpoints: search what is there
+        return self.period
+
+    def table(self, count: int) -> memoryview:
+        """G(0..count-1) as a memoryview of 16-bit values (valid until the next growth)."""
+        if count > self._length:
+            if count <= DIRECT_LIMIT:
+                self._reserve(count)  # the table ends this long either way: one allocation
+            self._compute(count)
+            if self._length < count:
+                self._copy_period(count)
+        return self._table[:count]
+
+    def nimber(self, n: int) -> int:
+        """G(n) for any n >= 0: O(1) once a period is proved."""
+        if n < 0:
+            raise ValueError(f"heap size must be >= 0, not {n}")
+        if n >= self._length:
+            self._compute(n + 1)
+        p = self.period
+        if n < self._length or p is None:
+            return self._table[n]
+        return self._table[p.preperiod + (n - p.preperiod) % p.period]
+
+    def nimbers(self, n: int) -> list[int]:
+        """[G(0), ..., G(n)]."""
+        if n < 0:
+            raise ValueError(f"n must be >= 0, not {n}")
+        return self.table(n + 1).tolist()
+
+    def segments(self, count: int) -> Iterator[tuple[memoryview, int]]:
+        """G(0..count-1) in pieces (values, times): ``values`` repeated ``times`` in a row.
+
+        Everything is computed before this returns; past a proved period the
+        pieces are whole periods, so any count streams in O(count) time and
+        O(period) memory.
+        """
+        if count > self._length:
+            self._compute(count)
+        if count <= self._length or self.period is None:
+            return iter([(self._table[:count], 1)])
+        n0, p = self.period.preperiod, self.period.period
+        head = self._table[: n0 + p]
+        block = self._table[n0 : n0 + p]
+        repeats, tail = divmod(count - n0 - p, p)
+        return iter([(head, 1), (block, repeats), (block[:tail], 1)])
+
+
+def as_sequence(what) -> Sequence:
+    """``what`` when it is a Sequence, a new Sequence of it when it is a Game (the functions
+    of positions take either); TypeError otherwise."""
+    if isinstance(what, Sequence):
+        return what
+    if isinstance(what, Game):
+        return Sequence(what)
+    raise TypeError(f"give a Sequence or a Game, not {type(what).__name__}")

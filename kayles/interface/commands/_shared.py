@@ -1,0 +1,134 @@
+"""What the subcommands share: argument types, the --game option, sequences with
+progress, JSON output and how a heap move is given in JSON.
+
+A new subcommand family is a module of ``kayles.interface.commands`` with
+``register(subparsers)``; add its name to ``COMMAND_FAMILIES`` in ``kayles_cli.py``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+from ...engine._numbers import count
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from ...analysis.heaps import HeapMove
+    from ...engine.sequence import Sequence
+
+__all__ = [
+    "GAME_HELP",
+    "add_game_option",
+    "add_json_option",
+    "add_threads_option",
+    "dump_json",
+    "end_progress",
+    "heap_move_json",
+    "add_old_name",
+    "natural",
+    "open_sequence",
+    "threads_of",
+]
+
+GAME_HELP = "a game name (see 'kayles games') or an octal code such as 0.77 (default: kayles-xox)"
+
+
+def natural(what: str = "N") -> Callable[[str], int]:
+    """An argparse ``type``: a count of any length, in any form every count option takes
+    (_numbers.count: 2048, 2,048, 2**11)."""
+
+    def parse(text: str) -> int:
+        try:
+            return count(text, what)
+        except ValueError as exc:
+            raise argparse.ArgumentTypeError(str(exc)) from None
+
+    return parse
+
+
+def add_old_name(parser, old: str, option: argparse.Action) -> None:
+    """``old``, an earlier spelling of ``option`` (docs/glossary.md: the vocabulary): still
+    taken, no longer shown in --help."""
+    parser.add_argument(old, dest=option.dest, type=option.type, choices=option.choices,
+                        metavar=option.metavar, default=argparse.SUPPRESS,
+                        help=argparse.SUPPRESS)
+
+
+def add_threads_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--threads", type=natural("--threads"), metavar="T",
+                        help="threads on the sequence (default: the cores present; the same "
+                        "values with any number)")
+
+
+def threads_of(args) -> int:
+    """--threads, or as many as the kernel takes (it runs no more than the cores this
+    process may run on); ValueError past the kernel's limit."""
+    from ...engine._constants import MAX_THREADS
+
+    if args.threads is None:
+        return MAX_THREADS
+    if not 1 <= args.threads <= MAX_THREADS:
+        raise ValueError(f"--threads must be 1 to {MAX_THREADS}, not {args.threads}")
+    return args.threads
+
+
+def add_game_option(parser: argparse.ArgumentParser) -> None:
+    option = parser.add_argument("--game", "-g", default="kayles-xox", help=GAME_HELP)
+    option.completer = _game_names  # type: ignore[attr-defined]  # shell completion
+
+
+def add_json_option(parser, what: str, detail: str = "") -> None:
+    """--json: print the answer as one JSON ``what`` (an object, an array, a value)."""
+    parser.add_argument("--json", action="store_true",
+                        help=f"print one JSON {what}" + (f" ({detail})" if detail else ""))
+
+
+def _game_names(**_) -> list[str]:
+    """What argcomplete offers after --game: the named games."""
+    from ...engine.rules import GAMES
+
+    return list(GAMES)
+
+
+def open_sequence(name: str, cached: bool = True, most: int | None = None) -> Sequence:
+    """The Sequence of a game by name or code, with a progress bar on a terminal.
+
+    ``cached``: start from a proof in the user's cache when there is one
+    (``kayles.storage.proof_cache``; ``most``: one that needed at most that many values);
+    a saved run (--save, --resume) computes its own table.
+    """
+    from ...engine.rules import get_game
+    from ..progress import sequence_bar
+
+    game = get_game(name)
+    if cached:
+        from ...storage.proof_cache import sequence as from_cache
+
+        sequence = from_cache(game, most)
+    else:
+        from ...engine.sequence import Sequence
+
+        sequence = Sequence(game)
+    sequence.progress = sequence_bar(f"{sequence.game.name}: computing")
+    return sequence
+
+
+def end_progress(sequence: Sequence) -> None:
+    """Close the sequence's progress bar, if it has one."""
+    if sequence.progress is not None:
+        sequence.progress.close()
+        sequence.progress = None
+
+
+def dump_json(value, out) -> None:
+    out.write(json.dumps(value) + "\n")
+
+
+def heap_move_json(move: HeapMove | None, heaps: list[int]) -> dict | None:
+    if move is None:
+        return None
+    return {"heap": move.index + 1, "size": move.size, "becomes": list(move.parts),
+            "position": move.apply(heaps)}

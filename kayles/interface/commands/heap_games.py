@@ -1,0 +1,257 @@
+"""Subcommands on heap games: grundy, period, move, games."""
+
+from __future__ import annotations
+
+from ...engine.checksum import fletcher32_of_pieces
+from ...engine.rules import ALIASES, GAMES
+from ...engine.sequence import DIRECT_LIMIT, PROOF_LIMIT, Sequence
+from ...errors import Terminated
+from ...storage.table_file import CHUNK, SECONDS, TableWriter, check_game, read_table
+from .._output import write_nimbers
+from ._shared import (
+    add_game_option,
+    add_json_option,
+    add_old_name,
+    add_threads_option,
+    dump_json,
+    end_progress,
+    heap_move_json,
+    natural,
+    open_sequence,
+    threads_of,
+)
+from .misere_games import add_budget_option
+
+
+def register(sub) -> None:
+    p = sub.add_parser("grundy", help="print [G(0), ..., G(N)]", description="Print the "
+                       "nim-sequence [G(0), G(1), ..., G(N)] of a heap game on one line.")
+    p.add_argument("n", metavar="N", type=natural(), help="the last heap size")
+    add_game_option(p)
+    p.add_argument("--checksum", action="store_true",
+                   help="print the Fletcher-32 checksum of G(0..N) instead of the values")
+    _add_save_options(p)
+    add_threads_option(p)
+    p.set_defaults(handler=command_grundy)
+
+    p = sub.add_parser("period", help="prove the period of a nim-sequence",
+                       description="Compute the nim-sequence until the octal periodicity "
+                       "theorem proves a period, or report that none was proved.")
+    add_game_option(p)
+    add_old_name(p, "--max", p.add_argument(
+        "--to", type=natural("--to"), default=PROOF_LIMIT, metavar="N", dest="max",
+        help=f"compute at most N values (default {PROOF_LIMIT} = 2**20)"))
+    add_json_option(p, "object", "with the Fletcher-32 checksum of the values computed")
+    _add_save_options(p)
+    add_threads_option(p)
+    p.set_defaults(handler=command_period)
+
+    p = sub.add_parser("move", help="the winning move of a position",
+                       description="Print the position after the winning move, or LOSS. "
+                       "A position is a list of heap sizes (any game: the answer names the "
+                       "heap and what it becomes) or, for games played on rows, one string "
+                       "of 'x' (pin) and '.' (gap).")
+    p.add_argument("position", metavar="POSITION", nargs="+", help="a row, or heap sizes")
+    add_game_option(p)
+    add_json_option(p, "object")
+    p.add_argument("--misere", "--misère", action="store_true",
+                   help="misère play: whoever moves last loses (exhaustive search)")
+    add_budget_option(p)
+    p.set_defaults(handler=command_move)
+
+    p = sub.add_parser("games", help="list the named games and their rules",
+                       description="List the named games and their move kinds.")
+    add_json_option(p, "array")
+    p.set_defaults(handler=command_games)
+
+
+def _add_save_options(parser) -> None:
+    group = parser.add_mutually_exclusive_group()
+    group.add_argument("--save", metavar="FILE", help="write the table to FILE as it grows "
+                       "(a new file), so an interrupted run can be resumed")
+    group.add_argument("--resume", metavar="FILE", help="continue the table saved in FILE "
+                       "(after Ctrl-C, SIGTERM or a crash) and keep saving to it")
+    parser.add_argument("--force", action="store_true",
+                        help="with --save: replace FILE if it exists (a regular file only)")
+    parser.add_argument("--chunk", type=natural("--chunk"), default=CHUNK, metavar="N",
+                        help=f"with --save/--resume: values in the first and smallest saved "
+                        f"chunk (default {CHUNK}); chunks grow to about {SECONDS:g} s of "
+                        "computing each")
+
+
+def _long_run(args, limit: int | None = None):
+    """The sequence of ``args.game`` and its _Saving (None without --save/--resume).
+
+    A resumed sequence starts from at most ``limit`` saved values, so it ends where
+    an uninterrupted run with that limit would (the file keeps all of them).
+    """
+    if args.chunk < 1:
+        raise ValueError("--chunk must be at least 1")
+    threads = threads_of(args)
+    sequence = open_sequence(args.game, args.save is None and args.resume is None, limit)
+    sequence.threads = threads
+    if args.resume is not None:
+        saved = read_table(args.resume)
+        check_game(saved, sequence.game, args.resume)
+        sequence = Sequence.from_values(sequence.game, saved.values[:limit],
+                                        progress=sequence.progress)
+        sequence.threads = threads
+        writer = TableWriter.reopen(args.resume, saved)
+    elif args.save is not None:
+        writer = TableWriter.create(args.save, sequence.game, args.force)
+    else:
+        return sequence, None
+    writer.attach(sequence, args.chunk, SECONDS)
+    return sequence, _Saving(sequence, writer)
+
+
+class _Saving:
+    """A saved run: Ctrl-C (SIGINT) or SIGTERM finishes and saves the kernel call in
+    progress, then stops the run (status 130, or 143 for SIGTERM); a second one stops
+    at once."""
+
+    def __init__(self, sequence, writer: TableWriter) -> None:
+        import signal
+        import threading
+
+        self.writer = writer
+        self.asked: int | None = None  # the signal that asked the run to stop
+        self._previous: dict = {}
+        if threading.current_thread() is threading.main_thread():  # where signals go
+            sequence.listeners.append(self._stop_if_asked)  # after the writer's save
+            for number in (signal.SIGINT, signal.SIGTERM):
+                self._previous[number] = signal.signal(number, self._on_signal)
+
+    def _on_signal(self, number, frame) -> None:
+        import signal
+
+        self.asked = number
+        signal.signal(number, signal.default_int_handler if number == signal.SIGINT
+                      else signal.SIG_DFL)
+
+    def _stop_if_asked(self, sequence) -> None:
+        if self.asked is not None:
+            self._stop()
+
+    def _stop(self):
+        import signal
+
+        if self.asked == signal.SIGTERM:
+            raise Terminated
+        raise KeyboardInterrupt
+
+    def close(self, sequence) -> None:
+        """Save what is left and close the file; then stop if a signal asked for it."""
+        import signal
+
+        try:
+            self.writer.finish(sequence)
+        finally:
+            for number, previous in self._previous.items():
+                signal.signal(number, previous)
+        if self.asked is not None:
+            self._stop()
+
+
+def _close(sequence, saving: _Saving | None) -> None:
+    try:
+        end_progress(sequence)
+    finally:
+        if saving is not None:
+            saving.close(sequence)  # Ctrl-C included: what is computed is saved
+
+
+def checksum_hex(sequence, count: int) -> str:
+    """The Fletcher-32 checksum of G(0..count-1) as 8 hex digits (O(period) once proved)."""
+    return f"{fletcher32_of_pieces(sequence.segments(count)):08x}"
+
+
+def command_grundy(args, out) -> None:
+    sequence, saving = _long_run(args)
+    try:
+        sequence.segments(args.n + 1)
+    finally:
+        _close(sequence, saving)
+    if args.checksum:
+        out.write(f"{checksum_hex(sequence, args.n + 1)}  fletcher32 of G(0..{args.n}), "
+                  f"{sequence.game.name}\n")
+    else:
+        write_nimbers(sequence, args.n, out)
+
+
+def command_period(args, out) -> int:
+    if args.max > DIRECT_LIMIT:
+        raise ValueError(f"--max is at most the direct limit {DIRECT_LIMIT}")
+    sequence, saving = _long_run(args, args.max)
+    game = sequence.game
+    try:
+        found = sequence.prove(args.max)
+    finally:
+        _close(sequence, saving)
+    report = {
+        "game": game.name,
+        "proved": found is not None,
+        "preperiod": found.preperiod if found else None,
+        "period": found.period if found else None,
+        "values": found.values if found else len(sequence),
+    }
+    if not game.provable:
+        report["reason"] = "the octal periodicity theorem does not cover unequal splits"
+    report["fletcher32"] = checksum_hex(sequence, report["values"])
+    if args.json:
+        dump_json(report, out)
+    elif found:
+        out.write(f"{game.name}: period {found.period} from heap {found.preperiod} "
+                  f"(proved with {found.values} values)\n")
+    elif not game.provable:
+        out.write(f"{game.name}: no proof possible: {report['reason']}\n")
+    else:
+        out.write(f"{game.name}: no period proved within {len(sequence)} values\n")
+    return 0
+
+
+def command_move(args, out) -> None:
+    from ...analysis import heaps, row
+
+    if args.misere:
+        from .misere_games import command_misere_move
+
+        return command_misere_move(args, out)
+
+    sequence = open_sequence(args.game)
+    if not heaps.looks_like_heaps(args.position):
+        if not sequence.game.on_rows:
+            raise ValueError(f"{sequence.game.name} is played on heaps: give heap sizes")
+        if len(args.position) != 1:  # several words: heap sizes, one of them bad
+            heaps.parse_heaps(" ".join(args.position))
+            raise ValueError("a row is one POSITION of 'x' and '.' (or give heap sizes)")
+        after = row.winning_move(args.position[0], sequence)
+        if args.json:
+            dump_json({"game": sequence.game.name, "position": args.position[0],
+                       "move": after}, out)
+        else:
+            out.write(("LOSS" if after is None else after) + "\n")
+        return
+    position = heaps.parse_heaps(" ".join(args.position))
+    move = heaps.winning_move(position, sequence)
+    if args.json:
+        dump_json({"game": sequence.game.name, "heaps": position,
+                   "move": heap_move_json(move, position)}, out)
+    elif move is None:
+        out.write("LOSS\n")
+    else:
+        out.write(move.text() + "\n")
+
+
+def command_games(args, out) -> None:
+    if args.json:
+        dump_json([{"name": g.name, "summary": g.summary,
+                    "moves": [k.describe() for k in g.kinds]} for g in GAMES.values()], out)
+        return
+    for game in GAMES.values():
+        aliases = [alias for alias, name in ALIASES.items() if name == game.name]
+        also = f" (also --game {', '.join(aliases)})" if aliases else ""
+        out.write(f"{game.name:16} {game.summary}{also}\n")
+        for kind in game.kinds:
+            out.write(f"{'':16}   - {kind.describe()}\n")
+    out.write("\nAny octal code works too, e.g. --game 0.77, --game .07, --game 4.07.\n")

@@ -1,0 +1,153 @@
+"""``kayles play``: a game in the terminal against perfect play.
+
+One line per turn on standard output, so a script (stdin not a terminal: one
+move a line, no prompt) drives a whole game:
+
+    start: xxxxxxx (kayles-xox, normal play: the last move wins; you move first)
+    hint: pin 4 => xxx.xxx                      (with --hint, before each of your moves)
+    you: pin 4 => xxx.xxx
+    me: pin 1 => .xx.xxx
+    illegal: pin 1 is down already; try again, or type 'help'
+    ...
+    I have no move: you win.
+
+A game that ends (someone wins, or the user types 'quit') exits with status 0;
+so does the end of input in the middle of a game ('end of input: game
+abandoned').  A bad starting position or option is one stderr line, status 2.
+"""
+
+from __future__ import annotations
+
+import sys
+
+from ._shared import add_game_option, add_old_name, end_progress, open_sequence
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from ...analysis.play import Match, Move
+
+__all__ = ["register"]
+
+DEFAULT_PINS = 10  # the row (or heap) played when no POSITION is given
+PROMPT = "your move> "
+PLAY_DESCRIPTION = """\
+Play in the terminal against perfect play: the program answers each of your
+moves with the engine's winning move (when it has none, it takes the fewest
+pins, leftmost).  POSITION is a row of 'x' (pin) and '.' (gap) for games
+played on rows, or heap sizes for any game (default: 10 pins, or one heap of
+10).  With standard input not a terminal, reads one move a line and prints one
+line per turn."""
+
+
+def register(sub) -> None:
+    from ...analysis.play import MOVE_HELP
+
+    p = sub.add_parser(
+        "play", help="play a game against perfect play",
+        description=PLAY_DESCRIPTION,
+        epilog=MOVE_HELP, formatter_class=_raw_formatter())
+    p.add_argument("position", metavar="POSITION", nargs="*", help="a row, or heap sizes")
+    add_game_option(p)
+    p.add_argument("--misere", "--misère", action="store_true",
+                   help="misère play: whoever makes the last move loses")
+    add_old_name(p, "--first", p.add_argument(
+        "--starts", choices=("you", "me"), default="you", dest="first",
+        help="who moves first: you (default) or me (the program)"))
+    p.add_argument("--hint", action="store_true",
+                   help="before each of your moves, show a winning move when there is one")
+    p.set_defaults(handler=command_play)
+
+
+def _raw_formatter():
+    import argparse
+
+    return argparse.RawDescriptionHelpFormatter
+
+
+def command_play(args, out) -> int:
+    from ...analysis.play import MOVE_HELP, Match, parse_position, position_text
+
+    sequence = open_sequence(args.game)
+    game = sequence.game
+    words = args.position or ["x" * DEFAULT_PINS if game.on_rows else str(DEFAULT_PINS)]
+    try:
+        match = Match(sequence, parse_position(words, game), misere=args.misere)
+    finally:
+        end_progress(sequence)
+    yours = args.first == "you"
+    rule = "misere play: the last move loses" if args.misere else "normal play: the last move wins"
+    first = "you move first" if yours else "I move first"
+    read = _reader()
+    _say(out, f"start: {position_text(match.position)} ({game.name}, {rule}; {first})")
+    while match.has_move():
+        if not yours:
+            _say(out, f"me: {_turn(match, match.reply())}")
+            yours = True
+            continue
+        if args.hint:
+            best = match.best()
+            _say(out, "hint: " + (_turn(match, best, play=False) if best else
+                                  "no winning move here (every move loses against perfect play)"))
+        while True:
+            line = read()
+            if line is None:
+                _say(out, "end of input: game abandoned")
+                return 0
+            word = line.strip().lower()
+            if word in ("help", "?", "h"):
+                _say(out, MOVE_HELP)
+                continue
+            if word in ("quit", "q", "resign", "exit"):
+                _say(out, "you resign: I win.")
+                return 0
+            try:
+                move = match.parse(line)
+            except ValueError as exc:
+                _say(out, f"illegal: {exc}; try again, or type 'help'")
+                continue
+            break
+        _say(out, f"you: {_turn(match, move)}")
+        yours = False
+    you_win = yours == args.misere  # normal play: whoever cannot move loses; misere: wins
+    who = "you have no move" if yours else "I have no move"
+    _say(out, f"{who}: {'you win' if you_win else 'I win'}."
+         + (" (misere: the last move loses)" if args.misere else ""))
+    return 0
+
+
+def _turn(match: Match, move: Move, play: bool = True) -> str:
+    """'pin 4 => xxx.xxx' (playing the move unless ``play`` is False)."""
+    from ...analysis.play import position_text
+
+    what = move.what()
+    if play:
+        match.play(move)
+    return f"{what} => {position_text(move.after)}"
+
+
+def _say(out, line: str) -> None:
+    out.write(line + "\n")
+    out.flush()
+
+
+def _reader():
+    """A function returning the next line the user typed, or None at the end of input."""
+    stdin = sys.stdin
+    if stdin is None:
+        raise ValueError("standard input is closed: play reads your moves from it")
+    if stdin.isatty():
+
+        def ask() -> str | None:
+            try:
+                return input(PROMPT)
+            except EOFError:  # Ctrl-D: end the prompt's line first
+                sys.stdout.write("\n")
+                return None
+
+        return ask
+
+    def next_line() -> str | None:
+        line = stdin.readline()
+        return line if line else None
+
+    return next_line

@@ -1,0 +1,287 @@
+"""The ``kayles survey`` subcommand: a family of games, computed in parallel, into SQLite.
+
+Exit status: 0 when every code was surveyed; 1 when some code was bad or failed
+(each said on its own stderr line, the others still surveyed and printed);
+2 for a usage error (bad option, bad --db, unreachable Dask scheduler);
+130 on Ctrl-C and 143 on SIGTERM, with every finished row kept in the database.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import sys
+
+from ...engine._numbers import brief
+from ...engine.sequence import PROOF_LIMIT
+from ...errors import Terminated
+from ._shared import add_json_option, add_old_name, dump_json, natural
+
+__all__ = ["register"]
+
+PREVIEW = 16  # values shown for each equivalence class
+MISERE_HEAP = 30  # --misere without a number
+JOBS_PER_CORE = 2  # at most this many worker processes a core: the work is all computing
+
+
+def register(sub) -> None:
+    p = sub.add_parser(
+        "survey", help="survey a family of octal games into a database",
+        description="For each code: prove its period (or compute --max values), and report "
+        "code, proved, preperiod, period, values used, the largest value and its first heap, "
+        "the rare mask with its number of rare heaps and last rare heap, and the Fletcher-32 "
+        "checksum of the values used. Results go to an SQLite database, one row per (code, "
+        "max): a rerun skips finished rows and resumes the rest. Exit status 1 if any code "
+        "was bad or failed (each on its own stderr line; the rest still runs).")
+    p.add_argument("codes", metavar="CODE", nargs="*",
+                   help="octal codes such as 0.77 .137 4.07 (or named games)")
+    p.add_argument("--digits", type=natural("--digits"), metavar="K",
+                   help="every code 0.d1..dK with dK != 0 (8**(K-1) * 7 codes)")
+    add_old_name(p, "--first", p.add_argument(
+        "--d0", choices=("0", "4"), dest="first", help="with --digits: the digit before the "
+        "point, codes 0.d1..dK (the default) or 4.d1..dK"))
+    add_old_name(p, "--max", p.add_argument(
+        "--to", type=natural("--to"), default=PROOF_LIMIT, metavar="N", dest="max",
+        help=f"compute at most N values per game (default {PROOF_LIMIT} = 2**20)"))
+    where = p.add_mutually_exclusive_group()
+    where.add_argument("--jobs", "-j", type=natural("--jobs"), metavar="J",
+                       help="worker processes (default: every core, here "
+                       f"{os.cpu_count() or 1})")
+    where.add_argument("--dask", metavar="ADDRESS", help="send the games to this running Dask "
+                       "scheduler (needs kayles[dask])")
+    p.add_argument("--db", metavar="FILE", help="the SQLite database "
+                   "(default $XDG_CACHE_HOME/kayles/survey.sqlite, ~/.cache without it)")
+    p.add_argument("--reclaim", action="store_true", help="take over rows that another "
+                   "survey left running (on another host, or a process that reused the "
+                   "number of one that died), instead of waiting for them")
+    p.add_argument("--equivalent", type=natural("--equivalent"), nargs="?", const=1000,
+                   metavar="N", help="print classes of codes whose first N values agree "
+                   "(N: 1000 without a number) instead of the table")
+    p.add_argument("--drop-zeros", action="store_true", help="with --equivalent: compare the "
+                   "N values after each sequence's leading zeros")
+    p.add_argument("--misere", type=natural("--misere"), nargs="?", const=MISERE_HEAP,
+                   metavar="HEAP", help="add each game's misère quotient on heaps up to HEAP "
+                   f"({MISERE_HEAP} without a number): its order, P-portion size and the heap "
+                   "where it was solved (computed in the same workers; not stored)")
+    add_old_name(p, "--budget", p.add_argument(
+        "--states", type=natural("--states"), metavar="N", dest="budget",
+        help="with --misere: the most states one proof of a quotient may walk (default: "
+        "kayles quotient's)"))
+    form = p.add_mutually_exclusive_group()
+    add_json_option(form, "array")
+    form.add_argument("--csv", action="store_true", help="print CSV with a header line")
+    form.add_argument("--markdown", action="store_true", help="print a Markdown table")
+    p.set_defaults(handler=command_survey)
+
+
+def _codes(args) -> tuple[list[str], list[str]]:
+    """(canonical codes, without repeats, in order; one message per bad code)."""
+    from ...analysis.survey import canonical_code, codes_with_digits
+
+    if args.digits is not None and args.codes:
+        raise ValueError("give CODEs or --digits, not both")
+    if args.digits is None and not args.codes:
+        raise ValueError("give CODEs or --digits K")
+    if args.first is not None and args.digits is None:
+        raise ValueError("--first goes with --digits")
+    if args.digits is not None:
+        if args.digits > 8:
+            raise ValueError(f"--digits {brief(args.digits)} is too many codes (at most 8)")
+        return codes_with_digits(args.digits, args.first or "0"), []
+    codes, bad = [], []
+    for text in args.codes:
+        try:
+            code = canonical_code(text)
+        except ValueError as exc:
+            bad.append(str(exc))
+            continue
+        if code not in codes:
+            codes.append(code)
+    return codes, bad
+
+
+def _check_options(args) -> None:
+    if args.jobs == 0:
+        raise ValueError("--jobs must be at least 1")
+    if args.max == 0:
+        raise ValueError("--max must be at least 1")
+    if args.equivalent is not None and not 1 <= args.equivalent <= args.max:
+        raise ValueError(f"--equivalent N must be between 1 and --max ({args.max})")
+    if args.drop_zeros and args.equivalent is None:
+        raise ValueError("--drop-zeros goes with --equivalent")
+    if args.misere is not None:
+        from ...analysis.quotient import MAX_HEAP
+
+        if not 1 <= args.misere <= MAX_HEAP:
+            raise ValueError(f"--misere HEAP must be 1 to {MAX_HEAP}")
+        if args.equivalent is not None:
+            raise ValueError("--misere and --equivalent are two different reports")
+    if args.budget is not None and (args.misere is None or args.budget == 0):
+        raise ValueError("--budget goes with --misere and must be at least 1"
+                         if args.budget == 0 else "--budget goes with --misere")
+
+
+def _terminated(signum, frame) -> None:
+    raise Terminated
+
+
+def _say_waiting(code: str, owner: str) -> None:
+    sys.stderr.write(f"kayles survey: waiting for {code}, which the survey {owner!r} is "
+                     "computing (--reclaim takes it over)\n")
+    sys.stderr.flush()
+
+
+def _jobs(args, games: int) -> int:
+    """Worker processes: --jobs, but no more than the games nor JOBS_PER_CORE a core."""
+    cores = os.cpu_count() or 1
+    wanted = args.jobs or cores
+    jobs = max(1, min(wanted, games, JOBS_PER_CORE * cores))
+    if args.jobs and jobs < args.jobs:
+        sys.stderr.write(f"kayles survey: --jobs {brief(args.jobs)} capped at {jobs} "
+                         f"({games} games, {cores} cores)\n")
+    return jobs
+
+
+def command_survey(args, out) -> int:
+    from ...analysis.executors import open_executor, survey
+    from ...storage.store import Store, default_path
+    from ..progress import bar, seconds
+
+    _check_options(args)
+    codes, bad = _codes(args)
+    for message in bad:
+        sys.stderr.write(f"kayles survey: {message}\n")
+    path = args.db if args.db is not None else default_path()
+    previous = signal.signal(signal.SIGTERM, _terminated)
+    try:
+        with Store(path, make_parents=args.db is None, reclaim=args.reclaim) as store:
+            jobs = _jobs(args, len(codes))
+            with open_executor(jobs, args.dask) as (pool, window):
+                with bar(len(codes), "survey", "games") as shown:
+                    count = [0]
+
+                    def done(code: str) -> None:
+                        count[0] += 1
+                        shown.update(count[0])
+
+                    failures = survey(codes, args.max, store, pool, window, done,
+                                      _say_waiting, seconds()[0])
+                found = store.summaries(codes, args.max)
+                misere = _quotients(args, [code for code in codes if code in found], pool,
+                                    window)
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+    for code, error in failures.items():
+        sys.stderr.write(f"kayles survey: {code}: {error}\n")
+    summaries = [found[code] for code in codes if code in found]
+    if args.equivalent is not None:
+        _write_classes(summaries, args, out)
+    elif misere is None:
+        _write_table([s.row() for s in summaries], args, out)
+    else:
+        from ...analysis.survey import FIELDS
+
+        rows = [{**s.row(), "misere": misere[s.code]} for s in summaries]
+        _write_table(rows, args, out, [*FIELDS, *MISERE_COLUMNS])
+    return 1 if bad or failures else 0
+
+
+def _quotients(args, codes: list[str], pool, window: int) -> dict[str, dict] | None:
+    """Each code's misère quotient (``survey.misere_summary``) with --misere, else None."""
+    if args.misere is None:
+        return None
+    from ...analysis.executors import quotients
+    from ...analysis.quotient import MAX_STATES
+    from ..progress import bar
+
+    with bar(len(codes), "misère quotients", "games") as shown:
+        count = [0]
+
+        def done(code: str) -> None:
+            count[0] += 1
+            shown.update(count[0])
+
+        return quotients(codes, args.misere, args.budget or MAX_STATES, pool, window, done)
+
+
+# -- output ------------------------------------------------------------------------------------
+
+# A table's headings are the CSV and JSON names, '_' written as a space (one vocabulary).
+# With --misere, JSON rows gain a "misere" object; the other forms three columns from it.
+MISERE_COLUMNS = ("misere_order", "misere_p", "misere_solved")
+
+
+def _write_table(rows: list[dict], args, out, columns=None) -> None:
+    from ...analysis.survey import FIELDS
+
+    columns = columns or list(FIELDS)
+    if args.json:
+        dump_json(rows, out)
+        return
+    rows = [_flat(row) if "misere" in row else row for row in rows]
+    if args.csv:
+        import csv
+
+        writer = csv.writer(out, lineterminator="\n")
+        writer.writerow(columns)
+        for row in rows:
+            writer.writerow([_csv_cell(row[c]) for c in columns])
+        return
+    header = [c.replace("_", " ") for c in columns]
+    cells = [[_cell(row[c]) for c in columns] for row in rows]
+    if args.markdown:
+        out.write("| " + " | ".join(header) + " |\n")
+        out.write("|" + "|".join("---" for _ in columns) + "|\n")
+        for line in cells:
+            out.write("| " + " | ".join(line) + " |\n")
+        return
+    widths = [max(len(text) for text in column) for column in zip(header, *cells)]
+    numeric = [all(text.isdigit() or text == "-" for text in column)
+               for column in zip(*cells)] if cells else [False] * len(columns)
+    for line in [header, *cells]:
+        out.write("  ".join(text.rjust(w) if right else text.ljust(w)
+                            for text, w, right in zip(line, widths, numeric)).rstrip() + "\n")
+
+
+def _flat(row: dict) -> dict:
+    """A row's misère quotient as three cells: order, P size, the heap where it was solved
+    (order "beyond" when the quotient is beyond the search)."""
+    quotient = row["misere"]
+    solved = quotient["solved"]
+    return {**row, "misere_order": "beyond" if quotient["error"] else quotient["order"],
+            "misere_p": quotient["p_size"], "misere_solved": solved and solved["at_heap"]}
+
+
+def _cell(value) -> str:
+    if value is None:
+        return "-"
+    if value is True or value is False:
+        return "yes" if value else "no"
+    return str(value)
+
+
+def _csv_cell(value) -> str:
+    """As JSON writes it: empty for null, true or false for a boolean."""
+    if value is None:
+        return ""
+    if value is True or value is False:
+        return "true" if value else "false"
+    return str(value)
+
+
+def _write_classes(summaries, args, out) -> None:
+    from ...analysis.survey import compared_values, equivalence_classes
+
+    classes = equivalence_classes(summaries, args.equivalent, args.drop_zeros)
+    preview = min(PREVIEW, args.equivalent)
+    rows = [{"class": number, "size": len(members), "codes": [s.code for s in members],
+             "values": compared_values(members[0], preview, args.drop_zeros)}
+            for number, members in enumerate(classes, 1)]
+    if args.json:
+        dump_json(rows, out)
+        return
+    for row in rows:
+        row["codes"] = " ".join(row["codes"])
+        row["values"] = " ".join(map(str, row["values"]))
+    _write_table(rows, args, out, ["class", "size", "codes", "values"])
+

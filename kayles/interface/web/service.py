@@ -1,0 +1,377 @@
+"""What the web page asks of the engine, as plain data in and out (no web stack here).
+
+Every request is checked as the command line checks its arguments (the same
+parsers and messages) and bounded before any work: positions of at most
+``play.MAX_TOKENS`` pins or tokens, tables of at most ``MAX_VALUES`` values,
+misère searches of at most ``MISERE_BUDGET`` positions, numbers of at most
+``_numbers.MAX_DIGITS`` digits.  Bad input is a ValueError (one sentence); the
+app turns it into HTTP 400.
+
+Work is bounded too: a request's nim-sequence grows in chunks of about
+CHUNK_SECONDS, and between two chunks the request ends (a ValueError) once it has
+used ``seconds`` of CPU time (thread time: the same on a loaded machine) or the
+server is stopping (``Service.stop``), so no request holds the engine long and
+Ctrl-C is obeyed within a chunk.
+
+A game's sequence and misère solver are not safe to grow from two threads at
+once: each game has a lock, held by one request's engine work at a time, so a
+long request on one game never holds up another game.  At most MAX_GAMES games
+are kept (the least recently used one goes first), so memory stays bounded
+whatever games are asked for.  Proofs are read from the user's proof cache but
+never written there: a page that anyone on the machine may call leaves no files.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections import OrderedDict
+
+from ...analysis.misere import Solver
+from ...analysis.play import MAX_TOKENS, Match, Move, position_text
+from ...analysis.row import runs
+from ...engine._numbers import brief, natural
+from ...engine.rules import ALIASES, GAMES, Game, get_game
+from ...engine.sequence import DIRECT_LIMIT, Sequence
+from ...errors import shown
+from ...storage.proof_cache import load as cached_proof
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+__all__ = ["MAX_GAMES", "MAX_VALUES", "MISERE_BUDGET", "REQUEST_SECONDS", "Service"]
+
+MAX_VALUES = 1 << 17  # values a sequence request may compute (or copy past a proof)
+DEFAULT_VALUES = 2000  # shown when a game has no proof within PROOF_SEARCH
+PROOF_SEARCH = 1 << 16  # values the explorer spends looking for a proof of the period
+MISERE_BUDGET = 200_000  # positions a misère request may store (the command's is 1,000,000)
+MAX_GAME_TEXT = 80  # characters of a game's name or octal code
+MAX_GAMES = 16  # games whose sequence and solver are kept (each up to some 20 MB)
+REQUEST_SECONDS = 10.0  # CPU seconds of engine work one request may use (serve --seconds)
+CHUNK_SECONDS = 0.05  # the CPU time a chunk of values aims at: how soon a limit is seen
+FIRST_CHUNK = 64  # values in a request's first chunk, before its pace is known
+
+
+class _Game:
+    """One game's engine state, and the lock that one request at a time holds on it."""
+
+    __slots__ = ("lock", "sequence", "solver")
+
+    def __init__(self, game: Game) -> None:
+        self.lock = threading.Lock()
+        self.sequence = cached_proof(game) or Sequence(game)
+        self.solver: Solver | None = None
+
+
+class _Pace:
+    """A sequence listener for one request: chunks of about CHUNK_SECONDS of CPU time, and
+    a ValueError between two chunks once the request's time is spent or the server stops."""
+
+    def __init__(self, service: Service, sequence: Sequence) -> None:
+        self.service = service
+        self.started = self.last = time.thread_time()
+        self.length = len(sequence)
+
+    def __call__(self, sequence: Sequence) -> None:
+        now = time.thread_time()
+        done, took = len(sequence) - self.length, now - self.last
+        self.last, self.length = now, len(sequence)
+        sequence.step = max(1, min(4 * done, int(done * CHUNK_SECONDS / took))) if took else (
+            2 * done or FIRST_CHUNK)
+        if self.service.stopping.is_set():
+            raise ValueError("the server is stopping")
+        if now - self.started > self.service.seconds:
+            raise ValueError(f"{sequence.game.name}: this needs more than the page's "
+                             f"{self.service.seconds:g} s of work: ask the command line "
+                             f"(kayles grundy, kayles period)")
+
+
+class Service:
+    """The engine behind the page: one per server, shared by its requests.
+
+    seconds: the CPU time one request's engine work may use; stop() ends the work
+    under way at its next chunk (the server calls it when it is told to stop).
+    """
+
+    def __init__(self, store_path: str | None = None,
+                 seconds: float = REQUEST_SECONDS) -> None:
+        self.store_path = store_path
+        self.seconds = seconds
+        self.stopping = threading.Event()
+        self._guard = threading.Lock()  # over _games
+        self._games: OrderedDict[str, _Game] = OrderedDict()
+
+    def stop(self) -> None:
+        self.stopping.set()
+
+    # -- the engine, one request a game at a time -----------------------------------------------
+
+    def _entry(self, game: Game) -> _Game:
+        with self._guard:
+            entry = self._games.pop(game.name, None) or _Game(game)
+            self._games[game.name] = entry  # the most recently used, last
+            while len(self._games) > MAX_GAMES:
+                self._games.popitem(last=False)
+            return entry
+
+    def run(self, game: Game, work: Callable[[_Game], dict]) -> dict:
+        """``work(entry)`` under the game's lock, its sequence paced (see _Pace)."""
+        if self.stopping.is_set():
+            raise ValueError("the server is stopping")
+        entry = self._entry(game)
+        with entry.lock:
+            sequence = entry.sequence
+            pace = _Pace(self, sequence)
+            sequence.step = FIRST_CHUNK
+            sequence.listeners.append(pace)
+            try:
+                return work(entry)
+            finally:
+                sequence.listeners.remove(pace)
+                sequence.step = None
+
+    def _game(self, spec) -> Game:
+        if not isinstance(spec, str) or not spec.strip():
+            raise ValueError("give a game: a name (see the list) or an octal code such as 0.77")
+        if len(spec) > MAX_GAME_TEXT:
+            raise ValueError(f"a game is a name or an octal code, not {shown(spec)}")
+        return get_game(spec)
+
+    @staticmethod
+    def _solver(entry: _Game) -> Solver:
+        if entry.solver is None:
+            entry.solver = Solver(entry.sequence.game, MISERE_BUDGET)
+        return entry.solver
+
+    def _match(self, entry: _Game, position, misere: bool) -> Match:
+        if isinstance(position, str):
+            if len(position) > MAX_TOKENS:
+                raise ValueError(f"a row has at most {MAX_TOKENS} pins")
+            from ...analysis.row import parse_row
+
+            parse_row(position)
+        elif isinstance(position, list) and all(type(h) is int and h >= 0 for h in position):
+            if len(position) > MAX_TOKENS or sum(position) > MAX_TOKENS:
+                raise ValueError(f"at most {MAX_TOKENS} tokens in all")
+        else:
+            raise ValueError("a position is a row of 'x' and '.', or a list of heap sizes")
+        return Match(entry.sequence, position, misere)
+
+    # -- requests -------------------------------------------------------------------------------
+
+    def games(self) -> dict:
+        return {"games": [{"name": g.name, "summary": g.summary, "on_rows": g.on_rows,
+                           "aliases": [a for a, n in ALIASES.items() if n == g.name],
+                           "moves": [k.describe() for k in g.kinds]} for g in GAMES.values()]}
+
+    def analyse(self, request: dict) -> dict:
+        """The position's parts and their values, the outcome and the winning move, why."""
+        game = self._game(request.get("game"))
+        misere = _flag(request.get("misere", False), "misere")
+        return self.run(game, lambda entry: self._analysis(
+            entry, self._match(entry, request.get("position"), misere)))
+
+    def move(self, request: dict) -> dict:
+        """The user's move (text, as the terminal takes it), then the program's answer."""
+        game = self._game(request.get("game"))
+        misere = _flag(request.get("misere", False), "misere")
+        text = request.get("move")
+        if not isinstance(text, str) or len(text) > 200:
+            raise ValueError("a move is text such as '4', '3 5', '3-4' or 'heap 2 -> 1 + 4'")
+
+        def work(entry: _Game) -> dict:
+            match = self._match(entry, request.get("position"), misere)
+            if not match.has_move():
+                raise ValueError("the game is over: there is no move left")
+            yours = match.parse(text)
+            answer: dict = {"you": _said(match, yours)}
+            match.play(yours)
+            if match.has_move():
+                mine = match.reply()
+                answer["me"] = _said(match, mine)
+                match.play(mine)
+            answer["analysis"] = self._analysis(entry, match)
+            return answer
+
+        return self.run(game, work)
+
+    def reply(self, request: dict) -> dict:
+        """The program's move from a position (when it moves first, or after an undo)."""
+        game = self._game(request.get("game"))
+        misere = _flag(request.get("misere", False), "misere")
+
+        def work(entry: _Game) -> dict:
+            match = self._match(entry, request.get("position"), misere)
+            if not match.has_move():
+                raise ValueError("the game is over: there is no move left")
+            mine = match.reply()
+            answer = {"me": _said(match, mine)}
+            match.play(mine)
+            answer["analysis"] = self._analysis(entry, match)
+            return answer
+
+        return self.run(game, work)
+
+    def sequence(self, request: dict) -> dict:
+        """G(0..count-1) with the proof of the period (when there is one) and rare values."""
+        game = self._game(request.get("game"))
+        count = request.get("count")
+
+        def work(entry: _Game) -> dict:
+            sequence = entry.sequence
+            found = sequence.prove(PROOF_SEARCH)
+            wanted = _count(count, found.values if found else DEFAULT_VALUES)
+            values = sequence.table(wanted).tolist()
+            return _sequence_report(game, sequence, values)
+
+        return self.run(game, work)
+
+    def nimber(self, request: dict) -> dict:
+        """G(n) for any n: at once past a proved period, else computed up to the limit."""
+        game = self._game(request.get("game"))
+        n = natural(str(request.get("n", "")), "n")
+        if n >= MAX_VALUES and not game.provable:
+            raise ValueError(f"{game.name} has no periodicity theorem: G(n) is answered here "
+                             f"for n below {MAX_VALUES}")
+
+        def work(entry: _Game) -> dict:
+            sequence = entry.sequence
+            if n >= MAX_VALUES and sequence.prove(PROOF_SEARCH) is None:
+                raise ValueError(f"no period of {game.name} is proved within {PROOF_SEARCH} "
+                                 f"values: G(n) is answered here for n below {MAX_VALUES}")
+            if n >= DIRECT_LIMIT and sequence.period is None:
+                raise ValueError(f"heap {brief(n)} is past the direct limit")
+            return {"game": game.name, "n": str(n), "value": sequence.nimber(n)}
+
+        return self.run(game, work)
+
+    def survey(self, request: dict) -> dict:
+        """The done rows of the survey database the server was started with (--db)."""
+        if self.store_path is None:
+            raise ValueError("this server has no survey database: start it with --db FILE")
+        from ...storage.store import Store
+
+        limit = natural(str(request.get("max", "1048576")), "max")
+        with Store(self.store_path) as store:
+            codes = store.done_codes(limit)
+            found = store.summaries(codes, limit)
+        return {"max": limit, "rows": [found[code].row() for code in codes]}
+
+    # -- what an analysis says -------------------------------------------------------------------
+
+    def _analysis(self, entry: _Game, match: Match) -> dict:
+        game, position = match.game, match.position
+        on_rows = isinstance(position, str)
+        parts = runs(position) if on_rows else list(enumerate(position))
+        G = match.sequence.nimber
+        report: dict = {
+            "game": game.name, "misere": match.misere,
+            "position": position, "text": position_text(position),
+            "parts": [{"start": start, "size": size, "value": G(size)}
+                      for start, size in parts],
+            "has_move": match.has_move(),
+        }
+        total = 0
+        for part in report["parts"]:
+            total ^= part["value"]
+        report["nim_sum"] = total
+        if match.misere:
+            solver = self._solver(entry)
+            sizes = [size for _, size in parts]
+            report["outcome"] = solver.outcome(sizes)
+            best = match.best()
+            report["best"] = None if best is None else _said(match, best)
+            report["why"] = _misere_why(report["outcome"], report["has_move"])
+            return report
+        report["outcome"] = "N" if total else "P"
+        best = match.best()
+        report["best"] = None if best is None else _said(match, best)
+        report["why"] = _why(report, best, match)
+        return report
+
+
+def _flag(value, name: str) -> bool:
+    if not isinstance(value, bool):
+        raise ValueError(f"{name} is true or false")
+    return value
+
+
+def _count(value, default: int) -> int:
+    if value is None or value == "":
+        return max(1, min(default, MAX_VALUES))
+    count = natural(str(value), "count")
+    if not 1 <= count <= MAX_VALUES:
+        raise ValueError(f"count is 1 to {MAX_VALUES}, not {brief(count)}")
+    return count
+
+
+def _said(match: Match, move: Move) -> dict:
+    """A move as the page shows it: what it takes, the position after, the pins taken."""
+    return {"what": move.what(), "after": move.after, "text": position_text(move.after),
+            "removed": list(move.removed),
+            "heap": None if move.heap is None else {"index": move.heap.index,
+                                                    "size": move.heap.size,
+                                                    "parts": list(move.heap.parts)}}
+
+
+def _why(report: dict, best: Move | None, match: Match) -> str:
+    """Why the winning move wins (or why there is none), in words for the class."""
+    total, parts = report["nim_sum"], report["parts"]
+    if not report["has_move"]:
+        return "No move is left: the player to move has lost (the last move won)."
+    if not total:
+        return ("The nim-sum of the parts' Grundy values is 0: every move leaves a non-zero "
+                "nim-sum, from which the opponent can always return to 0. The player to move "
+                "loses against perfect play.")
+    word = "run" if isinstance(report["position"], str) else "heap"
+    for number, part in enumerate(parts, start=1):
+        value = part["value"]
+        if value ^ total < value:
+            return (f"The nim-sum of the parts' Grundy values is {total} (binary "
+                    f"{total:b}). {word.capitalize()} {number} ({part['size']}) has "
+                    f"G = {value}, and {value} XOR {total} = {value ^ total} is smaller: "
+                    f"the winning move turns it into parts worth {value ^ total} in all, so "
+                    f"the nim-sum becomes 0 and the opponent faces a loss.")
+    return ""
+
+
+def _misere_why(outcome: str, has_move: bool) -> str:
+    if not has_move:
+        return "No move is left: in misère play the player to move has won (the last move lost)."
+    if outcome == "P":
+        return ("Misère play: every move leads to a position the opponent wins (found by "
+                "exhaustive search of the position).")
+    return ("Misère play: the suggested move leads to a position the opponent loses (found by "
+            "exhaustive search; misère values do not add like nim-sums).")
+
+
+def _sequence_report(game: Game, sequence: Sequence, values: list[int]) -> dict:
+    from ...engine.spectrum import fewest_rare, parity
+
+    counts = [0] * (max(values) + 1)
+    for value in values:
+        counts[value] += 1
+    mask, rare = (0, 0) if len(counts) == 1 else fewest_rare(
+        counts, game.constants(sequence.nimber))
+    period = sequence.period
+    return {
+        "game": game.name, "count": len(values), "values": values,
+        "provable": game.provable,
+        "period": None if period is None else {"preperiod": period.preperiod,
+                                               "period": period.period,
+                                               "values": period.values},
+        "proof": _proof_text(game, sequence),
+        "mask": mask, "rare": rare,
+        "rare_values": sorted({v for v in values if mask and not parity(v & mask)}),
+    }
+
+
+def _proof_text(game: Game, sequence: Sequence) -> str:
+    period = sequence.period
+    if period is not None:
+        return (f"G(n + {period.period}) = G(n) for every n >= {period.preperiod}: proved by "
+                f"the octal periodicity theorem from the first {period.values} values.")
+    if not game.provable:
+        return "No periodicity theorem covers splits into unequal parts: values are computed."
+    return f"No period is proved within {len(sequence)} values."

@@ -1,0 +1,80 @@
+"""The Kayles-xox executable: the course autograder's contract, to the byte.
+
+    Kayles-xox grundy N     [G(0), G(1), ..., G(N)] on one line
+    Kayles-xox POSITION     the position after the winning move, or LOSS
+
+Anything else is one line on stderr and exit status 2, with nothing on stdout;
+``kayles.interface._frontend.exit_status`` maps every other ending (closed pipe, Ctrl-C, full disk).
+Start-up is kept tiny: no argparse, and the package loads only what the chosen
+mode needs.
+"""
+
+from __future__ import annotations
+
+import sys
+
+from ._frontend import exit_status, parse_natural, version_line
+
+__all__ = ["main"]
+
+PROG = "Kayles-xox"
+USAGE = f"usage: {PROG} grundy N | {PROG} POSITION"
+HELP = f"""{USAGE}
+
+Kayles-xox: take one pin, or the outer two of three consecutive pins;
+whoever cannot move loses.
+
+  {PROG} grundy N    print the Grundy numbers of rows of 0..N pins,
+                         as [G(0), G(1), ..., G(N)]
+  {PROG} POSITION    POSITION is a string of 'x' (pin) and '.' (gap);
+                         print it after the winning move, or LOSS
+
+Tie-break: the leftmost run of pins holding a winning move that lowers its
+Grundy number; in it the leftmost winning move; at the same pin, taking the
+single pin before taking the outer two of three.
+
+  --help      show this help
+  --version   show the version and which core (compiled or pure) runs
+"""
+
+
+def _grundy(text: str, out) -> None:
+    n = parse_natural(text)
+    from ..analysis.xox import sequence
+    from ._output import write_nimbers
+
+    write_nimbers(sequence(), n, out)
+
+
+def _position(text: str, out) -> None:
+    from ..analysis.row import parse_row
+
+    parse_row(text)
+    from ..analysis.xox import winning_move
+
+    move = winning_move(text)
+    out.write(("LOSS" if move is None else move) + "\n")
+
+
+def _work(args: list[str], out) -> None:
+    if args in (["--help"], ["-h"]):
+        out.write(HELP)
+    elif args == ["--version"]:
+        out.write(version_line(PROG) + "\n")
+    elif len(args) == 2 and args[0] == "grundy":
+        _grundy(args[1], out)
+    elif args == ["grundy"]:
+        raise ValueError("grundy needs a number: grundy N")
+    elif len(args) == 1:
+        _position(args[0], out)
+    else:
+        raise ValueError(f"expected 'grundy N' or one POSITION ({len(args)} arguments given)")
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = sys.argv[1:] if argv is None else argv
+    return exit_status(PROG, lambda out: _work(args, out), hint=f" (see {PROG} --help)")
+
+
+if __name__ == "__main__":
+    sys.exit(main())

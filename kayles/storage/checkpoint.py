@@ -1,0 +1,158 @@
+"""The checkpoint file of a long run: a header and the values it needs, checksummed.
+
+Layout (all of it covered by the CRC-32 of the last line):
+
+    kayles run checkpoint 1\\n
+    {JSON header, one line, at most HEADER_LIMIT bytes}\\n
+    the values of each range of header["ranges"] ([start, stop] pairs, ascending,
+    disjoint), as little-endian unsigned 16-bit words
+    crc32 XXXXXXXX\\n        (8 lowercase hex digits)
+
+The file is written through ``_files.write_atomically`` (a temporary beside it,
+fsync, rename, fsync of the folder), so a run killed at any moment (SIGKILL, a
+power cut) leaves the previous checkpoint or the new one, whole.  Reading
+treats the file as hostile: only a regular file, the header bounded, the size
+exactly what the header says, the values streamed into the caller's table (no
+second copy in memory) and the CRC checked before the caller uses any of it.
+What the header's fields mean is the run's business (``kayles.analysis.long_run``).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import zlib
+from array import array
+
+from ._files import display, open_regular, write_atomically
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import BinaryIO
+
+__all__ = ["MAGIC", "Checkpoint", "write"]
+
+MAGIC = b"kayles run checkpoint 1\n"
+HEADER_LIMIT = 1 << 24  # bytes of the JSON line (records with their frequency tables)
+BLOCK = 1 << 20  # values a read or write moves at once
+_TRAILER = len(b"crc32 00000000\n")
+
+
+def write(path: str | os.PathLike, header: dict, table: memoryview,
+          ranges: list[tuple[int, int]]) -> None:
+    """Write a checkpoint of ``table``'s values over ``ranges`` with ``header`` (which
+    gains the "ranges" key), replacing the old one atomically."""
+    line = json.dumps({**header, "ranges": [list(r) for r in ranges]},
+                      separators=(",", ":")).encode() + b"\n"
+    if len(line) > HEADER_LIMIT:
+        raise ValueError(f"a checkpoint header of {len(line)} bytes is past the limit")
+
+    def put(handle: BinaryIO) -> None:
+        crc = 0
+        for part in (MAGIC, line):
+            handle.write(part)
+            crc = zlib.crc32(part, crc)
+        for start, stop in ranges:
+            for at in range(start, stop, BLOCK):
+                with table[at:min(at + BLOCK, stop)] as part:
+                    block = _little_endian(part)
+                handle.write(block)
+                crc = zlib.crc32(block, crc)
+        handle.write(f"crc32 {crc:08x}\n".encode())
+
+    write_atomically(path, put, force=True)
+
+
+class Checkpoint:
+    """A checkpoint file opened for reading: ``header`` (a dict, the format checked) now,
+    the values into a table by ``read_values``; use it as a context manager."""
+
+    def __init__(self, path: str | os.PathLike, max_values: int) -> None:
+        self.path = path
+        self._handle = os.fdopen(open_regular(path), "rb")
+        try:
+            self.header = self._read_header(max_values)
+        except BaseException:
+            self._handle.close()
+            raise
+
+    def _damaged(self, why: str) -> ValueError:
+        return ValueError(f"{display(self.path)}: not a checkpoint kayles can use ({why}); "
+                          "a damaged run cannot be resumed: start it again in a new folder")
+
+    def _read_header(self, max_values: int) -> dict:
+        magic = self._handle.read(len(MAGIC))
+        if magic != MAGIC:
+            raise self._damaged("it does not begin as one")
+        line = self._handle.readline(HEADER_LIMIT + 1)
+        if not line.endswith(b"\n"):
+            raise self._damaged("its header is cut or too long")
+        try:
+            header = json.loads(line, parse_constant=_no_constant)
+        except (UnicodeDecodeError, ValueError, RecursionError):
+            raise self._damaged("its header is not JSON (of plain numbers, not deeply nested)")\
+                from None
+        if not isinstance(header, dict):
+            raise self._damaged("its header is not a JSON object")
+        ranges = header.get("ranges")
+        if not isinstance(ranges, list) or not all(
+                isinstance(r, list) and len(r) == 2 and all(type(x) is int for x in r)
+                for r in ranges):
+            raise self._damaged("its ranges are not pairs of integers")
+        end = 0
+        for start, stop in ranges:
+            if not end <= start <= stop:
+                raise self._damaged("its ranges are not ascending")
+            end = stop
+        count = sum(stop - start for start, stop in ranges)
+        if count > max_values:
+            raise self._damaged(f"it claims {count:,} values, more than the {max_values:,} "
+                                "of its run")
+        size = os.fstat(self._handle.fileno()).st_size
+        if size != len(MAGIC) + len(line) + 2 * count + _TRAILER:
+            raise self._damaged(f"it is {size:,} bytes, not what its header says: cut short")
+        self._crc = zlib.crc32(line, zlib.crc32(MAGIC))
+        header["ranges"] = [tuple(r) for r in ranges]
+        return header
+
+    def read_values(self, table: memoryview) -> None:
+        """Read the values into ``table`` (each range at its place) and check the CRC;
+        ValueError (naming the file) when it does not match."""
+        crc = self._crc
+        for start, stop in self.header["ranges"]:
+            if stop > len(table):
+                raise self._damaged("a range lies past its run's table")
+            for at in range(start, stop, BLOCK):
+                with table[at:min(at + BLOCK, stop)] as part, part.cast("B") as raw:
+                    if self._handle.readinto(raw) != len(raw):
+                        raise self._damaged("it is cut short")
+                    crc = zlib.crc32(raw, crc)
+                    if sys.byteorder == "big":
+                        swapped = array("H", part)
+                        swapped.byteswap()
+                        part[:] = swapped
+        trailer = self._handle.read(_TRAILER + 1)
+        if trailer != f"crc32 {crc:08x}\n".encode():
+            raise self._damaged("its checksum does not match: damaged or edited")
+
+    def close(self) -> None:
+        self._handle.close()
+
+    def __enter__(self) -> Checkpoint:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+
+def _no_constant(name: str):
+    raise ValueError(f"{name} is not a number a checkpoint holds")
+
+
+def _little_endian(values: memoryview) -> bytes:
+    if sys.byteorder == "little":
+        return values.tobytes()
+    swapped = array("H", values)
+    swapped.byteswap()
+    return swapped.tobytes()

@@ -1,0 +1,453 @@
+"""Where surveys and long runs keep their results: one SQLite file.
+
+Surveys keep one row per (code, max) in ``games``; long runs (``kayles run``)
+one row per (game, power of two) in ``records``.
+
+The file (default ``$XDG_CACHE_HOME/kayles/survey.sqlite``, ``~/.cache`` when the
+variable is unset) runs in WAL mode with a busy timeout, so several surveys and
+readers may share it; every change is one ``BEGIN IMMEDIATE`` transaction, so a
+killed survey leaves every row it finished intact.  Schema (``PRAGMA user_version`` 2;
+a file of version 1, without ``records``, gains it when opened for writing):
+
+    CREATE TABLE games (
+        code TEXT NOT NULL,        -- the game's canonical code, e.g. '0.77'
+        max INTEGER NOT NULL,      -- the --max (values allowed for the proof) of the row
+        status TEXT NOT NULL,      -- 'running' | 'done' | 'failed' | 'stopped' (see below)
+        owner TEXT,                -- 'HOST PID' of the survey that last claimed the row
+        updated REAL NOT NULL,     -- Unix time of the last change
+        seconds REAL,              -- compute time of a done row
+        proved INTEGER, preperiod INTEGER, period INTEGER, values_used INTEGER,
+        largest INTEGER, largest_heap INTEGER, mask INTEGER, rare INTEGER,
+        last_rare INTEGER, checksum INTEGER,   -- kayles.analysis.survey.Summary, NULL until done
+        head BLOB,                 -- zlib of 16-bit G(0..): the whole period when proved
+        error TEXT,                -- why a failed row failed
+        PRIMARY KEY (code, max))
+
+    CREATE TABLE records (         -- kayles.storage.records.Record, one power of two of a run
+        game TEXT NOT NULL,        -- the game's name, e.g. '0.167', 'grundy'
+        n INTEGER NOT NULL,        -- 2**k: the record covers heaps 1..n
+        largest INTEGER NOT NULL, first INTEGER NOT NULL, mask INTEGER NOT NULL,
+        rare INTEGER NOT NULL, last_rare INTEGER NOT NULL, checksum INTEGER NOT NULL,
+        frequencies BLOB NOT NULL, -- zlib of little-endian 64-bit counts of values 0..largest
+        seconds REAL NOT NULL,     -- the run's computing time to n
+        updated REAL NOT NULL,
+        PRIMARY KEY (game, n))
+
+A record is written once (``put_record``); a run that reaches a stored record
+again must find the same figures, or it stops (a damaged file, or a bug).
+
+Status: a survey *claims* a row ('running', owner = itself) just before computing
+it and marks it 'done' (or 'failed', with the error) in the same transaction that
+stores the result.  A row is never computed again once done.  A 'running' row
+whose owner process is gone (killed), a 'stopped' row (its survey was interrupted)
+and a 'failed' row are claimed again by the next survey; a 'running' row of a live
+survey on this host, or of a survey on another host, is left to it unless the
+survey is told to reclaim it (``reclaim=True``: ``kayles survey --reclaim``).
+
+A database is input that may be hostile.  It is opened with ``trusted_schema``
+off, and refused unless it holds exactly the table above (no other table, view,
+trigger or index, the same columns); every row read is checked (types, ranges),
+a done row's head is decompressed with a bound and must hold exactly the values
+it claims, whose Fletcher-32 checksum must be the row's.  A database that fails
+is refused with one line naming what is wrong; nothing of it is printed.  A
+read-only database is read without writing (it answers when every row asked for
+is done).
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import sqlite3
+import time
+import zlib
+from array import array
+from pathlib import Path
+
+from ..engine.checksum import fletcher32_of_pieces
+from ..errors import path_text
+from .records import Record, Summary, pack_counts, unpack_counts
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+
+__all__ = ["SCHEMA_VERSION", "Store", "default_path"]
+
+SCHEMA_VERSION = 2
+BUSY_TIMEOUT = 60.0  # seconds a writer waits for another survey's transaction
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS games (
+    code TEXT NOT NULL,
+    max INTEGER NOT NULL,
+    status TEXT NOT NULL CHECK (status IN ('running', 'done', 'failed', 'stopped')),
+    owner TEXT,
+    updated REAL NOT NULL,
+    seconds REAL,
+    proved INTEGER, preperiod INTEGER, period INTEGER, values_used INTEGER,
+    largest INTEGER, largest_heap INTEGER, mask INTEGER, rare INTEGER,
+    last_rare INTEGER, checksum INTEGER,
+    head BLOB,
+    error TEXT,
+    PRIMARY KEY (code, max)
+)
+"""
+
+_RECORDS_SCHEMA = """
+CREATE TABLE IF NOT EXISTS records (
+    game TEXT NOT NULL,
+    n INTEGER NOT NULL,
+    largest INTEGER NOT NULL, first INTEGER NOT NULL, mask INTEGER NOT NULL,
+    rare INTEGER NOT NULL, last_rare INTEGER NOT NULL, checksum INTEGER NOT NULL,
+    frequencies BLOB NOT NULL,
+    seconds REAL NOT NULL,
+    updated REAL NOT NULL,
+    PRIMARY KEY (game, n)
+)
+"""
+_RECORD_COLUMNS = (("game", "TEXT"), ("n", "INTEGER"),
+                   *((c, "INTEGER") for c in ("largest", "first", "mask", "rare", "last_rare",
+                                              "checksum")),
+                   ("frequencies", "BLOB"), ("seconds", "REAL"), ("updated", "REAL"))
+
+_RESULT = ("proved", "preperiod", "period", "values_used", "largest", "largest_heap",
+           "mask", "rare", "last_rare", "checksum")
+
+# The table's columns and declared types, exactly (PRAGMA table_info's order).
+_COLUMNS = (("code", "TEXT"), ("max", "INTEGER"), ("status", "TEXT"), ("owner", "TEXT"),
+            ("updated", "REAL"), ("seconds", "REAL"), *((c, "INTEGER") for c in _RESULT),
+            ("head", "BLOB"), ("error", "TEXT"))
+_OURS = {("table", "games"), ("index", "sqlite_autoindex_games_1"),
+         ("table", "records"), ("index", "sqlite_autoindex_records_1")}
+LARGEST_VALUE = (1 << 16) - 1  # values are 16-bit
+MAX_PID = (1 << 31) - 1  # pid_t
+
+
+def default_path() -> Path:
+    """``survey.sqlite`` in the cache folder (``kayles.storage.proof_cache.cache_dir``: an absolute
+    ``$XDG_CACHE_HOME`` or ``~/.cache``); ValueError when there is none."""
+    from .proof_cache import cache_dir
+
+    folder = cache_dir()
+    if folder is None:
+        raise ValueError("no cache folder (neither XDG_CACHE_HOME nor HOME is an absolute "
+                         "path): give --db FILE")
+    return Path(folder) / "survey.sqlite"
+
+
+def _owner_alive(owner: str | None, me: str) -> bool:
+    """Whether the survey that claimed a row still runs (a survey on another host: yes)."""
+    if owner is None or owner == me:
+        return False
+    host, _, pid = owner.rpartition(" ")
+    if host != socket.gethostname():
+        return True
+    if not (pid.isascii() and pid.isdigit() and 0 < int(pid) <= MAX_PID):
+        return False  # no process of this host has that number
+    try:
+        os.kill(int(pid), 0)
+    except ProcessLookupError:
+        return False
+    except OSError:
+        return True
+    return True
+
+
+def _is_owner(owner) -> bool:
+    """Whether ``owner`` is written as kayles writes it: 'HOST PID'."""
+    if not isinstance(owner, str):
+        return False
+    host, space, pid = owner.rpartition(" ")
+    return bool(space and host and pid.isascii() and pid.isdigit())
+
+
+def _use_wal(db: sqlite3.Connection) -> None:
+    """Switch to WAL mode.  SQLite answers 'database is locked' at once, without the busy
+    handler, when two connections switch a new database at the same moment: retry."""
+    deadline = time.monotonic() + BUSY_TIMEOUT
+    while True:
+        try:
+            db.execute("PRAGMA journal_mode = WAL")
+            return
+        except sqlite3.OperationalError as exc:
+            if "locked" not in str(exc) or time.monotonic() > deadline:
+                raise
+            time.sleep(0.01)
+
+
+class Store:
+    """An open survey database (see the module header); use it as a context manager."""
+
+    def __init__(self, path: str | os.PathLike, make_parents: bool = False,
+                 reclaim: bool = False) -> None:
+        self.path = Path(path)
+        self.name = path_text(os.fsdecode(path))
+        self.owner = f"{socket.gethostname()} {os.getpid()}"
+        self.reclaim = reclaim
+        if make_parents:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+        if self.path.exists() and not self.path.is_file():
+            raise ValueError(f"{self.name}: not a regular file")
+        self.read_only = self.path.exists() and not os.access(self.path, os.W_OK)
+        try:
+            if self.read_only:
+                self._db = sqlite3.connect(f"{self.path.resolve().as_uri()}?mode=ro", uri=True,
+                                           timeout=BUSY_TIMEOUT, isolation_level=None)
+            else:
+                self._db = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT,
+                                           isolation_level=None)
+        except sqlite3.Error as exc:
+            raise ValueError(f"{self.name}: cannot open the survey database: {exc}") from None
+        try:
+            self._db.execute("PRAGMA trusted_schema = OFF")  # no SQL of the file's own runs
+            self._db.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT * 1000)}")
+            self._check_schema()
+            if not self.read_only:
+                _use_wal(self._db)
+                with self._transaction():
+                    self._db.execute(_SCHEMA)
+                    self._db.execute(_RECORDS_SCHEMA)
+                    self._db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+        except sqlite3.Error as exc:
+            self._db.close()
+            raise ValueError(f"{self.name}: not a usable survey database: {exc}") from None
+        except BaseException:
+            self._db.close()
+            raise
+
+    def _check_schema(self) -> None:
+        """ValueError unless the file is empty or holds exactly our tables (module header)."""
+        version = self._db.execute("PRAGMA user_version").fetchone()[0]
+        if version not in (0, 1, SCHEMA_VERSION):
+            raise ValueError(f"{self.name}: survey database of schema {version}, this kayles "
+                             f"reads schema {SCHEMA_VERSION}")
+        objects = [tuple(row) for row in
+                   self._db.execute("SELECT type, name FROM sqlite_master").fetchall()]
+        for kind, name in objects:
+            if (kind, name) not in _OURS:
+                raise ValueError(f"{self.name}: not a kayles survey database: it holds a "
+                                 f"{kind} {name!r} that kayles does not make")
+        for table, expected in (("games", _COLUMNS), ("records", _RECORD_COLUMNS)):
+            if ("table", table) not in objects:
+                continue
+            columns = tuple((row[1], row[2]) for row in
+                            self._db.execute(f"PRAGMA table_info({table})"))
+            if columns != expected:
+                raise ValueError(f"{self.name}: not a kayles survey database: its {table} "
+                                 "table has other columns")
+        if not objects and self.read_only:
+            raise ValueError(f"{self.name}: an empty survey database that cannot be written")
+
+    def close(self) -> None:
+        self._db.close()
+
+    def __enter__(self) -> Store:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    def _transaction(self):
+        return _Transaction(self._db)
+
+    # -- the life of a row -------------------------------------------------------------------
+
+    def claim(self, code: str, limit: int) -> str:
+        """'claimed' (this survey computes it now), 'done', or 'busy' (a live survey, or one
+        on another host, has it; with ``reclaim`` this survey takes it over)."""
+        if self.read_only:
+            raise ValueError(f"{self.name}: {code} (max {limit}) is not done, and the "
+                             "database cannot be written")
+        with self._transaction():
+            row = self._db.execute("SELECT status, owner FROM games WHERE code = ? AND max = ?",
+                                   (code, limit)).fetchone()
+            status, owner = self._checked_state(row, code)
+            if status == "done":
+                return "done"
+            if status == "running" and not self.reclaim and _owner_alive(owner, self.owner):
+                return "busy"
+            self._db.execute(
+                "INSERT INTO games (code, max, status, owner, updated) "
+                "VALUES (?, ?, 'running', ?, ?) ON CONFLICT (code, max) DO UPDATE SET "
+                "status = 'running', owner = excluded.owner, updated = excluded.updated, "
+                "error = NULL", (code, limit, self.owner, time.time()))
+            return "claimed"
+
+    def finish(self, summary: Summary) -> None:
+        """Store a computed summary: the row is done (unless another survey stored it first)."""
+        values = (int(summary.proved), summary.preperiod, summary.period, summary.values,
+                  summary.largest, summary.largest_heap, summary.mask, summary.rare,
+                  summary.last_rare, summary.checksum)
+        with self._transaction():
+            self._db.execute(
+                f"UPDATE games SET status = 'done', owner = ?, updated = ?, seconds = ?, "
+                f"head = ?, error = NULL, {', '.join(f'{c} = ?' for c in _RESULT)} "
+                f"WHERE code = ? AND max = ? AND status != 'done'",
+                (self.owner, time.time(), summary.seconds, summary.packed, *values,
+                 summary.code, summary.max))
+
+    def fail(self, code: str, limit: int, error: str) -> None:
+        with self._transaction():
+            self._db.execute(
+                "UPDATE games SET status = 'failed', updated = ?, error = ? "
+                "WHERE code = ? AND max = ? AND owner = ? AND status = 'running'",
+                (time.time(), error, code, limit, self.owner))
+
+    def release(self) -> None:
+        """Mark every row this survey claimed and did not finish 'stopped'."""
+        with self._transaction():
+            self._db.execute("UPDATE games SET status = 'stopped', updated = ? "
+                             "WHERE owner = ? AND status = 'running'", (time.time(), self.owner))
+
+    # -- reading -----------------------------------------------------------------------------
+
+    def _checked_state(self, row, code: str) -> tuple[str | None, str | None]:
+        """(status, owner) of a row read (None, None: no row); ValueError when foreign."""
+        if row is None:
+            return None, None
+        status, owner = row
+        if status not in ("running", "done", "failed", "stopped") or not (
+                owner is None or _is_owner(owner)):
+            raise ValueError(f"{self.name}: the row of {code} is not one kayles wrote")
+        return status, owner
+
+    def status(self, code: str, limit: int) -> tuple[str, str | None] | None:
+        """(status, owner) of a row, or None when there is none."""
+        row = self._db.execute("SELECT status, owner FROM games WHERE code = ? AND max = ?",
+                               (code, limit)).fetchone()
+        found = self._checked_state(row, code)
+        return None if row is None else found
+
+    def busy_elsewhere(self, code: str, limit: int) -> bool:
+        """Whether a live survey other than this one is computing the row."""
+        row = self.status(code, limit)
+        return row is not None and row[0] == "running" and _owner_alive(row[1], self.owner)
+
+    def done_codes(self, limit: int) -> list[str]:
+        """The codes of the done rows at this ``max``, in code order."""
+        codes = [row[0] for row in self._db.execute(
+            "SELECT code FROM games WHERE max = ? AND status = 'done' ORDER BY code", (limit,))]
+        if not all(isinstance(code, str) for code in codes):
+            raise ValueError(f"{self.name}: a row's code is not one kayles wrote")
+        return codes
+
+    def summaries(self, codes: Iterable[str], limit: int) -> dict[str, Summary]:
+        """The done rows among ``codes`` at this ``max``, by code, each checked (see the
+        module header): ValueError naming the first row that is not what it claims."""
+        wanted = set(codes)
+        found = {}
+        for row in self._db.execute(
+                f"SELECT code, seconds, head, {', '.join(_RESULT)} FROM games "
+                "WHERE max = ? AND status = 'done'", (limit,)):
+            code, seconds, head, *values = row
+            if code not in wanted:
+                continue
+            fields = dict(zip(_RESULT, values))
+            fields["values"] = fields.pop("values_used")
+            why = _damage(fields, seconds, head, limit)
+            if why:
+                raise ValueError(f"{self.name}: the row of {code} (max {limit}) is damaged or "
+                                 f"was edited ({why}); delete it, or the file, to compute it "
+                                 "again")
+            fields["proved"] = bool(fields["proved"])
+            found[code] = Summary(code=code, max=limit, seconds=seconds, packed=head, **fields)
+        return found
+
+
+    # -- the records of long runs -----------------------------------------------------------
+
+    def put_record(self, record: Record) -> None:
+        """Store a record; one already stored must say the same (ValueError otherwise)."""
+        if self.read_only:
+            return
+        with self._transaction():
+            stored = self._record_rows("WHERE game = ? AND n = ?", (record.game, record.n))
+            if stored:
+                if not stored[0].same_figures(record):
+                    raise ValueError(
+                        f"{self.name}: the stored record of {record.game} at 2**{record.log2} "
+                        f"differs from this run's (fletcher32 {stored[0].fletcher32:08x} "
+                        f"there, {record.fletcher32:08x} here): one of them is wrong; "
+                        "delete the stored one to keep this run's")
+                return
+            self._db.execute(
+                "INSERT INTO records (game, n, largest, first, mask, rare, last_rare, checksum, "
+                "frequencies, seconds, updated) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (record.game, record.n, record.largest, record.first, record.mask, record.rare,
+                 record.last_rare, record.fletcher32, pack_counts(record.counts),
+                 record.seconds, time.time()))
+
+    def records(self, game: str) -> list[Record]:
+        """The stored records of a game, by n, each checked (ValueError naming a bad one)."""
+        return self._record_rows("WHERE game = ? ORDER BY n", (game,))
+
+    def _record_rows(self, where: str, arguments: tuple) -> list[Record]:
+        exists = self._db.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND "
+                                  "name = 'records'").fetchone()
+        if not exists:  # a file of schema 1, read-only
+            return []
+        found = []
+        for row in self._db.execute(
+                "SELECT game, n, largest, first, mask, rare, last_rare, checksum, frequencies, "
+                f"seconds FROM records {where}", arguments):
+            game, n, largest, first, mask, rare, last_rare, checksum, blob, seconds = row
+            fields = {"game": game, "n": n, "counts": unpack_counts(blob), "largest": largest,
+                      "first": first, "mask": mask, "rare": rare, "last_rare": last_rare,
+                      "fletcher32": checksum, "seconds": seconds}
+            try:
+                found.append(Record.from_fields(fields))
+            except ValueError as exc:
+                raise ValueError(f"{self.name}: the record of {game!s:.40} at n = {n!s:.20} "
+                                 f"is damaged or was edited ({exc}); delete it, or the file"
+                                 ) from None
+        return found
+
+
+def _damage(fields: dict, seconds, head, limit: int) -> str:
+    """Why a done row cannot be what it claims ('' when it can)."""
+    ints = [value for name, value in fields.items()
+            if name not in ("preperiod", "period", "last_rare")]
+    if not all(type(v) is int for v in ints) or not isinstance(head, bytes) or not (
+            fields["last_rare"] is None or type(fields["last_rare"]) is int):
+        return "a value of the wrong type"
+    if type(seconds) not in (int, float) or fields["proved"] not in (0, 1):
+        return "a value of the wrong type"
+    proved, n0, p, count = (fields[k] for k in ("proved", "preperiod", "period", "values"))
+    if proved and not (type(n0) is int and type(p) is int and n0 >= 0 and p >= 1):
+        return "a proof without its period"
+    if not 1 <= count <= max(limit, n0 + p if proved else 0) or not (
+            0 <= fields["largest"] <= LARGEST_VALUE and 0 <= fields["checksum"] < 1 << 32):
+        return "a number out of range"
+    stored = n0 + p if proved else count
+    if proved and stored > count:
+        return "a period longer than the values it used"
+    unpacker = zlib.decompressobj()
+    try:
+        data = unpacker.decompress(head, 2 * stored + 1)  # a bound: no decompression bomb
+    except zlib.error:
+        return "its values are not zlib data"
+    if len(data) != 2 * stored or not unpacker.eof:
+        return "its values are not the number it claims"
+    head_values = array("H", data)
+    if proved:
+        rest, tail = divmod(count - stored, p)
+        pieces = [(head_values, 1), (head_values[n0:], rest), (head_values[n0 : n0 + tail], 1)]
+    else:
+        pieces = [(head_values, 1)]
+    if fletcher32_of_pieces(pieces) != fields["checksum"]:
+        return "its values do not have its checksum"
+    return ""
+
+
+class _Transaction:
+    """``BEGIN IMMEDIATE`` ... ``COMMIT`` (``ROLLBACK`` on any exception)."""
+
+    def __init__(self, db: sqlite3.Connection) -> None:
+        self._db = db
+
+    def __enter__(self) -> None:
+        self._db.execute("BEGIN IMMEDIATE")
+
+    def __exit__(self, kind, value, traceback) -> None:
+        self._db.execute("COMMIT" if kind is None else "ROLLBACK")

@@ -1,0 +1,343 @@
+"""Saved tables: a nim-sequence written to a file as it grows, so a long run can resume.
+
+The format (version 1; every integer little-endian)::
+
+    header
+      8 bytes   magic b"KAYLESTB"
+      u16       format version (1)
+      u16       value width in bytes (2: each G(n) is an unsigned 16-bit integer)
+      u32       length D of the game description, then D bytes of it (ASCII)
+      u32       CRC-32 of every header byte before it
+    chunks, one after another, nothing else
+      4 bytes   b"VALS"
+      u64       index of the chunk's first value (the count of values before it)
+      u32       count C of values in the chunk (at least 1)
+      u32       CRC-32 of the 16 bytes above
+      u32       CRC-32 of the C values
+      C values  G(index), ..., G(index + C - 1), each ``width`` bytes
+
+CRC-32 is zlib's (the one of PNG and gzip).  The game description is the game's
+move kinds as the kernels see them, sorted (``kayles.engine.rules.describe_moves``), so
+that '0.77' and 'kayles' describe the same game: one ``span,kept,leave,unequal``
+per kind, ``;`` between kinds, e.g. ``1,-,7,0;3,1,7,0`` for Kayles-xox (kept:
+the lengths of the pattern's 'o' runs joined by '+', or '-'; leave: the bit mask
+of allowed non-empty outer parts; unequal: 1 or 0).
+
+A run holds an exclusive advisory lock (flock) on the file while it writes;
+another run asked to write the same file refuses.  Chunks are only ever
+appended, each one written whole and flushed to the disk
+(fsync) before the next value is computed, so a crash (kill -9, power loss)
+can cost at most the chunk being computed or written (``kayles`` lets chunks
+grow to about ``SECONDS`` of computing each).  Reading: a file that ends inside its
+last chunk is a write cut short: that chunk is dropped (and truncated away when
+the run resumes).  Any other damage -- a bad magic, version, width or checksum,
+a file that ends inside its header, a chunk that does not start where the
+previous one ended -- makes the file unusable: ``TableFileError`` (a ValueError).
+A chunk's header has its own checksum, so a damaged count cannot pass for a
+chunk cut short: any one damaged byte of a file is refused.
+"""
+
+from __future__ import annotations
+
+import os
+import struct
+import sys
+import time
+import zlib
+from array import array
+
+from ..engine.rules import Game, describe_moves
+from ..errors import WriteError
+from ._files import (
+    check_target,
+    display,
+    open_regular,
+    remove_quietly,
+    remove_stale,
+    sync_folder,
+    temporary_name,
+)
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from ..engine.sequence import Sequence
+
+__all__ = [
+    "CHUNK",
+    "FORMAT_VERSION",
+    "MAGIC",
+    "SECONDS",
+    "SavedTable",
+    "TableFileError",
+    "TableWriter",
+    "check_game",
+    "read_table",
+]
+
+MAGIC = b"KAYLESTB"
+FORMAT_VERSION = 1
+WIDTH = 2  # bytes per value: nimbers are 16-bit in the kernels
+CHUNK = 1 << 16  # values per chunk unless told otherwise (the first and the smallest)
+SECONDS = 5.0  # the computing time a chunk aims at, when chunks adapt (see attach)
+CHUNK_MAGIC = b"VALS"
+_HEAD = struct.Struct("<8sHHI")  # magic, version, width, description length
+_CRC = struct.Struct("<I")
+_CHUNK = struct.Struct("<4sQI")  # chunk magic, first index, count
+_CRCS = struct.Struct("<II")  # a chunk's CRC-32s: of the three fields above, of its values
+
+
+class TableFileError(ValueError):
+    """A table file that cannot be used: another format, another game, damage."""
+
+
+def _header(description: str) -> bytes:
+    text = description.encode("ascii")
+    head = _HEAD.pack(MAGIC, FORMAT_VERSION, WIDTH, len(text)) + text
+    return head + _CRC.pack(zlib.crc32(head))
+
+
+def _to_little_endian(values) -> bytes:
+    data = array("H", values)
+    if sys.byteorder == "big":
+        data.byteswap()
+    return data.tobytes()
+
+
+def _chunk(start: int, values) -> bytes:
+    payload = _to_little_endian(values)
+    head = _CHUNK.pack(CHUNK_MAGIC, start, len(payload) // WIDTH)
+    return head + _CRCS.pack(zlib.crc32(head), zlib.crc32(payload)) + payload
+
+
+class SavedTable:
+    """What a table file holds: the game description, the values, where they end."""
+
+    __slots__ = ("description", "values", "end", "dropped")
+
+    def __init__(self, description: str, values: array, end: int, dropped: int) -> None:
+        self.description = description
+        self.values = values  # array('H') of G(0), G(1), ...
+        self.end = end  # the byte offset just past the last whole chunk
+        self.dropped = dropped  # bytes of a last chunk cut short (0 if none)
+
+
+def read_table(path: str) -> SavedTable:
+    """Read and check a table file (see the module header for what is refused).
+
+    Only a regular file is read, and no more than its size said when it was opened.
+    """
+    with os.fdopen(open_regular(path), "rb") as handle:
+        data = handle.read(os.fstat(handle.fileno()).st_size)
+    name = display(path)
+
+    def bad(why: str) -> TableFileError:
+        return TableFileError(f"{name}: not a usable kayles table file ({why})")
+
+    if data[:8] != MAGIC[: len(data)]:
+        raise bad("no kayles table header")
+    if len(data) < _HEAD.size:
+        raise bad("the file ends inside its header")
+    _, version, width, size = _HEAD.unpack_from(data)
+    if version != FORMAT_VERSION:
+        raise bad(f"format version {version}; this program reads version {FORMAT_VERSION}")
+    if width != WIDTH:
+        raise bad(f"values of {width} bytes; this program reads {WIDTH}-byte values")
+    body = _HEAD.size + size
+    if len(data) < body + _CRC.size:
+        raise bad("the file ends inside its header")
+    if _CRC.unpack_from(data, body)[0] != zlib.crc32(data[:body]):
+        raise bad("the header's checksum does not match")
+    try:
+        description = data[_HEAD.size : body].decode("ascii")
+    except UnicodeDecodeError:
+        raise bad("the game description is not ASCII") from None
+    values = array("H")
+    at = body + _CRC.size
+    while at < len(data):
+        values_at = at + _CHUNK.size + _CRCS.size
+        if values_at > len(data):
+            break  # a chunk header cut short: the last write did not finish
+        head_crc, values_crc = _CRCS.unpack_from(data, at + _CHUNK.size)
+        if zlib.crc32(data[at : at + _CHUNK.size]) != head_crc:
+            raise bad(f"the checksum of the chunk header at byte {at} does not match")
+        tag, start, count = _CHUNK.unpack_from(data, at)
+        if tag != CHUNK_MAGIC or count == 0:
+            raise bad(f"no chunk at byte {at}")
+        if start != len(values):
+            raise bad(f"the chunk at byte {at} starts at value {start}, not {len(values)}")
+        stop = values_at + WIDTH * count
+        if stop > len(data):
+            break  # the last chunk cut short
+        if zlib.crc32(data[values_at:stop]) != values_crc:
+            raise bad(f"the checksum of the values of the chunk at byte {at} does not match")
+        chunk = array("H", data[values_at:stop])
+        if sys.byteorder == "big":
+            chunk.byteswap()
+        values.extend(chunk)
+        at = stop
+    return SavedTable(description, values, at, len(data) - at)
+
+
+def check_game(saved: SavedTable, game: Game, path: str) -> None:
+    """TableFileError unless the file holds a table of ``game``."""
+    if saved.description != describe_moves(game):
+        raise TableFileError(
+            f"{os.fsdecode(path)}: holds the table of another game (moves {saved.description}), "
+            f"not of {game.name} (moves {describe_moves(game)})"
+        )
+
+
+class TableWriter:
+    """Appends a growing sequence's new values to a table file, one whole chunk at a time.
+
+    ``TableWriter.create(path, game)`` starts a new file (written to a temporary
+    file, flushed, then renamed over ``path``); ``TableWriter.reopen(path, saved)``
+    continues a read file, first cutting away a last chunk left unfinished.  Use
+    ``attach(sequence)`` so every growth step is saved, and ``finish(sequence)``
+    when the run ends in any way (Ctrl-C included): it saves what is not yet saved.
+    """
+
+    def __init__(self, path: str, fd: int, end: int, saved: int) -> None:
+        self.path = path
+        self._fd = fd
+        self._end = end  # the file's length after the last whole chunk
+        self.saved = saved  # how many values the file holds
+        self._smallest = CHUNK
+        self._seconds: float | None = None
+        self._since = 0.0
+
+    @classmethod
+    def create(cls, path: str, game: Game, force: bool = False) -> TableWriter:
+        """A new table file at ``path``; an existing file is refused unless ``force``
+        (and is never replaced unless it is a regular file)."""
+        header = _header(describe_moves(game))
+        _refuse_if_in_use(path)
+        check_target(path, force, _hint(path, game))
+        remove_stale(path)
+        temporary = temporary_name(path)
+        try:
+            fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+        except OSError as exc:
+            raise OSError(exc.errno, exc.strerror, display(path)) from None
+        try:
+            _lock(fd, path)
+            _write_all(fd, header, path)
+            os.fsync(fd)
+            check_target(path, force, _hint(path, game))  # nothing new in its place meanwhile
+            os.replace(temporary, path)
+        except BaseException:
+            os.close(fd)
+            remove_quietly(temporary)
+            raise
+        sync_folder(path)
+        return cls(path, fd, len(header), 0)
+
+    @classmethod
+    def reopen(cls, path: str, saved: SavedTable) -> TableWriter:
+        fd = open_regular(path, os.O_WRONLY)
+        try:
+            _lock(fd, path)
+            if saved.dropped:
+                os.ftruncate(fd, saved.end)
+                os.fsync(fd)
+            os.lseek(fd, saved.end, os.SEEK_SET)
+        except BaseException:
+            os.close(fd)
+            raise
+        return cls(path, fd, saved.end, len(saved.values))
+
+    def attach(self, sequence: Sequence, chunk: int = CHUNK, seconds: float | None = None) -> None:
+        """Save the sequence as it grows: a chunk after every kernel call of ``chunk`` values.
+
+        With ``seconds``, chunks adapt to take about that long to compute: a chunk
+        computed in less than half of it doubles the next one, a slower one halves
+        it (never below ``chunk``).  Each kernel call costs a little set-up, so
+        small chunks on a long table would slow the run; a crash loses at most
+        about ``seconds`` of work.
+        """
+        sequence.step = self._smallest = chunk
+        self._seconds = seconds
+        self._since = time.monotonic()
+        sequence.listeners.append(self.save)
+
+    def save(self, sequence: Sequence) -> None:
+        """Append the values computed since the last save (a no-op if there are none)."""
+        have = len(sequence)
+        if have <= self.saved:
+            return
+        data = _chunk(self.saved, sequence.table(have)[self.saved : have])
+        try:
+            os.lseek(self._fd, self._end, os.SEEK_SET)  # over any half-written chunk
+            _write_all(self._fd, data, self.path)
+            os.fsync(self._fd)
+        except OSError as exc:
+            raise WriteError(exc.errno, exc.strerror, display(self.path)) from None
+        self._end += len(data)
+        self.saved = have
+        if self._seconds is not None and sequence.step is not None:
+            now = time.monotonic()
+            took, self._since = now - self._since, now
+            if took < self._seconds / 2:
+                sequence.step *= 2
+            elif took > self._seconds:
+                sequence.step = max(self._smallest, sequence.step // 2)
+
+    def finish(self, sequence: Sequence) -> None:
+        """Save what is left, cut away anything half-written, close the file."""
+        try:
+            if self.save in sequence.listeners:
+                sequence.listeners.remove(self.save)
+            try:
+                os.ftruncate(self._fd, self._end)
+            except OSError as exc:
+                raise WriteError(exc.errno, exc.strerror, display(self.path)) from None
+            self.save(sequence)
+        finally:
+            os.close(self._fd)
+
+
+def _lock(fd: int, path: str) -> None:
+    """Hold an exclusive lock on the open file, or refuse: another run is writing it."""
+    try:
+        import fcntl
+    except ImportError:  # pragma: no cover - no advisory locks here (Windows)
+        return
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        raise TableFileError(f"{os.fsdecode(path)}: another run is writing this table") from None
+
+
+def _hint(path: str, game: Game) -> str:
+    """What to do about an existing ``path``, for the message that refuses it."""
+    try:
+        with os.fdopen(open_regular(path), "rb") as handle:
+            head = handle.read(_HEAD.size + 4096)
+        magic, _, _, size = _HEAD.unpack_from(head)
+        same = magic == MAGIC and head[_HEAD.size : _HEAD.size + size] == (
+            describe_moves(game).encode("ascii"))
+    except (OSError, ValueError, struct.error):
+        same = False
+    if same:
+        return f"it holds a saved table of {game.name}: --resume continues it, --force starts anew"
+    return "--force replaces it"
+
+
+def _refuse_if_in_use(path: str) -> None:
+    try:
+        fd = open_regular(path)
+    except (OSError, ValueError):
+        return
+    try:
+        _lock(fd, path)  # released by the close below: only a probe
+    finally:
+        os.close(fd)
+
+
+def _write_all(fd: int, data: bytes, path: str) -> None:
+    view = memoryview(data)
+    try:
+        while view:
+            view = view[os.write(fd, view) :]
+    except OSError as exc:
+        raise WriteError(exc.errno, exc.strerror, display(path)) from None
