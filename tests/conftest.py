@@ -72,13 +72,19 @@ def both_misere_kernels():
     return load_kernel("cython", "misere"), load_kernel("python", "misere")
 
 
-def assert_usage_error(result) -> None:
+def assert_usage_error(result, status: int = 2) -> None:
     """A front end refused its input: one line on stderr, status 2, nothing on stdout."""
     err = result.stderr.decode("utf-8", "replace")
-    assert result.returncode == 2, err
+    assert result.returncode == status, err
     assert result.stdout == b""
     assert "Traceback" not in err
     assert err.endswith("\n") and err.count("\n") == 1 and err.strip(), repr(err)
+
+
+def assert_io_failure(result, path) -> None:
+    """The system refused a file the user named: one line naming it, status 1, no stdout."""
+    assert_usage_error(result, status=1)
+    assert f": {path}: " in result.stderr.decode("utf-8", "replace")
 
 
 def listing(values) -> bytes:

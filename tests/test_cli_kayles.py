@@ -539,3 +539,39 @@ def test_every_count_option_takes_the_same_forms():
         for text in ("2,04", "20,48", "2048.0", "2**x", "2**100", "-1", "0x800", "٢"):
             with pytest.raises(argparse.ArgumentTypeError):
                 parse(text)
+
+
+# -- errors by kind: a bug never reads as the user's mistake -------------------------------
+
+
+@pytest.mark.parametrize("bug", [TypeError("boom"), KeyError("boom"), RecursionError("boom")])
+def test_a_bug_is_an_internal_error_not_bad_input(bug, monkeypatch, capsys):
+    from kayles.interface import kayles_cli
+    from kayles.interface.commands import heap_games
+
+    def broken(args, out):
+        out.write("half")
+        raise bug
+
+    monkeypatch.setattr(heap_games, "command_grundy", broken)
+    monkeypatch.delenv("KAYLES_DEBUG", raising=False)
+    assert kayles_cli.main(["grundy", "5"]) == 1
+    captured = capsys.readouterr()
+    name = type(bug).__name__
+    assert captured.err.startswith(f"kayles grundy: internal error: {name}: ")
+    assert captured.err.count("\n") == 1 and "please report" in captured.err
+    assert "KAYLES_DEBUG=1" in captured.err and "Traceback" not in captured.err
+    monkeypatch.setenv("KAYLES_DEBUG", "1")
+    assert kayles_cli.main(["grundy", "5"]) == 1
+    err = capsys.readouterr().err
+    assert "internal error" in err and "Traceback" in err and "in broken" in err
+
+
+def test_bad_input_and_a_failed_file_keep_their_statuses(tmp_path, capsys):
+    from kayles.interface import kayles_cli
+
+    assert kayles_cli.main(["grundy", "5", "--game", "0.9"]) == 2
+    assert capsys.readouterr().err.count("\n") == 1
+    missing = tmp_path / "missing.table"
+    assert kayles_cli.main(["grundy", "5", "--resume", str(missing)]) == 1
+    assert capsys.readouterr().err == f"kayles grundy: {missing}: No such file or directory\n"

@@ -66,6 +66,11 @@ def refused(argv, says="", **kw) -> Hostile:
     return Hostile(argv, 2, says, **kw)
 
 
+def io_failure(argv, says="", **kw) -> Hostile:
+    """The system refused a file the user named (missing, no permission): status 1, the path."""
+    return Hostile(argv, 1, says, **kw)
+
+
 def disk_full(argv, **kw) -> Hostile:
     return Hostile(argv, 1, "cannot write output: No space left on device", stdout="full", **kw)
 
@@ -265,9 +270,9 @@ HOSTILE: dict[str, Hostile] = {
     "nim-one-heap": refused(["nim", "{nim_one_heap}"], "at least 2 heaps"),
     "nim-negative": refused(["nim", "{nim_negative}"], "'-1'"),
     "nim-huge-file": answered(["nim", "{nim_huge}"], stdout_is=NIM_HUGE_ANSWER * 1000),
-    "nim-missing-file": refused(["nim", "{empty}.missing"], "No such file"),
+    "nim-missing-file": io_failure(["nim", "{empty}.missing"], "No such file"),
     "nim-directory": refused(["nim", "{dir}"], "is a directory"),
-    "nim-invalid-byte-path": refused(["nim", b"/nonexistent/\xff"],
+    "nim-invalid-byte-path": io_failure(["nim", b"/nonexistent/\xff"],
                                      "/nonexistent/\\xff: No such file"),
     "nim-endless-file": refused(["nim", "/dev/zero"], "not a regular file"),
     "nim-closed-pipe": pipe_closed(["nim", "{nim_many}"]),
@@ -333,9 +338,9 @@ HOSTILE: dict[str, Hostile] = {
     # long runs (grundy and period --save/--resume)
     "grundy-resume-not-a-table": refused(["grundy", "5", "--resume", "{nim_crlf}"],
                                          "not a usable kayles table file"),
-    "grundy-resume-missing": refused(["grundy", "5", "--resume", "{dir}/missing.table"],
+    "grundy-resume-missing": io_failure(["grundy", "5", "--resume", "{dir}/missing.table"],
                                      "No such file"),
-    "grundy-save-missing-dir": refused(["grundy", "5", "--save", "{dir}/no/such/t.table"],
+    "grundy-save-missing-dir": io_failure(["grundy", "5", "--save", "{dir}/no/such/t.table"],
                                        "No such file"),
     "grundy-save-fifo": refused(["grundy", "5", "--save", "{fifo}", "--force"],
                                 "not a regular file"),
@@ -394,7 +399,7 @@ HOSTILE: dict[str, Hostile] = {
                                     twins=True),
     # plot
     "plot-bad-suffix": refused(["plot", "-o", "{dir}/x.bmp"], ".png, .svg or .pdf"),
-    "plot-missing-dir": refused(["plot", "-o", "{dir}/no/x.png", "--max", "10"],
+    "plot-missing-dir": io_failure(["plot", "-o", "{dir}/no/x.png", "--max", "10"],
                                 "No such file"),
     "plot-huge-max": refused(["plot", "-o", "{dir}/x.png", "--max", BIG], "(100000 digits)"),
     "plot-disk-full": disk_full(["plot", "-o", "{dir}/p.png", "--max", "100"]),
@@ -412,7 +417,7 @@ HOSTILE: dict[str, Hostile] = {
     # serve
     "serve-port-out-of-range": refused(["serve", "--port", "70000"], "0 to 65535"),
     "serve-port-not-a-number": refused(["serve", "--port", "http"], "'http'"),
-    "serve-missing-db": refused(["serve", "--db", "{dir}/missing.sqlite"], "No such file"),
+    "serve-missing-db": io_failure(["serve", "--db", "{dir}/missing.sqlite"], "No such file"),
     "serve-db-fifo": refused(["serve", "--db", "{fifo}"], "not a regular file"),
     "serve-seconds-zero": refused(["serve", "--seconds", "0"], "above 0"),
     "serve-seconds-nan": refused(["serve", "--seconds", "nan"], "above 0"),

@@ -17,7 +17,7 @@ import time
 import pytest
 
 import oracle
-from conftest import ROOT, assert_usage_error, listing
+from conftest import ROOT, assert_io_failure, assert_usage_error, listing
 
 TIMEOUT = 120
 PURE = os.environ.get("KAYLES_PURE", "") not in ("", "0")
@@ -148,7 +148,7 @@ def test_a_damaged_or_cut_file_is_refused(tmp_path):
         assert b"not a usable kayles table file" in result.stderr
         assert path.read_bytes() == content  # refused files are left alone
     result = kayles("grundy", "5", "--resume", str(tmp_path / "missing"))
-    assert_usage_error(result)
+    assert_io_failure(result, tmp_path / "missing")
 
 
 def test_a_file_cut_inside_its_last_chunk_resumes(tmp_path):
@@ -165,7 +165,8 @@ def test_save_and_resume_are_exclusive_and_chunk_is_positive(tmp_path):
     path = str(tmp_path / "t")
     assert_usage_error(kayles("grundy", "5", "--save", path, "--resume", path))
     assert_usage_error(kayles("grundy", "5", "--save", path, "--chunk", "0"))
-    assert_usage_error(kayles("grundy", "5", "--save", str(tmp_path / "no" / "such" / "dir")))
+    missing = tmp_path / "no" / "such" / "dir"
+    assert_io_failure(kayles("grundy", "5", "--save", str(missing)), missing)
 
 
 @pytest.mark.parametrize(("game", "reference", "n"), [

@@ -200,7 +200,7 @@ def test_serve_says_where_it_listens_and_refuses_a_missing_db(tmp_path):
     result = subprocess.run([sys.executable, "-m", "kayles", "serve", "--db",
                              str(tmp_path / "none.sqlite")], capture_output=True, cwd=ROOT,
                             timeout=60)
-    assert result.returncode == 2 and b"No such file" in result.stderr
+    assert result.returncode == 1 and b"No such file" in result.stderr
     with subprocess.Popen([sys.executable, "-m", "kayles", "serve", "--port", "0"],
                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT) as server:
         try:

@@ -1,13 +1,19 @@
 """What both front ends share: numbers from text, files, the version line, how a run ends.
 
 ``Kayles-xox`` and ``kayles`` each hand their work to ``exit_status(prog, work)``, which
-maps every way a run can end onto one exit status and at most one stderr line:
+maps every way a run can end onto one exit status and at most one stderr line, by
+the kind of ending:
 
     0    done
-    1    the output could not be written (disk full, ...): "PROG: cannot write output: ..."
-         ("PROG: cannot write FILE: ..." for a file it writes), or the memory ran out:
-         "PROG: out of memory"
-    2    bad input, a missing file, an unusable setup: "PROG: <what is wrong>"
+    2    usage or input: bad arguments, a file's bad contents, an unusable setup
+         (``ValueError``, ``SetupError``: what every layer raises for bad input only):
+         "PROG: <what is wrong>"
+    1    input/output: a file that cannot be read or written, output that cannot be
+         written (disk full, ...), memory run out (``OSError``, ``MemoryError``):
+         "PROG: FILE: <why>", "PROG: cannot write FILE: ...", "PROG: cannot write
+         output: ...", "PROG: out of memory"
+    1    anything else is a bug: "PROG: internal error: <type>: <message> (please report
+         it ...)"; with KAYLES_DEBUG=1 the traceback follows
     130  Ctrl-C, quietly
     143  SIGTERM where a run saves its work first (``errors.Terminated``), quietly
     141  the reader closed the pipe, quietly
@@ -164,9 +170,12 @@ def exit_status(prog: str, work: Callable[[Output], int | None], hint: str = "")
         return _fail(f"{prog}: {exc}", 2)
     except ValueError as exc:
         return _fail(f"{prog}: {exc}{hint}", 2)
-    except OSError as exc:  # reading an input file
+    except OSError as exc:  # a file named by the user, for reading
         where = f"{path_text(str(exc.filename))}: " if exc.filename is not None else ""
-        return _fail(f"{prog}: {where}{exc.strerror or exc}", 2)
+        return _fail(f"{prog}: {where}{exc.strerror or exc}", 1)
+    except Exception as exc:  # noqa: BLE001 - a bug: said as one, never as the user's mistake
+        _silence_stdout()
+        return _internal_error(prog, exc)
     finally:
         if notice is not None:
             notice.cancel()
@@ -222,6 +231,23 @@ def _encode_anything() -> None:
                 stream.reconfigure(errors="backslashreplace")
             except (AttributeError, ValueError, OSError):
                 pass
+
+
+def _internal_error(prog: str, exc: Exception) -> int:
+    """One line that says a bug is a bug (exit status 1); the traceback with KAYLES_DEBUG=1."""
+    from ..engine._impl import getenv
+
+    status = _fail(f"{prog}: internal error: {type(exc).__name__}: {exc} (a bug in kayles: "
+                   "please report it with the command and its --version; KAYLES_DEBUG=1 "
+                   "shows the traceback)", 1)
+    if getenv("KAYLES_DEBUG") == "1":
+        import traceback
+
+        try:
+            traceback.print_exception(exc, file=sys.stderr)
+        except (AttributeError, OSError):
+            pass
+    return status
 
 
 def _fail(message: str, status: int) -> int:
