@@ -104,6 +104,12 @@ from _common cimport (
 )
 from _kernels cimport *
 
+from kayles.engine import limits as _limits
+
+if _limits.THREADS.high != MAX_THREADS:  # one limit, stated for C (kernels.h) and Python (_constants)
+    raise ImportError(f"kernels.h allows {MAX_THREADS} threads, kayles/engine/_constants.py "
+                      f"{_limits.THREADS.high}: rebuild")
+
 cdef enum:
     STAMPS = 131072       # option values v ^ c < 2**16 and the mex <= 2**16
     SAVING = 1            # split when its estimated cost is under 1/SAVING of the plain scan's
@@ -298,14 +304,13 @@ cdef class Scratch:
 
     cdef Sparse st
 
-    def __cinit__(self, vector=None, int threads=1, cores=None,
+    def __cinit__(self, vector=None, threads=1, cores=None,
                   crew_from=None, crew_rare=None, bint waited_only=False):
         if vector is not None and vector not in VECTORS:
             raise ValueError(f"vector must be one of {', '.join(VECTORS)}, not {vector!r}")
-        if not 1 <= threads <= MAX_THREADS:
-            raise ValueError(f"threads must be 1 to {MAX_THREADS}, not {threads}")
-        if cores is not None and not 1 <= cores <= MAX_THREADS:
-            raise ValueError(f"cores must be 1 to {MAX_THREADS}, not {cores}")
+        _limits.THREADS.check(threads)
+        if cores is not None:
+            _limits.CORES.check(cores)
         for name, value in (("crew_from", crew_from), ("crew_rare", crew_rare)):
             if value is not None and value < 0:
                 raise ValueError(f"{name} must be 0 or more, not {value}")

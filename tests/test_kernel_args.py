@@ -113,3 +113,20 @@ def test_good_arguments_still_work_alike():
                        ("product_columns", (ints(0), 1, [1], [1, 2]))]:
         assert list(getattr(compiled, name)(*args)) == list(getattr(pure, name)(*args)), name
     assert _kernel_args.MAX_CELLS == 2**31 - 1
+
+
+@pytest.mark.parametrize("bad", [0, 65, 10**30])
+def test_one_range_for_threads_in_the_api_both_twins_and_the_command(bad, capsys):
+    """THREADS (kayles.engine.limits) is the one statement of --threads' range: the API,
+    each twin's Scratch and the command give its message."""
+    from kayles.engine import limits
+    from kayles.engine.sequence import Sequence
+    from kayles.interface.kayles_cli import main
+
+    message = f"threads must be 1 to {limits.THREADS.high}, not "
+    for make in (load_kernel("cython", "core").Scratch, load_kernel("python", "core").Scratch,
+                 lambda threads: Sequence(get_game("0.77"), threads=threads)):
+        with pytest.raises(ValueError, match=f"^{message}"):
+            make(threads=bad)
+    assert main(["grundy", "5", "--threads", str(bad)]) == 2
+    assert capsys.readouterr().err.startswith(f"kayles grundy: --{message}")

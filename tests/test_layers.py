@@ -121,3 +121,15 @@ def test_no_two_modules_share_a_name():
             continue
         other = seen.setdefault(path.stem, str(path.relative_to(PACKAGE)))
         assert other == str(path.relative_to(PACKAGE)), f"{other} and {path.relative_to(PACKAGE)}"
+
+
+def test_the_web_page_uses_the_analyses_never_the_commands():
+    """Two front ends side by side: the web page and the commands share what lies below
+    them, never each other's modules."""
+    graph = imports()
+    crossing = [f"{full(module)} imports {full(target)}" for module, targets in graph.items()
+                for target in targets
+                if module.startswith("interface.web") and target.startswith("interface.commands")
+                or module.startswith("interface.commands") and target.startswith("interface.web.")
+                and module != "interface.commands.serve"]
+    assert not crossing, "\n".join(crossing)

@@ -434,3 +434,28 @@ def test_as_far_as_it_goes_stops_before_the_heap_beyond_the_search():
     again = quotient(game, reached.max_heap, budget=40)
     assert (again.order, again.p_size, again.heaps) == (reached.order, reached.p_size,
                                                          reached.heaps)
+
+
+def test_one_misere_answer_for_every_front_end():
+    """misere_answer (what move --misere, play and the web page call) agrees with the literal
+    rules on rows and heaps, and past the search's budget answers by the quotient."""
+    from kayles.analysis.misere import Solver
+    from kayles.analysis.quotient import misere_answer
+
+    kayles = get_game("kayles")
+    rules = oracle.octal_row_game("0.77")
+    for n in range(8):
+        for row in map("".join, itertools.product("x.", repeat=n)):
+            after, outcome = misere_answer(Solver(kayles), row)
+            wins = oracle.misere_row_wins(rules, row)
+            assert outcome == ("N" if wins else "P"), row
+            assert after == oracle.misere_row_move(rules, row), row
+    for heaps in itertools.combinations_with_replacement(range(1, 9), 3):
+        move, outcome = misere_answer(Solver(kayles), list(heaps))
+        assert outcome == ("P" if misere_lost("0.77", heaps) else "N"), heaps
+        assert (move is None) == (outcome == "P")
+    many = [5, 7, 9, 11, 13, 15, 17, 19, 21, 23, 25, 27]  # the search alone stops: the quotient
+    with pytest.raises(ValueError):
+        Solver(kayles, budget=50).outcome(many)
+    move, outcome = misere_answer(Solver(kayles, budget=50_000), many)
+    assert outcome in ("P", "N") and (move is None) == (outcome == "P")

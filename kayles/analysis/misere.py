@@ -23,8 +23,9 @@ only when it is proved; its text form writes γ0 ... up to where the alternation
 
 from __future__ import annotations
 
-from ..engine._constants import DEFAULT_BUDGET, MAX_BUDGET
+from ..engine._constants import DEFAULT_BUDGET
 from ..engine._numbers import brief
+from ..engine.limits import MISERE_BUDGET
 from ..engine.rules import Game, encode
 from ..engine.sequence import Sequence
 from .heaps import HeapMove
@@ -66,8 +67,7 @@ class Solver:
 
     def __init__(self, game: Game, budget: int = DEFAULT_BUDGET, kernel=None) -> None:
         """``kernel``: a misère kernel module (default: the one ``kayles.engine._impl`` chooses)."""
-        if not 1 <= budget <= MAX_BUDGET:
-            raise ValueError(f"the search budget must be 1 to {MAX_BUDGET} positions, not {budget}")
+        MISERE_BUDGET.check(budget)
         self.game = game
         self.budget = budget
         if kernel is None:

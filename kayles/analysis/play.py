@@ -241,16 +241,15 @@ def _solver(sequence: Sequence, misere: bool) -> Callable[[object], Move | None]
     game = sequence.game
     if misere:
         from .misere import Solver
-        from .quotient import answer_misere
+        from .quotient import misere_answer
 
         solver = Solver(game)  # one memo of positions for the whole game
 
         def row_move(row: str):  # the exhaustive search, or the quotient past it
-            return answer_misere(solver, solver.row_heaps(row),
-                                 lambda: solver.row_winning_move(row))
+            return misere_answer(solver, row)[0]
 
         def heap_move(heaps: list[int]):
-            return answer_misere(solver, heaps, lambda: solver.heaps_winning_move(heaps))
+            return misere_answer(solver, heaps)[0]
     else:
 
         def row_move(row: str):

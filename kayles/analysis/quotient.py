@@ -56,13 +56,15 @@ import string
 from array import array
 
 from ..engine._constants import QUOTIENT_STATES
+from ..engine.limits import QUOTIENT_BUDGET, QUOTIENT_HEAP
 from ..engine.rules import Game, parse_octal
 from .misere import Solver
 
-__all__ = ["MAX_HEAP", "MAX_STATES", "Quotient", "answer_misere", "attach_quotient", "quotient"]
+__all__ = ["MAX_HEAP", "MAX_STATES", "Quotient", "answer_misere", "attach_quotient",
+           "misere_answer", "quotient"]
 
 TAME_ORDERS = (1, 2, 6, 10, 18, 34)  # T0, T1, then 2**k + 2 (misère Nim, heaps < 2**k)
-MAX_HEAP = 100_000  # the largest --max-heap (the answer lists the class of every heap up to it)
+MAX_HEAP = QUOTIENT_HEAP.high  # the largest --to (the answer lists the class of every heap)
 REACH = 200  # kayles quotient without --max-heap: till solved, or the search stops, or this
 MAX_STATES = QUOTIENT_STATES  # default bound on the states one walk visits (--budget)
 MAX_ORDER = 4096  # a candidate larger than this: beyond the search
@@ -165,10 +167,8 @@ def quotient(game: Game, max_heap: int, budget: int = MAX_STATES, kernel=None, *
     one ``kayles.engine._impl`` chooses).  A heap beyond the search is a ValueError, or with
     ``as_far_as_it_goes`` the quotient of the heaps before it, ``beyond`` saying why.
     """
-    if not 0 <= max_heap <= MAX_HEAP:
-        raise ValueError(f"the largest heap must be 0 to {MAX_HEAP}")
-    if budget < 1:
-        raise ValueError("the budget must be at least 1 state")
+    QUOTIENT_HEAP.check(max_heap)
+    QUOTIENT_BUDGET.check(budget)
     builder = _Builder(game, budget, kernel or _kernel())
     for h in range(1, max_heap + 1):
         try:
@@ -651,6 +651,27 @@ def _close(q: Quotient, other: Quotient, mapping: dict[int, int], gens: list[int
 
 QUOTIENT_FIRST = 10  # more heaps than this: ask the misère quotient before the search
 QUOTIENT_TOKENS = 10**7  # ... and never for positions of more tokens (each option is read)
+
+
+def misere_answer(solver: Solver, position) -> tuple[object, str]:
+    """The misère answer to a position, whoever asks (``kayles move --misere``, ``play``, the
+    web page): (the winning move or None, the outcome 'N', 'P', ...).  A row (str) gets the
+    row after its move; a list of heaps a ``HeapMove``.  By the search or the quotient, as
+    ``answer_misere`` chooses."""
+    if isinstance(position, str):
+        heaps = solver.row_heaps(position)
+
+        def answer():
+            after = solver.row_winning_move(position)
+            return after, "N" if after is not None else solver.row_outcome(position)
+    else:
+        heaps = list(position)
+
+        def answer():
+            move = solver.heaps_winning_move(heaps)
+            return move, "N" if move is not None else solver.outcome(heaps)
+
+    return answer_misere(solver, heaps, answer)
 
 
 def answer_misere(solver: Solver, heaps: list[int], answer):

@@ -12,7 +12,8 @@ from bisect import bisect_left
 from operator import mul, xor
 
 from ._common_pure import check_kinds, constant, mex, options
-from ._constants import MAX_KINDS, MAX_SPAN, MAX_THREADS, PIN
+from ._constants import MAX_KINDS, MAX_SPAN, PIN
+from .limits import CORES, THREADS
 from .spectrum import allowed_mask, parity, walsh_hadamard
 
 __all__ = [
@@ -100,10 +101,9 @@ class Scratch:
                  crew_rare: int | None = None, waited_only: bool = False) -> None:
         if vector is not None and vector not in VECTORS:
             raise ValueError(f"vector must be one of {', '.join(VECTORS)}, not {vector!r}")
-        if not 1 <= threads <= MAX_THREADS:
-            raise ValueError(f"threads must be 1 to {MAX_THREADS}, not {threads}")
-        if cores is not None and not 1 <= cores <= MAX_THREADS:
-            raise ValueError(f"cores must be 1 to {MAX_THREADS}, not {cores}")
+        THREADS.check(threads)
+        if cores is not None:
+            CORES.check(cores)
         for name, value in (("crew_from", crew_from), ("crew_rare", crew_rare)):
             if value is not None and value < 0:
                 raise ValueError(f"{name} must be 0 or more, not {value}")

@@ -15,7 +15,7 @@ No period is ever typed in: it is found and proved from the table.  Games with
 from __future__ import annotations
 
 from ..errors import shown
-from ._constants import MAX_THREADS
+from .limits import THREADS
 from .rules import Game, encode
 
 TYPE_CHECKING = False
@@ -74,8 +74,7 @@ class Sequence:
                  progress=None, threads: int = 1) -> None:
         if method not in ("sparse", "plain"):
             raise ValueError(f"method must be 'sparse' or 'plain', not {shown(method)}")
-        if not 1 <= threads <= MAX_THREADS:
-            raise ValueError(f"threads must be 1 to {MAX_THREADS}, not {threads}")
+        THREADS.check(threads)
         self.game = game
         self.method = method
         self._kernel = kernel

@@ -66,13 +66,9 @@ def add_threads_option(parser: argparse.ArgumentParser) -> None:
 def threads_of(args) -> int:
     """--threads, or as many as the kernel takes (it runs no more than the cores this
     process may run on); ValueError past the kernel's limit."""
-    from ...engine._constants import MAX_THREADS
+    from ...engine.limits import THREADS
 
-    if args.threads is None:
-        return MAX_THREADS
-    if not 1 <= args.threads <= MAX_THREADS:
-        raise ValueError(f"--threads must be 1 to {MAX_THREADS}, not {args.threads}")
-    return args.threads
+    return THREADS.high if args.threads is None else THREADS.check(args.threads, "--threads")
 
 
 def add_game_option(parser: argparse.ArgumentParser) -> None:

@@ -119,7 +119,7 @@ def command_quotient(args, out) -> None:
 def command_misere_move(args, out) -> None:
     from ...analysis.heaps import looks_like_heaps, parse_heaps
     from ...analysis.misere import Solver
-    from ...analysis.quotient import answer_misere
+    from ...analysis.quotient import misere_answer
     from ...engine.rules import get_game
 
     game = get_game(args.game)
@@ -129,9 +129,7 @@ def command_misere_move(args, out) -> None:
         if len(args.position) != 1:
             raise ValueError("a row is one POSITION of 'x' and '.' (or give heap sizes)")
         text = args.position[0]
-        solver = Solver(game, args.budget)
-        after, result = answer_misere(solver, solver.row_heaps(text),
-                                  lambda: _row_answer(solver, text))
+        after, result = misere_answer(Solver(game, args.budget), text)
         if args.json:
             dump_json({"game": game.name, "position": text, "play": "misere",
                        "outcome": result, "move": after}, out)
@@ -139,8 +137,7 @@ def command_misere_move(args, out) -> None:
             out.write((after if after is not None else _no_move(result)) + "\n")
         return
     position = parse_heaps(" ".join(args.position))
-    solver = Solver(game, args.budget)
-    move, result = answer_misere(solver, position, lambda: _heaps_answer(solver, position))
+    move, result = misere_answer(Solver(game, args.budget), position)
     if args.json:
         dump_json({"game": game.name, "heaps": position, "play": "misere", "outcome": result,
                    "move": heap_move_json(move, position)}, out)
@@ -148,14 +145,6 @@ def command_misere_move(args, out) -> None:
         out.write((move.text() if move is not None else _no_move(result)) + "\n")
 
 
-def _row_answer(solver, text: str):
-    after = solver.row_winning_move(text)
-    return after, "N" if after is not None else solver.row_outcome(text)
-
-
-def _heaps_answer(solver, position: list[int]):
-    move = solver.heaps_winning_move(position)
-    return move, "N" if move is not None else solver.outcome(position)
 
 
 def _no_move(result: str) -> str:

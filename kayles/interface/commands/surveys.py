@@ -110,10 +110,9 @@ def _check_options(args) -> None:
     if args.drop_zeros and args.equivalent is None:
         raise ValueError("--drop-zeros goes with --equivalent")
     if args.misere is not None:
-        from ...analysis.quotient import MAX_HEAP
+        from ...engine.limits import SURVEY_MISERE_HEAP
 
-        if not 1 <= args.misere <= MAX_HEAP:
-            raise ValueError(f"--misere HEAP must be 1 to {MAX_HEAP}")
+        SURVEY_MISERE_HEAP.check(args.misere)
         if args.equivalent is not None:
             raise ValueError("--misere and --equivalent are two different reports")
     if args.budget is not None and (args.misere is None or args.budget == 0):

@@ -29,6 +29,7 @@ from collections import OrderedDict
 
 from ...analysis.misere import Solver
 from ...analysis.play import MAX_TOKENS, Match, Move, position_text
+from ...analysis.quotient import misere_answer
 from ...analysis.row import runs
 from ...engine._numbers import brief, natural
 from ...engine.rules import ALIASES, GAMES, Game, get_game
@@ -279,7 +280,7 @@ class Service:
         if match.misere:
             solver = self._solver(entry)
             sizes = [size for _, size in parts]
-            report["outcome"] = solver.outcome(sizes)
+            report["outcome"] = misere_answer(solver, sizes)[1]
             best = match.best()
             report["best"] = None if best is None else _said(match, best)
             report["why"] = _misere_why(report["outcome"], report["has_move"])
