@@ -115,9 +115,8 @@ cdef enum:
     SAVING = 1            # split when its estimated cost is under 1/SAVING of the plain scan's
     BATCH = 64            # remainders per batch on the one-hot path (kayles_gather_or's 64)
     FAR = 1024            # the search looks at what is left once it has swept this far
-    FEW = 8               # ... and compares (sweep) once this few values are left,
-    FEW_AVX512 = 32       # ... with AVX-512 (32 pairs a vector) this few;
-    FEW_AVX2 = 16         # ... with AVX2 (16 pairs a vector) this few;
+    # ... and compares (sweep) once vectors_t.few values are left (8, 16 with AVX2, 32 with
+    # AVX-512: the pairs of a vector), or with AVX-512's set path,
     SET_WIDTH = 2048      # with AVX-512 and values below this, the set path takes any number
     SET_FEW = 32          # ... once this few are left
     SET_FAR = 4096        # ... or once the search has swept this far (tuned on .04, Grundy)
@@ -142,17 +141,14 @@ cdef enum:
     RING = 128            # solved heaps waiting to be settled: > MAX_INDEPENDENCE + SLACK
     MAX_GROUPS = (MAX_SPAN + AHEAD + MAX_INDEPENDENCE + SLACK + 2 * MAX_THREADS) // GROUP + 3
     CACHE_LINE = 64       # bytes kept between fields that different threads write
-    VEC_PORTABLE = 0      # Sparse.vector: the instructions of the vector steps
-    VEC_AVX2 = 1
-    VEC_AVX512 = 2
 
 
 cdef Py_ssize_t POSITION_LIMIT = 0xFFFFFFFF  # rare positions are unsigned 32-bit integers
 
 
 # The instruction sets the sparse method's vector steps can use on this CPU, fastest first.
-VECTORS = ((("avx512bw",) if has_avx512() else ()) + (("avx2",) if has_avx2() else ())
-           + (PORTABLE.decode(),))
+VECTORS = tuple(name for name in ("avx512bw", "avx2", PORTABLE.decode())
+                if vectors_named(name.encode()) != NULL)
 
 
 cdef struct Split:        # a kind that may leave two parts, at the heap being solved
@@ -199,7 +195,7 @@ cdef struct Solved:       # a crew's heap, solved and not yet settled
 
 
 cdef struct Sparse:       # the sparse method's state, kept by a Scratch between calls
-    int vector            # VEC_PORTABLE, VEC_AVX2 or VEC_AVX512 (what the CPU has, or asked)
+    const vectors_t* vec  # the vector steps: the table of the instructions asked for
     bint frozen           # extend_bounded: the mask never changes (the table is not all there),
     Py_ssize_t reach      # ... searches use smaller parts below this (0: all),
     Py_ssize_t prefix     # ... and a rare heap at or past this stops the call;
@@ -207,7 +203,6 @@ cdef struct Sparse:       # the sparse method's state, kept by a Scratch between
     Py_ssize_t next
     Kind kinds[MAX_KINDS]
     int nkinds
-    int few               # values left at which the search sweeps for them all at once
     int mask              # 0: no saving split, use the plain scan
     word_t low_common     # bit i: i is common under the mask (i < 64)
     pos_t* rare           # the rare positions, ascending
@@ -316,9 +311,7 @@ cdef class Scratch:
                 raise ValueError(f"{name} must be 0 or more, not {value}")
         memset(&self.st, 0, sizeof(Sparse))
         name = vector or VECTORS[0]
-        self.st.vector = (VEC_AVX512 if name == "avx512bw" else VEC_AVX2 if name == "avx2"
-                          else VEC_PORTABLE)
-        self.st.few = (FEW, FEW_AVX2, FEW_AVX512)[self.st.vector]
+        self.st.vec = vectors_named(name.encode())
         self.st.threads = threads
         self.st.cores = cores or kayles_cores()
         self.st.crew = self.st.crew_ran = 1
@@ -616,29 +609,6 @@ cdef inline Py_ssize_t bisect(const pos_t* items, Py_ssize_t count, Py_ssize_t x
     return lo
 
 
-cdef inline int candidates(Sparse* st, const unsigned char* flags, int width, int mask,
-                           word_t low_common, nimber_t* out, int max) noexcept nogil:
-    if st.vector == VEC_AVX512:
-        return candidates_avx512(flags, width, mask, low_common, out, max)
-    return candidates_avx2(flags, width, mask, low_common, out, max)
-
-
-cdef inline unsigned int unhit(Sparse* st, const nimber_t* top, const pos_t* a,
-                               const pos_t* end, const nimber_t* value_of_a,
-                               const nimber_t* cands) noexcept nogil:
-    if st.vector == VEC_AVX512:
-        return unhit_avx512(top, a, end, value_of_a, cands)
-    return unhit_avx2(top, a, end, value_of_a, cands)
-
-
-cdef inline word_t unmarked_values(Sparse* st, const stamp_t* seen, stamp_t stamp, int b,
-                                   unsigned char** flags, const int* width, const int* c,
-                                   const bint* drop_zero, int nflags) noexcept nogil:
-    if st.vector == VEC_AVX512:
-        return unmarked_avx512(seen, stamp, b, flags, width, c, drop_zero, nflags)
-    return unmarked_avx2(seen, stamp, b, flags, width, c, drop_zero, nflags)
-
-
 cdef unsigned char* rare_pairs(const nimber_t* g, Py_ssize_t r, Sparse* st, Worker* w,
                                int* width, PairGroup** of_group) noexcept nogil:
     """The flags of every G(a) ^ G(r - a) over rare a in the middle, [st.ends, r0 - st.slack),
@@ -701,7 +671,7 @@ cdef void fill_early(const nimber_t* g, Sparse* st, PairGroup* group, Py_ssize_t
     lo = bisect(st.rare, nrare, st.ends)
     hi = max(lo, bisect(st.rare, nrare, r0 - st.slack))
     mid = hi
-    if st.vector and hi - lo >= CHECK_MIN and (
+    if st.vec.unhit != NULL and hi - lo >= CHECK_MIN and (
             atomic_load(&st.checked_lanes) < TRIAL_LANES
             or MISS_SHARE * atomic_load(&st.checked_misses) < atomic_load(&st.checked_lanes)):
         mid = hi - (hi - lo) // CHECKED
@@ -742,13 +712,13 @@ cdef void fill_late(const nimber_t* g, Sparse* st, PairGroup* group, int width,
         memset(group.candidates, 0, sizeof(group.candidates))
         for i in range(GROUP):
             group.checked_width[i] = width
-            group.ncandidates[i] = candidates(
-                st, group.flags + i * FLAG_STRIDE, width, st.mask, st.low_common, unset,
-                CANDIDATES)
+            group.ncandidates[i] = st.vec.candidates(
+                group.flags + i * FLAG_STRIDE, width, st.mask, st.low_common, unset, CANDIDATES)
             for k in range(group.ncandidates[i]):
                 group.candidates[k * GROUP + i] = unset[k]
-        group.unhit = unhit(st, g + r0, st.rare + group.checked_lo, st.rare + group.checked_hi,
-                            st.rare_values + group.checked_lo, group.candidates)
+        group.unhit = st.vec.unhit(g + r0, st.rare + group.checked_lo,
+                                   st.rare + group.checked_hi,
+                                   st.rare_values + group.checked_lo, group.candidates)
     atomic_store_int(&group.ready, True)
 
 
@@ -924,7 +894,7 @@ cdef int sweep(const nimber_t* g, Split* splits, int nsplits, Py_ssize_t a, Spar
 
     The splits are swept side by side and each value found is marked.  Returns
     the least value no pair gives, or -1 if every one is found.  Callers keep
-    nvalues <= st.few unless st.vector == VEC_AVX512 and w.width <= SET_WIDTH (the set path).
+    nvalues <= st.vec.few unless st.vec.sweep_set and w.width <= SET_WIDTH (the set path).
     """
     cdef Py_ssize_t r[MAX_KINDS]
     cdef Py_ssize_t last[MAX_KINDS]
@@ -934,18 +904,14 @@ cdef int sweep(const nimber_t* g, Split* splits, int nsplits, Py_ssize_t a, Spar
         r[s] = splits[s].r
         last[s] = splits[s].last
         c[s] = splits[s].c
-    if st.vector == VEC_AVX512 and w.width <= SET_WIDTH:
+    if st.vec.sweep_set != NULL and w.width <= SET_WIDTH:
         memset(w.wanted, 0, sizeof(w.wanted))
         for k in range(nvalues):
             w.wanted[values[k] >> 4] |= 1 << (values[k] & 15)
-        left = sweep_set_avx512(g, r, last, c, nsplits, a, w.wanted, nvalues, w.seen, stamp)
+        left = st.vec.sweep_set(g, r, last, c, nsplits, a, w.wanted, nvalues, w.seen, stamp)
         left = nvalues if left else 0   # the values left are those still unmarked
-    elif st.vector == VEC_AVX512:
-        left = sweep_avx512(g, r, last, c, nsplits, a, values, nvalues, w.seen, stamp)
-    elif st.vector == VEC_AVX2:
-        left = sweep_avx2(g, r, last, c, nsplits, a, values, nvalues, w.seen, stamp)
     else:
-        left = sweep_portable(g, r, last, c, nsplits, a, values, nvalues, w.seen, stamp)
+        left = st.vec.sweep(g, r, last, c, nsplits, a, values, nvalues, w.seen, stamp)
     for k in range(left):
         if w.seen[values[k]] != stamp and (least < 0 or values[k] < least):
             least = values[k]
@@ -1022,10 +988,10 @@ cdef int mex_sparse(const nimber_t* g, Py_ssize_t n, Kind* kinds, int nkinds, Sp
     cdef word_t unmarked
     cdef int candidate = -1
     common = 0
-    if st.vector:   # 64 values a step, then only the unmarked ones
+    if st.vec.unmarked != NULL:   # 64 values a step, then only the unmarked ones
         while candidate < 0:
-            unmarked = unmarked_values(st, seen, stamp, common, found, widths, consts,
-                                       drop_zero, nfound)
+            unmarked = st.vec.unmarked(seen, stamp, common, found, widths, consts, drop_zero,
+                                       nfound)
             while unmarked and candidate < 0:
                 v = common + lowest_bit(unmarked)
                 unmarked &= unmarked - 1
@@ -1053,7 +1019,7 @@ cdef int mex_sparse(const nimber_t* g, Py_ssize_t n, Kind* kinds, int nkinds, Sp
     # Confirm the smallest first, marking; from FAR pairs on, look now and then
     # at the values left and, once they are few (on the set path: few, or the
     # search has reached SET_FAR), look for all of them at once to the end.
-    cdef bint set_path = st.vector == VEC_AVX512 and w.width <= SET_WIDTH
+    cdef bint set_path = st.vec.sweep_set != NULL and w.width <= SET_WIDTH
     cdef Py_ssize_t check = FAR
     j = 0
     while True:
@@ -1064,7 +1030,7 @@ cdef int mex_sparse(const nimber_t* g, Py_ssize_t n, Kind* kinds, int nkinds, Sp
                 left += seen[pending[k]] != stamp
             npending = left
             j = 0
-            if npending and (npending <= st.few or set_path and
+            if npending and (npending <= st.vec.few or set_path and
                              (npending <= SET_FEW or next_a >= SET_FAR)):
                 v = sweep(g, splits, nsplits, next_a, st, w, pending, npending, stamp)
                 return common if v < 0 else OUT_OF_REACH if cut else v

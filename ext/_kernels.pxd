@@ -25,40 +25,23 @@ cdef extern from "kernels.h" nogil:
     void mark_pairs "kayles_mark_pairs"(const nimber_t* g, Py_ssize_t r, Py_ssize_t a,
                                         Py_ssize_t end, unsigned int c, stamp_t* seen,
                                         stamp_t stamp) noexcept
-    int sweep_portable "kayles_sweep_portable"(
-        const nimber_t* g, const Py_ssize_t* r, const Py_ssize_t* last, const unsigned int* c,
-        int nsplits, Py_ssize_t a, nimber_t* values, int n, stamp_t* seen,
-        stamp_t stamp) noexcept
-    int sweep_avx512 "kayles_sweep_avx512"(
-        const nimber_t* g, const Py_ssize_t* r, const Py_ssize_t* last, const unsigned int* c,
-        int nsplits, Py_ssize_t a, nimber_t* values, int n, stamp_t* seen,
-        stamp_t stamp) noexcept
-    int sweep_avx2 "kayles_sweep_avx2"(
-        const nimber_t* g, const Py_ssize_t* r, const Py_ssize_t* last, const unsigned int* c,
-        int nsplits, Py_ssize_t a, nimber_t* values, int n, stamp_t* seen,
-        stamp_t stamp) noexcept
-    int sweep_set_avx512 "kayles_sweep_set_avx512"(
-        const nimber_t* g, const Py_ssize_t* r, const Py_ssize_t* last, const unsigned int* c,
-        int nsplits, Py_ssize_t a, const nimber_t* wanted, int n, stamp_t* seen,
-        stamp_t stamp) noexcept
-    unsigned int unhit_avx512 "kayles_unhit_avx512"(
-        const nimber_t* top, const pos_t* a, const pos_t* end, const nimber_t* value_of_a,
-        const nimber_t* cands) noexcept
-    unsigned int unhit_avx2 "kayles_unhit_avx2"(
-        const nimber_t* top, const pos_t* a, const pos_t* end, const nimber_t* value_of_a,
-        const nimber_t* cands) noexcept
-    int candidates_avx2 "kayles_candidates_avx2"(
-        const unsigned char* flags, int width, int mask, word_t low_common, nimber_t* out,
-        int max) noexcept
-    word_t unmarked_avx2 "kayles_unmarked_avx2"(
-        const stamp_t* seen, stamp_t stamp, int b, unsigned char** flags, const int* width,
-        const int* c, const bint* drop_zero, int nflags) noexcept
-    int candidates_avx512 "kayles_candidates_avx512"(
-        const unsigned char* flags, int width, int mask, word_t low_common, nimber_t* out,
-        int max) noexcept
-    word_t unmarked_avx512 "kayles_unmarked_avx512"(
-        const stamp_t* seen, stamp_t stamp, int b, unsigned char** flags, const int* width,
-        const int* c, const bint* drop_zero, int nflags) noexcept
+    ctypedef struct vectors_t "kayles_vectors":  # one instruction set's steps (kernels.h)
+        const char* name
+        int few
+        int (*sweep)(const nimber_t* g, const Py_ssize_t* r, const Py_ssize_t* last,
+                     const unsigned int* c, int nsplits, Py_ssize_t a, nimber_t* values, int n,
+                     stamp_t* seen, stamp_t stamp) noexcept nogil
+        int (*sweep_set)(const nimber_t* g, const Py_ssize_t* r, const Py_ssize_t* last,
+                         const unsigned int* c, int nsplits, Py_ssize_t a,
+                         const nimber_t* wanted, int n, stamp_t* seen, stamp_t stamp) noexcept nogil
+        unsigned int (*unhit)(const nimber_t* top, const pos_t* a, const pos_t* end,
+                              const nimber_t* value_of_a, const nimber_t* cands) noexcept nogil
+        int (*candidates)(const unsigned char* flags, int width, int mask, word_t low_common,
+                          nimber_t* out, int max) noexcept nogil
+        word_t (*unmarked)(const stamp_t* seen, stamp_t stamp, int b, unsigned char** flags,
+                           const int* width, const int* c, const bint* drop_zero,
+                           int nflags) noexcept nogil
+    const vectors_t* vectors_named "kayles_vectors_named"(const char* name) noexcept
 
     enum:
         MAX_THREADS "KAYLES_MAX_THREADS"
@@ -78,6 +61,4 @@ cdef extern from "kernels.h" nogil:
     bint try_lock "kayles_try_lock"(int* lock) noexcept
     void fence "kayles_fence"() noexcept
 
-    bint has_avx512 "kayles_has_avx512"() noexcept
-    bint has_avx2 "kayles_has_avx2"() noexcept
     const char* PORTABLE "kayles_portable"

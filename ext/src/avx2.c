@@ -9,8 +9,7 @@
 
 #include "kernels.h"
 
-#if (defined(__GNUC__) || defined(__clang__)) && defined(__x86_64__) && \
-    !defined(KAYLES_PORTABLE_ONLY)
+#if KAYLES_X86_VECTORS
 #include <immintrin.h>
 
 #define KAYLES_AVX2 __attribute__((target("avx2")))
@@ -147,33 +146,9 @@ KAYLES_AVX2 kayles_word kayles_unmarked_avx2(
     return left;
 }
 
-#else   /* no AVX2 kernels in this build: kayles_has_avx2() is 0, none is called */
-
-int kayles_sweep_avx2(const kayles_value *g, const ptrdiff_t *r, const ptrdiff_t *last,
-                      const unsigned int *c, int nsplits, ptrdiff_t a, kayles_value *values,
-                      int n, kayles_stamp *seen, kayles_stamp stamp) {
-    return kayles_sweep_portable(g, r, last, c, nsplits, a, values, n, seen, stamp);
-}
-
-unsigned kayles_unhit_avx2(const kayles_value *top, const kayles_pos *a,
-                           const kayles_pos *end, const kayles_value *value_of_a,
-                           const kayles_value *cands) {
-    (void) top; (void) a; (void) end; (void) value_of_a; (void) cands;
-    return 0xFFFFFFFFu;
-}
-
-int kayles_candidates_avx2(const unsigned char *flags, int width, int mask,
-                           kayles_word low_common, kayles_value *out, int max) {
-    (void) flags; (void) width; (void) mask; (void) low_common; (void) out; (void) max;
-    return 0;
-}
-
-kayles_word kayles_unmarked_avx2(const kayles_stamp *seen, kayles_stamp stamp, int b,
-                                 unsigned char *const *flags, const int *width, const int *c,
-                                 const int *drop_zero, int nflags) {
-    (void) seen; (void) stamp; (void) b; (void) flags; (void) width; (void) c;
-    (void) drop_zero; (void) nflags;
-    return 0;
-}
+const kayles_vectors kayles_avx2_vectors = {
+    "avx2", 16, kayles_sweep_avx2, NULL, kayles_unhit_avx2, kayles_candidates_avx2,
+    kayles_unmarked_avx2,
+};
 
 #endif

@@ -12,7 +12,10 @@
    32-bit; every index into a table is a ptrdiff_t (Py_ssize_t to Cython).
 
    KAYLES_PORTABLE_ONLY (defined at compile time) leaves out every x86 vector path: the
-   build every other CPU gets, checked on x86 too by make check-c. */
+   build every other CPU gets, checked on x86 too by make check-c.
+
+   The sparse method reaches an instruction set's kernels through its table
+   (kayles_vectors), chosen by name once, when a scratch is made. */
 
 #ifndef KAYLES_KERNELS_H
 #define KAYLES_KERNELS_H
@@ -28,6 +31,14 @@ extern "C" {
    2**16 and a 64-byte read past the last one. */
 #define KAYLES_GROUP 4
 #define KAYLES_FLAG_STRIDE 65600
+
+/* 1 where avx2.c and avx512.c compile their kernels (x86-64, GCC or Clang). */
+#if (defined(__GNUC__) || defined(__clang__)) && defined(__x86_64__) && \
+    !defined(KAYLES_PORTABLE_ONLY)
+#define KAYLES_X86_VECTORS 1
+#else
+#define KAYLES_X86_VECTORS 0
+#endif
 
 #if defined(__GNUC__) || defined(__clang__)
 /* aligned: a hot loop's speed then does not hinge on the code placed before it */
@@ -246,6 +257,36 @@ int kayles_run_workers(int n, kayles_task task, void *context);
 int kayles_has_avx512(void);          /* 1: the AVX-512 kernels run on this CPU */
 int kayles_has_avx2(void);            /* 1: the AVX2 kernels run on this CPU */
 extern const char kayles_portable[];  /* the portable kernels' instructions: "sse2" or "scalar" */
+
+/* One instruction set's steps of the sparse method.  A NULL step is one this set
+   does without: the portable set has no checked share (unhit, candidates) and no
+   64-value step (unmarked); only AVX-512 has the set sweep. */
+typedef struct kayles_vectors {
+    const char *name;  /* "avx512bw", "avx2", or kayles_portable */
+    int few;           /* the sweep compares at most this many values at once */
+    int (*sweep)(const kayles_value *g, const ptrdiff_t *r, const ptrdiff_t *last,
+                 const unsigned int *c, int nsplits, ptrdiff_t a, kayles_value *values,
+                 int n, kayles_stamp *seen, kayles_stamp stamp);
+    int (*sweep_set)(const kayles_value *g, const ptrdiff_t *r, const ptrdiff_t *last,
+                     const unsigned int *c, int nsplits, ptrdiff_t a, const kayles_value *set,
+                     int left, kayles_stamp *seen, kayles_stamp stamp);
+    unsigned (*unhit)(const kayles_value *top, const kayles_pos *a, const kayles_pos *end,
+                      const kayles_value *value_of_a, const kayles_value *cands);
+    int (*candidates)(const unsigned char *flags, int width, int mask, kayles_word low_common,
+                      kayles_value *out, int max);
+    kayles_word (*unmarked)(const kayles_stamp *seen, kayles_stamp stamp, int b,
+                            unsigned char *const *flags, const int *width, const int *c,
+                            const int *drop_zero, int nflags);
+} kayles_vectors;
+
+extern const kayles_vectors kayles_portable_vectors;  /* pairs.c */
+#if KAYLES_X86_VECTORS
+extern const kayles_vectors kayles_avx2_vectors;      /* avx2.c */
+extern const kayles_vectors kayles_avx512_vectors;    /* avx512.c */
+#endif
+
+/* The table of the set called name, or NULL where this build or this CPU lacks it. */
+const kayles_vectors *kayles_vectors_named(const char *name);
 
 #ifdef __cplusplus
 }

@@ -123,3 +123,7 @@ KAYLES_NOINLINE int kayles_sweep_portable(
     }
     return n;
 }
+
+const kayles_vectors kayles_portable_vectors = {
+    kayles_portable, 8, kayles_sweep_portable, NULL, NULL, NULL, NULL,
+};

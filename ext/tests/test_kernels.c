@@ -160,8 +160,14 @@ static void given(const kayles_value *g, const ptrdiff_t *r, const ptrdiff_t *la
             gives[g[b] ^ g[r[s] - b] ^ c[s]] = 1;
 }
 
-static void test_sweeps(const char *name, sweep_fn *sweep, int set_path) {
+typedef int sweep_set_fn(const kayles_value *, const ptrdiff_t *, const ptrdiff_t *,
+                         const unsigned int *, int, ptrdiff_t, const kayles_value *, int,
+                         kayles_stamp *, kayles_stamp);
+
+/* One of sweep (a list of values) or sweep_set (the set path: values < 2048 as a set). */
+static void test_sweeps(const char *name, sweep_fn *sweep, sweep_set_fn *sweep_set) {
     static kayles_stamp seen[1 << 17];
+    int set_path = sweep_set != NULL;
     for (int round = 0; round < 300; round++) {
         unsigned width = set_path ? 2048 : 1u << (1 + random_below(12));
         int nsplits = 1 + random_below(3), n = 1 + random_below(set_path ? 200 : 32);
@@ -191,7 +197,7 @@ static void test_sweeps(const char *name, sweep_fn *sweep, int set_path) {
         kayles_stamp stamp = ++last_stamp;
         int left, expected_left = 0;
         if (set_path)
-            left = kayles_sweep_set_avx512(g, r, last, c, nsplits, a, set, n, seen, stamp);
+            left = sweep_set(g, r, last, c, nsplits, a, set, n, seen, stamp);
         else
             left = sweep(g, r, last, c, nsplits, a, values, n, seen, stamp);
         static unsigned char gives[1 << 16];
@@ -333,25 +339,29 @@ static void test_threads(void) {
 }
 
 int main(void) {
-    int avx512 = kayles_has_avx512(), avx2 = kayles_has_avx2();
+    const kayles_vectors *avx2 = kayles_vectors_named("avx2");
+    const kayles_vectors *avx512 = kayles_vectors_named("avx512bw");
+    const kayles_vectors *portable = kayles_vectors_named(kayles_portable);
+    CHECK(portable != NULL && portable->sweep != NULL, "the portable table is there");
+    CHECK(kayles_vectors_named("no such set") == NULL, "an unknown set has no table");
+    CHECK((avx2 != NULL) == !!kayles_has_avx2() && (avx512 != NULL) == !!kayles_has_avx512(),
+          "a table exactly where the CPU runs its set");
     test_xor_permute();
     test_rare_pass();
     test_gather_or();
     test_mark_pairs();
     test_threads();
-    test_sweeps(kayles_portable, kayles_sweep_portable, 0);
-    if (avx2) {
-        test_sweeps("avx2", kayles_sweep_avx2, 0);
-        test_checked_share("avx2", kayles_unhit_avx2);
-        test_candidates("avx2", kayles_candidates_avx2);
-        test_unmarked("avx2", kayles_unmarked_avx2);
-    }
-    if (avx512) {
-        test_sweeps("avx512", kayles_sweep_avx512, 0);
-        test_sweeps("avx512 set", NULL, 1);
-        test_checked_share("avx512", kayles_unhit_avx512);
-        test_candidates("avx512", kayles_candidates_avx512);
-        test_unmarked("avx512", kayles_unmarked_avx512);
+    test_sweeps(kayles_portable, portable->sweep, NULL);
+    for (int k = 0; k < 2; k++) {
+        const kayles_vectors *v = k ? avx512 : avx2;
+        if (v == NULL)
+            continue;
+        test_sweeps(v->name, v->sweep, NULL);
+        if (v->sweep_set != NULL)
+            test_sweeps(v->name, NULL, v->sweep_set);
+        test_checked_share(v->name, v->unhit);
+        test_candidates(v->name, v->candidates);
+        test_unmarked(v->name, v->unmarked);
     }
     printf("%d checks of the %s%s%s kernels: %d failed\n", checks, kayles_portable,
            avx2 ? ", avx2" : "", avx512 ? ", avx512bw" : "", failures);
