@@ -29,7 +29,7 @@ $(EXTRAS): $(READY)
 
 build: $(CORE)
 
-KERNEL_SOURCES := $(wildcard ext/*.pyx ext/*.pxd ext/src/*.c ext/src/*.h)
+KERNEL_SOURCES := $(wildcard ext/*.pyx ext/*.pxd ext/core/*.pxi ext/src/*.c ext/src/*.h)
 
 # A failed compile leaves the pure-Python core in charge: setup.py says so loudly, and the
 # stamp is written only when both modules were built, so the next make tries again.

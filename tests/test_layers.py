@@ -133,3 +133,14 @@ def test_the_web_page_uses_the_analyses_never_the_commands():
                 or module.startswith("interface.commands") and target.startswith("interface.web.")
                 and module != "interface.commands.serve"]
     assert not crossing, "\n".join(crossing)
+
+
+def test_no_source_file_is_over_a_thousand_lines():
+    """A file past 1,000 lines holds several jobs: split it along its seams."""
+    sources = [*PACKAGE.rglob("*.py"), *(ROOT / "ext").rglob("*.py[xdi]"),
+               *(ROOT / "ext").rglob("*.[ch]"), *(ROOT / "tests").glob("*.py"),
+               *(ROOT / "benchmarks").glob("*.py")]
+    generated = {ROOT / "ext" / f"{name}.c" for name in ("_core", "_misere", "_quotient")}
+    long = [f"{path.relative_to(ROOT)}: {count} lines" for path in sorted(set(sources) - generated)
+            if (count := path.read_text().count("\n")) > 1000]
+    assert sources and not long, "\n".join(long)
