@@ -34,7 +34,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from run import machine, median_time, table_run  # noqa: E402  (run.py puts ROOT on sys.path)
+from kernels import machine, median_time, table_run  # noqa: E402  (it puts ROOT on sys.path)
 
 from kayles.engine import _core, _core_pure  # noqa: E402
 from kayles.engine.rules import encode, get_game  # noqa: E402

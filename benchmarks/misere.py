@@ -18,7 +18,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from run import machine  # noqa: E402
+from kernels import machine  # noqa: E402
 
 from kayles.analysis.misere import Solver  # noqa: E402
 from kayles.engine import _misere, _misere_pure  # noqa: E402

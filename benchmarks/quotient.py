@@ -24,7 +24,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from run import machine  # noqa: E402
+from kernels import machine  # noqa: E402
 
 from kayles.analysis.quotient import quotient  # noqa: E402
 from kayles.engine import _quotient, _quotient_pure  # noqa: E402

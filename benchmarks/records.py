@@ -44,7 +44,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from run import machine  # noqa: E402  (run.py puts ROOT on sys.path)
+from kernels import machine  # noqa: E402  (kernels.py puts ROOT on sys.path)
 
 PUBLISHED = json.loads((ROOT / "tests" / "data" / "published_frequencies.json").read_text())
 GAMES = (".167", ".161", ".014", ".034", ".172", "grundy")
