@@ -87,6 +87,41 @@ def assert_io_failure(result, path) -> None:
     assert f": {path}: " in result.stderr.decode("utf-8", "replace")
 
 
+def in_process(program: str, args) -> subprocess.CompletedProcess:
+    """Run ``kayles`` (or ``Kayles-xox``) in this process: its main(argv) with stdout and
+    stderr caught as bytes, the exit status as a process's (argparse's SystemExit too).
+    For the tests that check what a command says; those that check the process itself
+    (signals, closed descriptors, start-up) start a real one."""
+    import io
+
+    if program == "kayles":
+        from kayles.interface.kayles_cli import main
+    else:
+        from kayles.interface.xox_cli import main
+    class Caught(io.BytesIO):
+        def close(self) -> None:  # a wrapper that goes away keeps what was written
+            pass
+
+    streams = sys.stdout, sys.stderr
+    handlers = {number: signal.getsignal(number) for number in (signal.SIGINT, signal.SIGTERM)}
+    out, err = Caught(), Caught()
+    sys.stdout = io.TextIOWrapper(out, encoding="utf-8", write_through=True)
+    sys.stderr = io.TextIOWrapper(err, encoding="utf-8", write_through=True)
+    try:
+        try:
+            status = main([str(arg) for arg in args])
+        except SystemExit as exit:
+            status = exit.code if isinstance(exit.code, int) else 1
+        sys.stdout.flush()
+        sys.stderr.flush()
+    finally:
+        sys.stdout, sys.stderr = streams
+        for number, handler in handlers.items():
+            signal.signal(number, handler)
+    return subprocess.CompletedProcess([program, *args], status or 0, out.getvalue(),
+                                       err.getvalue())
+
+
 def listing(values) -> bytes:
     """The seed's format: [a, b, c] and a newline."""
     return ("[" + ", ".join(map(str, values)) + "]\n").encode()

@@ -18,13 +18,12 @@ import re
 import signal
 import subprocess
 import sys
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
 
 import oracle
-from conftest import ROOT, assert_usage_error, listing, read_prefix_then_close
+from conftest import ROOT, assert_usage_error, in_process, listing, read_prefix_then_close
 
 TIMEOUT = 120
 WORKERS = max(2, os.cpu_count() or 2)
@@ -42,6 +41,10 @@ NAMED_GAMES = ["kayles-xox", "kayles", "dawsons-kayles", "dawsons-chess", "trebl
 
 
 def kayles(*args, stderr=subprocess.PIPE, exe=None) -> subprocess.CompletedProcess:
+    """The command's answer: in this process (what it says), or a real process where the
+    test needs one (the console script, stderr sent elsewhere)."""
+    if exe is None and stderr is subprocess.PIPE:
+        return in_process("kayles", args)
     command = [sys.executable, "-m", "kayles"] if exe is None else [str(exe)]
     return subprocess.run(
         [*command, *args], stdout=subprocess.PIPE, stderr=stderr, cwd=ROOT, timeout=TIMEOUT
@@ -49,8 +52,7 @@ def kayles(*args, stderr=subprocess.PIPE, exe=None) -> subprocess.CompletedProce
 
 
 def kayles_many(arg_lists) -> list[subprocess.CompletedProcess]:
-    with ThreadPoolExecutor(WORKERS) as pool:
-        return list(pool.map(lambda args: kayles(*args), arg_lists))
+    return [kayles(*args) for args in arg_lists]
 
 
 def ok_stdout(result: subprocess.CompletedProcess) -> str:

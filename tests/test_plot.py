@@ -20,7 +20,7 @@ from kayles.engine.rules import get_game
 from kayles.engine.sequence import Sequence
 
 import oracle
-from conftest import ROOT, assert_usage_error
+from conftest import ROOT, assert_io_failure, assert_usage_error
 
 TIMEOUT = 120
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
@@ -82,11 +82,15 @@ def test_svg_and_pdf_are_written(tmp_path, ext, head):
     ["plot", "-o", "x.png", "--max", "-3"],
     ["plot", "-o", "x.png", "--max", str(10**9)],
     ["plot", "-o", "x.png", "--game", "nonsense"],
-    ["plot", "-o", "/nonexistent-dir/x.png", "--game", "kayles"],
 ])
 def test_bad_plot_requests_are_usage_errors(args):
     assert_usage_error(kayles(*args))
     assert not (ROOT / "x.png").exists()
+
+
+def test_a_picture_in_a_missing_folder_is_an_io_failure():
+    missing = "/nonexistent-dir/x.png"
+    assert_io_failure(kayles("plot", "-o", missing, "--game", "kayles"), missing)
 
 
 def test_without_matplotlib_one_line_names_the_extra(tmp_path):

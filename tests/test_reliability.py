@@ -198,10 +198,10 @@ def test_a_far_heap_is_answered_alike_with_and_without_a_cache(kernel, monkeypat
     from kayles.engine.rules import GAMES
     from kayles.engine.sequence import DIRECT_LIMIT, Sequence
 
-    monkeypatch.setattr(kayles.engine.sequence, "PROOF_LIMIT", 4096)
     game = GAMES["kayles-xox"]
-    proved = Sequence(game, kernel=kernel)
+    proved = Sequence(game)  # the proof to cache, by the chosen core: the twin runs below
     period = proved.prove(1 << 20)
+    monkeypatch.setattr(kayles.engine.sequence, "PROOF_LIMIT", 4096)
     values = memoryview(bytearray(proved.table(period.values).tobytes())).cast("H")
     cached = Sequence.from_proof(game, values, period)
     cold = Sequence(game, kernel=kernel)

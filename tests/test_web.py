@@ -128,7 +128,7 @@ BAD = [
      "not one move of kayles-xox"),
     ("post", "/api/move", {"game": "kayles-xox", "position": ".....", "move": "1"},
      "the game is over"),
-    ("post", "/api/analyse", {"game": "kayles", "misere": True, "position": [60] * 9},
+    ("post", "/api/analyse", {"game": "grundy", "misere": True, "position": [60] * 9},
      "budget"),
     ("get", "/api/sequence", {"game": "kayles", "count": str(MAX_VALUES + 1)}, "count is 1 to"),
     ("get", "/api/nimber", {"game": "grundy", "n": str(10**20)}, "no periodicity theorem"),

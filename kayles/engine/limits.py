@@ -13,8 +13,6 @@ a value against the same ``Range`` and so give the same message.
 
 from __future__ import annotations
 
-from typing import NamedTuple
-
 from ._constants import MAX_BUDGET, MAX_THREADS
 from ._numbers import brief
 
@@ -22,14 +20,15 @@ __all__ = ["CORES", "MISERE_BUDGET", "QUOTIENT_BUDGET", "QUOTIENT_HEAP", "SURVEY
            "THREADS", "Range"]
 
 
-class Range(NamedTuple):
+class Range:
     """The integers ``low`` to ``high`` (no upper bound when ``high`` is None) that an option
-    called ``name`` takes; ``unit`` follows the bounds in the message ('positions')."""
+    called ``name`` takes; ``unit`` follows the bounds in the message ('positions').
+    Plain, not a NamedTuple: Kayles-xox's start-up imports this and never pays for typing."""
 
-    name: str
-    low: int
-    high: int | None = None
-    unit: str = ""
+    __slots__ = ("high", "low", "name", "unit")
+
+    def __init__(self, name: str, low: int, high: int | None = None, unit: str = "") -> None:
+        self.name, self.low, self.high, self.unit = name, low, high, unit
 
     def __contains__(self, value: object) -> bool:
         return isinstance(value, int) and self.low <= value and (
@@ -50,4 +49,4 @@ CORES = Range("cores", 1, MAX_THREADS)  # cores a crew counts on (Scratch(cores=
 MISERE_BUDGET = Range("the search budget", 1, MAX_BUDGET, "positions")  # misère search memo
 QUOTIENT_BUDGET = Range("the budget", 1, None, "states")  # states a quotient's walk visits
 QUOTIENT_HEAP = Range("the largest heap", 0, 100_000)  # a quotient lists each heap's class
-SURVEY_MISERE_HEAP = QUOTIENT_HEAP._replace(name="--misere HEAP", low=1)  # kayles survey
+SURVEY_MISERE_HEAP = Range("--misere HEAP", 1, QUOTIENT_HEAP.high)  # kayles survey

@@ -342,9 +342,10 @@ def _misere_why(outcome: str, has_move: bool) -> str:
         return "No move is left: in misère play the player to move has won (the last move lost)."
     if outcome == "P":
         return ("Misère play: every move leads to a position the opponent wins (found by "
-                "exhaustive search of the position).")
+                "exhaustive search of the position, or by the game's misère quotient).")
     return ("Misère play: the suggested move leads to a position the opponent loses (found by "
-            "exhaustive search; misère values do not add like nim-sums).")
+            "exhaustive search or the game's misère quotient; misère values do not add like "
+            "nim-sums).")
 
 
 def _sequence_report(game: Game, sequence: Sequence, values: list[int]) -> dict:
