@@ -87,7 +87,8 @@ def assert_io_failure(result, path) -> None:
     assert f": {path}: " in result.stderr.decode("utf-8", "replace")
 
 
-def in_process(program: str, args) -> subprocess.CompletedProcess:
+def in_process(program: str, args, stdin: str | bytes | None = None,
+               text: bool = False) -> subprocess.CompletedProcess:
     """Run ``kayles`` (or ``Kayles-xox``) in this process: its main(argv) with stdout and
     stderr caught as bytes, the exit status as a process's (argparse's SystemExit too).
     For the tests that check what a command says; those that check the process itself
@@ -102,7 +103,9 @@ def in_process(program: str, args) -> subprocess.CompletedProcess:
         def close(self) -> None:  # a wrapper that goes away keeps what was written
             pass
 
-    streams = sys.stdout, sys.stderr
+    streams = sys.stdin, sys.stdout, sys.stderr
+    given = stdin.encode() if isinstance(stdin, str) else stdin or b""
+    sys.stdin = io.TextIOWrapper(io.BytesIO(given), encoding="utf-8")
     handlers = {number: signal.getsignal(number) for number in (signal.SIGINT, signal.SIGTERM)}
     out, err = Caught(), Caught()
     sys.stdout = io.TextIOWrapper(out, encoding="utf-8", write_through=True)
@@ -115,11 +118,13 @@ def in_process(program: str, args) -> subprocess.CompletedProcess:
         sys.stdout.flush()
         sys.stderr.flush()
     finally:
-        sys.stdout, sys.stderr = streams
+        sys.stdin, sys.stdout, sys.stderr = streams
         for number, handler in handlers.items():
             signal.signal(number, handler)
-    return subprocess.CompletedProcess([program, *args], status or 0, out.getvalue(),
-                                       err.getvalue())
+    said = out.getvalue(), err.getvalue()
+    if text:
+        said = tuple(part.decode("utf-8", "replace") for part in said)
+    return subprocess.CompletedProcess([program, *args], status or 0, *said)
 
 
 def listing(values) -> bytes:

@@ -12,12 +12,13 @@ import pytest
 
 from kayles.analysis.games.digraph import mex, mex_bits, parse_graph, sg_values
 
+from conftest import in_process
+
 ROOT = Path(__file__).resolve().parents[1]
 
 
 def kayles(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "kayles", *args], cwd=ROOT, input=stdin,
-                          capture_output=True, text=True, timeout=60)
+    return in_process("kayles", args, stdin, text=True)
 
 
 def test_mex():

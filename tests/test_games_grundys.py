@@ -5,13 +5,14 @@ from __future__ import annotations
 import itertools
 import json
 import subprocess
-import sys
 from functools import cache
 from pathlib import Path
 
 import pytest
 
 from kayles.analysis.games import grundys_game
+
+from conftest import in_process
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -22,8 +23,7 @@ KNOWN_P = [0, 1, 2, 4, 7, 10, 20, 23, 26, 50, 53, 270, 273, 276, 282, 285, 288, 
 
 
 def kayles(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "kayles", *args], cwd=ROOT,
-                          capture_output=True, text=True, timeout=60)
+    return in_process("kayles", args, text=True)
 
 
 def position(heaps) -> tuple[int, ...]:

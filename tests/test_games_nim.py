@@ -5,13 +5,14 @@ from __future__ import annotations
 import itertools
 import json
 import subprocess
-import sys
 from functools import cache
 from pathlib import Path
 
 import pytest
 
 from kayles.analysis.games import nim
+
+from conftest import in_process
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -29,8 +30,7 @@ Remove 6 counters from Heap 2
 
 
 def kayles(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "kayles", *args], cwd=ROOT, input=stdin,
-                          capture_output=True, text=True, timeout=60)
+    return in_process("kayles", args, stdin, text=True)
 
 
 def moves(heaps: tuple[int, ...]):

@@ -6,7 +6,6 @@ import itertools
 import json
 import random
 import subprocess
-import sys
 from functools import cache
 from pathlib import Path
 
@@ -16,13 +15,14 @@ from kayles.analysis.games import treblecross
 from kayles.engine.rules import GAMES
 from kayles.engine.sequence import Sequence
 
+from conftest import in_process
+
 ROOT = Path(__file__).resolve().parents[1]
 LONGEST = 16  # every row of up to this many cells is checked against the literal game
 
 
 def kayles(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "kayles", *args], cwd=ROOT, input=stdin,
-                          capture_output=True, text=True, timeout=60)
+    return in_process("kayles", args, stdin, text=True)
 
 
 def three(mask: int) -> bool:

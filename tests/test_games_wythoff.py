@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import subprocess
-import sys
 from decimal import Decimal, getcontext
 from functools import cache
 from pathlib import Path
@@ -13,13 +12,14 @@ import pytest
 
 from kayles.analysis.games import wythoff
 
+from conftest import in_process
+
 ROOT = Path(__file__).resolve().parents[1]
 N = 30
 
 
 def kayles(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "kayles", *args], cwd=ROOT,
-                          capture_output=True, text=True, timeout=60)
+    return in_process("kayles", args, text=True)
 
 
 def options(a: int, b: int):

@@ -9,7 +9,6 @@ from __future__ import annotations
 import itertools
 import json
 import subprocess
-import sys
 
 import pytest
 from hypothesis import given, settings
@@ -20,7 +19,7 @@ from kayles.analysis.heaps import HeapMove
 from kayles.engine.rules import get_game
 
 import oracle
-from conftest import ROOT, assert_usage_error
+from conftest import assert_usage_error, in_process
 
 # Misère nim-values of Kayles heaps 0..20 (Winning Ways ch. 13), as quoted in issue 10.
 MISERE_KAYLES = [1, 0, 2, 3, 0, 1, 3, 2, 1, 0, 2, 4, 0, 1, 2, 5, 1, 6, 3, 2, 0]
@@ -153,8 +152,7 @@ def test_twins_agree(both_misere_kernels, name, heaps, twos, budget):
 
 
 def kayles(*args) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "kayles", *args], capture_output=True,
-                          cwd=ROOT, timeout=120)
+    return in_process("kayles", args)
 
 
 def ok(result: subprocess.CompletedProcess) -> str:

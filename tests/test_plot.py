@@ -20,15 +20,14 @@ from kayles.engine.rules import get_game
 from kayles.engine.sequence import Sequence
 
 import oracle
-from conftest import ROOT, assert_io_failure, assert_usage_error
+from conftest import ROOT, assert_io_failure, assert_usage_error, in_process
 
 TIMEOUT = 120
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 
 
 def kayles(*args) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "kayles", *args], capture_output=True,
-                          cwd=ROOT, timeout=TIMEOUT)
+    return in_process("kayles", args)
 
 
 def png_size(data: bytes) -> tuple[int, int]:

@@ -20,7 +20,7 @@ from kayles.analysis.quotient import quotient
 from kayles.engine.rules import get_game, parse_octal
 
 import oracle
-from conftest import ROOT, assert_usage_error, load_kernel
+from conftest import ROOT, assert_usage_error, in_process, load_kernel
 
 
 @pytest.fixture(scope="module", params=["cython", "python"])
@@ -331,8 +331,7 @@ def test_beyond_the_search_is_an_error_never_a_guess(quotient_kernel, monkeypatc
 
 
 def kayles(*args) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "kayles", *args], capture_output=True,
-                          cwd=ROOT, timeout=120)
+    return in_process("kayles", args)
 
 
 def test_cli_quotient():
