@@ -22,10 +22,11 @@ $(READY): pyproject.toml setup.py
 	$(PY) -m pip install -q --disable-pip-version-check --no-build-isolation -e ".[test]"
 	touch $@
 
-# The optional extras (progress, plot, dask, completion): the tests use them for real.
+# The optional extras (progress, plot, dask, completion, web) and the docs tools: the tests use
+# them for real (tests/test_docs.py runs make docs), so none is installed mid-run.
 $(EXTRAS): $(READY)
-	$(PY) -m pip install -q --disable-pip-version-check --no-build-isolation -e ".[test,all]"
-	touch $@
+	$(PY) -m pip install -q --disable-pip-version-check --no-build-isolation -e ".[test,all,docs]"
+	touch $@ $(DOCS)
 
 build: $(CORE)
 

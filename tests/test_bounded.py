@@ -43,10 +43,11 @@ def state_at(kernel, kinds, values: list[int], start: int):
     return mask, last, scratch.histogram()
 
 
-def poisoned(values: list[int], size: int, start: int, prefix: int, seed: int):
-    """A table holding G(0..start-1) but garbage where extend_bounded may not look."""
+def poisoned(values, size: int, start: int, prefix: int, seed: int):
+    """A table holding G(0..start-1) (``values``: a list or an array) but garbage where
+    extend_bounded may not look."""
     table = new_table(size)
-    table[:start] = array("H", values[:start])
+    table[:start] = values[:start] if isinstance(values, array) else array("H", values[:start])
     end = max(prefix, start - prefix - MAX_SPAN - 1)
     rng = random.Random(seed)
     table[prefix:end] = array("H", rng.randbytes(2 * (end - prefix)))
@@ -98,30 +99,48 @@ def settle_every_stop(kernel, name: str, threads: int, sizes: tuple[int, int], *
     assert mask, f"{name} has a rare/common split at {start}"
     prefix = max(last + 1, MAX_SPAN + 1)
     reach = prefix // 2 + 1   # a short reach: some searches need more
-    table = poisoned(values, n, start, prefix, seed=1)
+    known = array("H", values)   # copied into each table at C speed
+    table = poisoned(known, n, start, prefix, seed=1)
     scratch = kernel.Scratch(threads=threads, cores=threads, **crew)
     got, stops, crews = start, set(), 1
+    histogram = Histogram(values)
     while got < n:
         begin = got
         got, why = kernel.extend_bounded(table, got, n, kinds, scratch, mask,
-                                         counts_of(values[:got]), prefix, reach)
-        assert table.tolist()[begin:got] == values[begin:got]
+                                         histogram.below(got), prefix, reach)
+        assert table[begin:got].tolist() == values[begin:got]
         crews = max(crews, scratch.threads_used)
         if why is None:
             break
         stops.add(why)
-        table[prefix:got] = array("H", values[prefix:got])   # the middle comes back
+        table[prefix:got] = known[prefix:got]   # the middle comes back
         if why == "reach":
             got, why = kernel.extend_bounded(table, got, got + 1, kinds, scratch, mask,
-                                             counts_of(values[:got]), prefix, 0)
+                                             histogram.below(got), prefix, 0)
             assert why == "rare" or table[got - 1] == values[got - 1]
         if why == "rare":
             assert not parity(values[got] & mask) and got >= prefix
             stops.add(why)
             prefix = got + 1
-        table = poisoned(values, n, got, prefix, seed=got)
+        table = poisoned(known, n, got, prefix, seed=got)
     assert got == n
     return stops, crews
+
+
+class Histogram:
+    """counts_of(values[:n]) for growing n, each value counted once."""
+
+    def __init__(self, values: list[int]) -> None:
+        self.values, self.counted = values, 0
+        self.counts = [0] * (max(values, default=0) + 1)
+
+    def below(self, n: int) -> list[int]:
+        assert n >= self.counted
+        for v in self.values[self.counted:n]:
+            self.counts[v] += 1
+        self.counted = n
+        largest = max((v for v, c in enumerate(self.counts) if c), default=0)
+        return self.counts[:largest + 1]
 
 
 def counts_of(values: list[int]) -> list[int]:
