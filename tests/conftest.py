@@ -127,6 +127,36 @@ def in_process(program: str, args, stdin: str | bytes | None = None,
     return subprocess.CompletedProcess([program, *args], status or 0, *said)
 
 
+def on_a_terminal(command: list[str], env=None, cwd=ROOT,
+                  rows_columns: tuple[int, int] | None = None) -> tuple[int, bytes, bytes]:
+    """Run with stderr on a pseudo-terminal (of that size, when given): (status, stdout,
+    everything the terminal showed)."""
+    import fcntl
+    import pty
+    import struct
+    import termios
+
+    leader, follower = pty.openpty()
+    if rows_columns is not None:
+        fcntl.ioctl(follower, termios.TIOCSWINSZ, struct.pack("HHHH", *rows_columns, 0, 0))
+    try:
+        result = subprocess.run(command, stdout=subprocess.PIPE, stderr=follower, env=env,
+                                cwd=cwd, timeout=120)
+        os.close(follower)
+        shown = b""
+        while True:
+            try:
+                chunk = os.read(leader, 4096)
+            except OSError:  # EIO: every writer has closed the terminal
+                break
+            if not chunk:
+                break
+            shown += chunk
+    finally:
+        os.close(leader)
+    return result.returncode, result.stdout, shown
+
+
 def listing(values) -> bytes:
     """The seed's format: [a, b, c] and a newline."""
     return ("[" + ", ".join(map(str, values)) + "]\n").encode()

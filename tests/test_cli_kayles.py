@@ -12,7 +12,6 @@ import argparse
 import itertools
 import json
 import os
-import pty
 import random
 import re
 import signal
@@ -23,7 +22,14 @@ from pathlib import Path
 import pytest
 
 import oracle
-from conftest import ROOT, assert_usage_error, in_process, listing, read_prefix_then_close
+from conftest import (
+    ROOT,
+    assert_usage_error,
+    in_process,
+    listing,
+    on_a_terminal,
+    read_prefix_then_close,
+)
 
 TIMEOUT = 120
 WORKERS = max(2, os.cpu_count() or 2)
@@ -440,28 +446,11 @@ def test_no_progress_when_stderr_is_not_a_terminal():
 
 def test_progress_on_a_terminal_stays_off_stdout():
     expected = ok_stdout(kayles("period", "--game", "kayles", "--json"))
-    leader, follower = pty.openpty()
-    try:
-        result = kayles("period", "--game", "kayles", "--json", stderr=follower)
-        os.close(follower)
-        terminal = read_all(leader)
-    finally:
-        os.close(leader)
-    assert result.returncode == 0
-    assert result.stdout.decode() == expected
+    status, stdout, terminal = on_a_terminal(
+        [sys.executable, "-m", "kayles", "period", "--game", "kayles", "--json"])
+    assert status == 0
+    assert stdout.decode() == expected
     assert b"Traceback" not in terminal
-
-
-def read_all(fd: int) -> bytes:
-    data = b""
-    while True:
-        try:
-            chunk = os.read(fd, 4096)
-        except OSError:  # EIO: every writer has closed the terminal
-            return data
-        if not chunk:
-            return data
-        data += chunk
 
 
 @pytest.fixture

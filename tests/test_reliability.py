@@ -17,7 +17,7 @@ import pytest
 from kayles import misere
 from kayles.engine.rules import get_game
 
-from conftest import ROOT, assert_usage_error, signal_and_measure, wait_until_busy
+from conftest import ROOT, assert_usage_error, on_a_terminal, signal_and_measure, wait_until_busy
 
 TIMEOUT = 120
 KAYLES = [sys.executable, "-m", "kayles"]
@@ -216,29 +216,6 @@ def test_a_far_heap_is_answered_alike_with_and_without_a_cache(kernel, monkeypat
 
 
 # -- no silent slow mode (issue 23) ---------------------------------------------------------------
-
-
-def on_a_terminal(command: list[str], env: dict[str, str], cwd) -> tuple[int, bytes, bytes]:
-    """Run with stderr on a pseudo-terminal: (status, stdout, what the terminal showed)."""
-    import pty
-
-    leader, follower = pty.openpty()
-    try:
-        result = subprocess.run(command, stdout=subprocess.PIPE, stderr=follower, env=env,
-                                cwd=cwd, timeout=TIMEOUT)
-        os.close(follower)
-        shown = b""
-        while True:
-            try:
-                chunk = os.read(leader, 4096)
-            except OSError:  # EIO: every writer has closed the terminal
-                break
-            if not chunk:
-                break
-            shown += chunk
-    finally:
-        os.close(leader)
-    return result.returncode, result.stdout, shown
 
 
 def test_a_missing_core_is_said_on_a_terminal_once_a_run_computes(tmp_path):

@@ -10,18 +10,14 @@ interruption are tested with real processes, Dask with a real local cluster.
 from __future__ import annotations
 
 import csv
-import fcntl
 import io
 import json
 import os
-import pty
 import signal
 import socket
 import sqlite3
-import struct
 import subprocess
 import sys
-import termios
 import time
 import zlib
 from array import array
@@ -33,7 +29,7 @@ from kayles.analysis.survey import codes_with_digits, equivalence_classes, summa
 from kayles.engine._impl import IMPLEMENTATION
 
 import oracle
-from conftest import ROOT, assert_usage_error
+from conftest import ROOT, assert_usage_error, on_a_terminal
 
 TIMEOUT = 120
 
@@ -423,26 +419,10 @@ def test_default_database_lives_in_the_cache_directory(tmp_path):
 def test_progress_on_a_terminal_stays_off_stdout(tmp_path):
     pytest.importorskip("tqdm")
     expected = survey("0.77", "0.07", "--max", "500", db=tmp_path / "a.sqlite").stdout
-    leader, follower = pty.openpty()
-    fcntl.ioctl(follower, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
-    try:
-        result = subprocess.run([sys.executable, "-m", "kayles", "survey", "0.77", "0.07",
-                                 "--max", "500", "--db", str(tmp_path / "b.sqlite")],
-                                stdout=subprocess.PIPE, stderr=follower, cwd=ROOT,
-                                timeout=TIMEOUT)
-        os.close(follower)
-        terminal = b""
-        while True:
-            try:
-                chunk = os.read(leader, 4096)
-            except OSError:  # EIO: every writer has closed the terminal
-                break
-            if not chunk:
-                break
-            terminal += chunk
-    finally:
-        os.close(leader)
-    assert result.returncode == 0 and result.stdout == expected
+    status, stdout, terminal = on_a_terminal(
+        [sys.executable, "-m", "kayles", "survey", "0.77", "0.07", "--max", "500", "--db",
+         str(tmp_path / "b.sqlite")], rows_columns=(24, 80))
+    assert status == 0 and stdout == expected
     assert b"Traceback" not in terminal and b"survey" in terminal  # tqdm's bar was there
 
 
