@@ -566,3 +566,14 @@ def test_bad_input_and_a_failed_file_keep_their_statuses(tmp_path, capsys):
     missing = tmp_path / "missing.table"
     assert kayles_cli.main(["grundy", "5", "--resume", str(missing)]) == 1
     assert capsys.readouterr().err == f"kayles grundy: {missing}: No such file or directory\n"
+
+
+def test_building_the_parser_loads_no_analysis_and_no_storage():
+    """Every ``kayles`` start builds the whole parser: its help's defaults come from
+    kayles.engine.limits, so no analysis or file module loads before a command runs."""
+    code = ("import sys\nfrom kayles.interface.kayles_cli import build_parser\nbuild_parser()\n"
+            "print(sorted(name for name in sys.modules\n"
+            "             if name.startswith(('kayles.analysis', 'kayles.storage'))))\n")
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                            cwd=ROOT, timeout=TIMEOUT)
+    assert (result.returncode, result.stdout) == (0, "[]\n"), result.stderr

@@ -48,6 +48,7 @@ from collections import Counter
 from ..engine import _impl
 from ..engine._constants import MAX_SPAN
 from ..engine._numbers import brief
+from ..engine.limits import RUN_CHECKPOINT_SECONDS, RUN_WINDOW
 from ..engine.rules import describe_moves, encode
 from ..storage._files import display
 from ..storage.checkpoint import Checkpoint
@@ -67,14 +68,14 @@ __all__ = ["CHECKPOINT", "LOCK", "MAX_TO", "TABLE", "WINDOW", "Run", "RunStopped
 CHECKPOINT = "kayles-run.checkpoint"
 LOCK = "kayles-run.lock"
 TABLE = "kayles-run.table"
-WINDOW = 1 << 22  # default window: 8 MB of prefix, 16 MB of recent values
+WINDOW = RUN_WINDOW  # default window: 8 MB of prefix, 16 MB of recent values
 MIN_WINDOW = MAX_SPAN + 1  # the kernel's least prefix: every kept run's value inside
 MAX_TO = 1 << 46  # 128 TiB of address space for the table: past every machine today
 FULL_STEP = 1 << 20  # the full phase's calls end at each multiple too (signals get answered)
 FIRST_CHUNK = 1 << 12  # the bounded phase's first call; the next ones last about ...
 CHUNK_SECONDS = 1.0  # ... this long, and span at most W / CHUNK_SHARE heaps (the memory a
 CHUNK_SHARE = 8     # call adds to the run's, before the heaps behind it are given back)
-CHECKPOINT_SECONDS = 300.0
+CHECKPOINT_SECONDS = RUN_CHECKPOINT_SECONDS
 FORMAT = 1  # the checkpoint header's "format"
 # Heaps whose values a resume derives again (_check_saved_values): some 0.1 s compiled;
 # the pure core is a hundred times slower, and checks fewer.

@@ -11,7 +11,7 @@ move that removes the fewest pins or tokens, and among those the leftmost (the
 leftmost pin; for heaps the leftmost heap, then the smallest left part), at the
 same place the earlier move kind of the game.
 
-Move syntax (``MOVE_HELP`` says the same to the user):
+Move syntax (``kayles play``'s help, ``MOVE_HELP`` in its command module, says the same):
 
     rows   4          take pin 4 (pins count from 1, left to right)
            3 5        take pins 3 and 5 (Kayles-xox: the outer two of 3 4 5)
@@ -39,7 +39,6 @@ if TYPE_CHECKING:
 
 __all__ = [
     "MAX_TOKENS",
-    "MOVE_HELP",
     "Match",
     "Move",
     "parse_position",
@@ -48,19 +47,6 @@ __all__ = [
 ]
 
 MAX_TOKENS = 10_000  # pins of a row, or tokens of all heaps: a game people play
-
-MOVE_HELP = """\
-Moves on a row of pins (pins are numbered from 1, left to right):
-  4          take pin 4
-  3 5        take pins 3 and 5 (in Kayles-xox: the outer two of pins 3, 4, 5)
-  3-4        take the adjacent pins 3 to 4
-  xx.x.xx    type the whole row as it is after your move
-Moves on heaps (heaps are numbered from 1, left to right):
-  heap 2 -> 1 + 4    heap 2 becomes heaps of 1 and 4 ('2: 1 4' says the same)
-  heap 2 -> nothing  heap 2 goes entirely ('2:' says the same)
-  7 1 4 3            type the whole list of heaps after your move ('nothing': none left)
-Also: 'help' shows this, 'quit' resigns."""
-
 
 class Move:
     """One move: the position it leaves, and what it takes.
@@ -179,7 +165,7 @@ class Match:
     # -- reading the user's move -------------------------------------------------------------
 
     def parse(self, text: str) -> Move:
-        """The move the user typed (see MOVE_HELP), or ValueError saying why it is not one."""
+        """The move the user typed (see the module header), or ValueError saying why not."""
         text = " ".join(text.strip().lower().split())
         if not text:
             raise ValueError("type a move, or 'help'")

@@ -1,5 +1,6 @@
 """Each option's range, declared once: the API, both kernel twins and the commands check
-a value against the same ``Range`` and so give the same message.
+a value against the same ``Range`` and so give the same message.  Also the defaults the
+commands' help shows, so that building the parser loads none of the modules that use them.
 
     >>> THREADS.check(65)
     Traceback (most recent call last):
@@ -16,8 +17,9 @@ from __future__ import annotations
 from ._constants import MAX_BUDGET, MAX_THREADS
 from ._numbers import brief
 
-__all__ = ["CORES", "MISERE_BUDGET", "QUOTIENT_BUDGET", "QUOTIENT_HEAP", "SURVEY_MISERE_HEAP",
-           "THREADS", "Range"]
+__all__ = ["CORES", "MISERE_BUDGET", "QUOTIENT_BUDGET", "QUOTIENT_HEAP", "RUN_CHECKPOINT_SECONDS",
+           "RUN_WINDOW", "SAVE_CHUNK", "SAVE_CHUNK_SECONDS", "SURVEY_MISERE_HEAP", "THREADS",
+           "Range"]
 
 
 class Range:
@@ -50,3 +52,9 @@ MISERE_BUDGET = Range("the search budget", 1, MAX_BUDGET, "positions")  # misèr
 QUOTIENT_BUDGET = Range("the budget", 1, None, "states")  # states a quotient's walk visits
 QUOTIENT_HEAP = Range("the largest heap", 0, 100_000)  # a quotient lists each heap's class
 SURVEY_MISERE_HEAP = Range("--misere HEAP", 1, QUOTIENT_HEAP.high)  # kayles survey
+
+# Defaults (kayles.storage.table_file and kayles.analysis.long_run use them under their own names)
+SAVE_CHUNK = 1 << 16  # values per chunk of a saved table unless told (the first and smallest)
+SAVE_CHUNK_SECONDS = 5.0  # the computing time a saved table's chunk aims at, when chunks adapt
+RUN_WINDOW = 1 << 22  # a long run's default window: 8 MB of prefix, 16 MB of recent values
+RUN_CHECKPOINT_SECONDS = 300.0  # between a long run's checkpoints

@@ -46,6 +46,7 @@ import time
 import zlib
 from array import array
 
+from ..engine.limits import SAVE_CHUNK, SAVE_CHUNK_SECONDS
 from ..engine.rules import Game, describe_moves
 from ..errors import WriteError
 from ._files import (
@@ -77,8 +78,8 @@ __all__ = [
 MAGIC = b"KAYLESTB"
 FORMAT_VERSION = 1
 WIDTH = 2  # bytes per value: nimbers are 16-bit in the kernels
-CHUNK = 1 << 16  # values per chunk unless told otherwise (the first and the smallest)
-SECONDS = 5.0  # the computing time a chunk aims at, when chunks adapt (see attach)
+CHUNK = SAVE_CHUNK  # values per chunk unless told otherwise (the first and the smallest)
+SECONDS = SAVE_CHUNK_SECONDS  # the computing time a chunk aims at, when chunks adapt (attach)
 CHUNK_MAGIC = b"VALS"
 _HEAD = struct.Struct("<8sHHI")  # magic, version, width, description length
 _CRC = struct.Struct("<I")

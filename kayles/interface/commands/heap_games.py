@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-from ...engine.checksum import fletcher32_of_pieces
+from ...engine.limits import SAVE_CHUNK as CHUNK
+from ...engine.limits import SAVE_CHUNK_SECONDS as SECONDS
 from ...engine.rules import ALIASES, GAMES
 from ...engine.sequence import DIRECT_LIMIT, PROOF_LIMIT, Sequence
 from ...errors import Terminated
-from ...storage.table_file import CHUNK, SECONDS, TableWriter, check_game, read_table
-from .._output import write_nimbers
 from ._shared import (
     add_game_option,
     add_json_option,
@@ -85,6 +84,8 @@ def _long_run(args, limit: int | None = None):
     A resumed sequence starts from at most ``limit`` saved values, so it ends where
     an uninterrupted run with that limit would (the file keeps all of them).
     """
+    from ...storage.table_file import TableWriter, check_game, read_table
+
     if args.chunk < 1:
         raise ValueError("--chunk must be at least 1")
     threads = threads_of(args)
@@ -110,7 +111,7 @@ class _Saving:
     progress, then stops the run (status 130, or 143 for SIGTERM); a second one stops
     at once."""
 
-    def __init__(self, sequence, writer: TableWriter) -> None:
+    def __init__(self, sequence, writer) -> None:
         import signal
         import threading
 
@@ -163,6 +164,8 @@ def _close(sequence, saving: _Saving | None) -> None:
 
 def checksum_hex(sequence, count: int) -> str:
     """The Fletcher-32 checksum of G(0..count-1) as 8 hex digits (O(period) once proved)."""
+    from ...engine.checksum import fletcher32_of_pieces
+
     return f"{fletcher32_of_pieces(sequence.segments(count)):08x}"
 
 
@@ -176,6 +179,8 @@ def command_grundy(args, out) -> None:
         out.write(f"{checksum_hex(sequence, args.n + 1)}  fletcher32 of G(0..{args.n}), "
                   f"{sequence.game.name}\n")
     else:
+        from .._output import write_nimbers
+
         write_nimbers(sequence, args.n, out)
 
 

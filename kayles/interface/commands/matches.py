@@ -39,9 +39,20 @@ played on rows, or heap sizes for any game (default: 10 pins, or one heap of
 line per turn."""
 
 
-def register(sub) -> None:
-    from ...analysis.play import MOVE_HELP
+MOVE_HELP = """\
+Moves on a row of pins (pins are numbered from 1, left to right):
+  4          take pin 4
+  3 5        take pins 3 and 5 (in Kayles-xox: the outer two of pins 3, 4, 5)
+  3-4        take the adjacent pins 3 to 4
+  xx.x.xx    type the whole row as it is after your move
+Moves on heaps (heaps are numbered from 1, left to right):
+  heap 2 -> 1 + 4    heap 2 becomes heaps of 1 and 4 ('2: 1 4' says the same)
+  heap 2 -> nothing  heap 2 goes entirely ('2:' says the same)
+  7 1 4 3            type the whole list of heaps after your move ('nothing': none left)
+Also: 'help' shows this, 'quit' resigns."""
 
+
+def register(sub) -> None:
     p = sub.add_parser(
         "play", help="play a game against perfect play",
         description=PLAY_DESCRIPTION,
@@ -65,7 +76,7 @@ def _raw_formatter():
 
 
 def command_play(args, out) -> int:
-    from ...analysis.play import MOVE_HELP, Match, parse_position, position_text
+    from ...analysis.play import Match, parse_position, position_text
 
     sequence = open_sequence(args.game)
     game = sequence.game
