@@ -4,6 +4,8 @@
     .venv/bin/python benchmarks/engine.py --quick          # Grundy's game and .04 to 2**18 only
     .venv/bin/python benchmarks/engine.py --against DIR    # also the kayles package in DIR
     .venv/bin/python benchmarks/engine.py --external 'CMD' # also another program's tables
+    .venv/bin/python benchmarks/engine.py --sample 200 --seed 1 --external 'CMD'
+                                      # codes drawn at random, each beside CMD's time
 
 Each figure comes from its own child process (a fresh interpreter running only
 that computation), which reports its wall time, its CPU time and its peak
@@ -19,14 +21,24 @@ under GNU time for its time and peak memory; its values are not compared (it
 prints its own output), and it is not asked for proofs.  On a
 shared machine wall time is noisy; CPU time is the steadier figure.  Nothing
 here asserts: it reports.
+
+With --sample N, N octal codes of --digits digits (0.d1..dk, dk != 0) are drawn
+with --seed (printed) and each table G(0..2**--log2 - 1) is timed in a fresh
+interpreter by the sparse method on one thread with --vector's instructions,
+until its period is proved or the table is full, as the C++ analyser does (the
+computation only: the interpreter's start, about 60 ms, is left out), beside
+CMD's whole process; the ratios' median and worst, and the slowest codes, end
+the report.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import random
 import shlex
 import shutil
+import statistics
 import subprocess
 import sys
 from pathlib import Path
@@ -38,6 +50,7 @@ from kernels import machine, median_time, table_run  # noqa: E402  (it puts ROOT
 
 from kayles.engine import _core, _core_pure  # noqa: E402
 from kayles.engine.rules import encode, get_game  # noqa: E402
+from kayles.engine.spectrum import mask_text  # noqa: E402
 
 CHILD = r"""
 import json, resource, sys, time
@@ -62,6 +75,73 @@ result["checksum"] = "%08x" % fletcher32(values)
 result["peak_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 print(json.dumps(result))
 """
+
+
+SAMPLE_CHILD = r"""
+import json, resource, sys, time
+sys.path.insert(0, sys.argv[1])
+from kayles.engine import _core
+from kayles.engine.checksum import fletcher32
+from kayles.engine.rules import get_game
+from kayles.engine.sequence import Sequence
+code, count, vector = sys.argv[2], int(sys.argv[3]), sys.argv[4]
+sequence = Sequence(get_game(code), kernel=_core)
+sequence._scratch = _core.Scratch(vector=vector)   # the instructions asked for
+wall, cpu = time.perf_counter(), time.process_time()
+period = sequence.prove(count)
+result = {"wall": time.perf_counter() - wall, "cpu": time.process_time() - cpu,
+          "values": len(sequence), "period": period and period.period,
+          "checksum": "%08x" % fletcher32(sequence.table(len(sequence))),
+          "mask": sequence._scratch.rare()[0], "rare": sequence._scratch.rare()[1],
+          "largest": max(sequence.table(len(sequence))),
+          "peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}
+print(json.dumps(result))
+"""
+
+
+def drawn_codes(count: int, digits: int, seed: int) -> list[str]:
+    """count distinct codes 0.d1..dk (dk != 0) drawn with the seed, in the order drawn."""
+    rng = random.Random(seed)
+    total = 8 ** (digits - 1) * 7
+    picks = rng.sample(range(total), min(count, total))
+    return ["0." + "".join(str(d) for d in _digits(pick // 7, digits - 1)) + str(pick % 7 + 1)
+            for pick in picks]
+
+
+def _digits(number: int, width: int) -> list[int]:
+    return [(number >> 3 * (width - 1 - i)) & 7 for i in range(width)]
+
+
+def sample(args, template: str | None) -> None:
+    """Drawn codes, this engine (one thread, args.vector) beside the external command."""
+    count = 1 << args.log2
+    vector = args.vector or _core.VECTORS[0]
+    print(f"{args.sample} codes of {args.digits} digits drawn with seed {args.seed}, tables "
+          f"to 2**{args.log2}, this engine on one thread with {vector}")
+    ratios = []
+    for code in drawn_codes(args.sample, args.digits, args.seed):
+        done = subprocess.run([sys.executable, "-c", SAMPLE_CHILD, str(ROOT), code, str(count),
+                               vector], capture_output=True, text=True, check=True)
+        ours = json.loads(done.stdout)
+        proved = f"period {ours['period']}" if ours["period"] else "open"
+        line = (f"  {code}  this {ours['cpu']:8.3f} s cpu  {ours['values']:7} values "
+                f"{proved:>14}  mask {mask_text(ours['mask']):>12}  rare {ours['rare']:6}"
+                f"  largest {ours['largest']:5}")
+        if template:
+            theirs = external(template, code, count)
+            ratio = ours["cpu"] / max(theirs["cpu"], 1e-3)
+            ratios.append((ratio, code, ours["cpu"], theirs["cpu"]))
+            line += f"  external {theirs['cpu']:8.3f} s cpu  ratio {ratio:6.2f}x"
+        print(line, flush=True)
+    if ratios:
+        ratios.sort()
+        print(f"ratio this/external (cpu; external floored at 1 ms): median "
+              f"{statistics.median(r for r, *_ in ratios):.2f}x, worst {ratios[-1][0]:.2f}x "
+              f"({ratios[-1][1]}); codes slower than external: "
+              f"{sum(r > 1 for r, *_ in ratios)} of {len(ratios)}")
+        print("slowest here: " + ", ".join(
+            f"{code} {ours:.2f} s (external {theirs:.2f} s)"
+            for _, code, ours, theirs in sorted(ratios, key=lambda r: -r[2])[:5]))
 
 
 def external(template: str, game: str, count: int) -> dict:
@@ -146,7 +226,18 @@ def main() -> None:
                         help="a directory holding another build of the kayles package")
     parser.add_argument("--external", metavar="CMD",
                         help="another program's table: a command with {game}, {count}, {log2}")
+    parser.add_argument("--sample", type=int, metavar="N",
+                        help="time N octal codes drawn at random instead (see the header)")
+    parser.add_argument("--seed", type=int, default=1, help="the sample's seed (default 1)")
+    parser.add_argument("--digits", type=int, default=4, help="the sample's digits (default 4)")
+    parser.add_argument("--log2", type=int, default=18, help="the sample's tables (default 18)")
+    parser.add_argument("--vector", choices=_core.VECTORS,
+                        help="the sample's instructions (default: the fastest here)")
     args = parser.parse_args()
+    if args.sample:
+        print(machine())
+        sample(args, args.external)
+        return
     engines: dict[str, Path | str] = {"this": ROOT}
     if args.against:
         engines["other"] = args.against.resolve()

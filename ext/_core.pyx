@@ -65,6 +65,8 @@ cdef enum:
                           # 2x slower at 20-60 on .074, .167; 1.5x faster at 4000 on Kayles-xox)
     OUT_OF_REACH = -2     # mex_sparse: the heap needs a pair with a part from st.reach on
     RARE_PAST_PREFIX = -3 # run_sparse, frozen: the heap is rare and at or past st.prefix
+    HEAP_PARITY = VALUE_LIMIT  # a mask's bit above every value: the heap's parity counts too
+    PARITY_SHIFT = 16          # (HEAP_PARITY == 1 << PARITY_SHIFT; see masks.pxi)
     AHEAD = 16 * GROUP    # several threads: rare parts from AHEAD + the crew on are flagged
                           # groups ahead of need (fill_ahead)
     PARALLEL_FROM = 4096  # ... from this heap on (below, the mask changes often),
@@ -131,16 +133,20 @@ cdef struct Sparse:       # the sparse method's state, kept by a Scratch between
     Py_ssize_t next
     Kind kinds[MAX_KINDS]
     int nkinds
-    int mask              # 0: no saving split, use the plain scan
-    word_t low_common     # bit i: i is common under the mask (i < 64)
+    int mask              # 0: no saving split, use the plain scan (may hold HEAP_PARITY)
+    word_t low_common     # bit i: i is common under the mask's values (i < 64)
+    int split_parity      # the two-part kinds' span parity, if they share one (else -1:
+                          # no mask holds HEAP_PARITY)
     pos_t* rare           # the rare positions, ascending
     nimber_t* rare_values # G at those positions
     Py_ssize_t nrare
     Py_ssize_t rare_room, rare_values_room
     int width             # a power of two above every value so far
     long long* counts     # the histogram of the table so far (zeros from width on)
-    long long* spectrum   # choose_mask's transforms
-    long long* present
+    long long* spectrum   # choose_mask's transforms: heaps by (value, class), distinct
+    long long* present    # ... values, distinct (value, class) pairs
+    long long* present_pairs
+    long long* odd        # ... and the histogram of the heaps of class 1 (masks.pxi)
     unsigned char* slots  # the groups' flags: GROUP * FLAG_STRIDE per group
     Py_ssize_t nslots
     PairGroup groups[MAX_GROUPS]    # the general path: pair values by (r // GROUP) % ngroups
@@ -256,9 +262,13 @@ cdef class Scratch:
         self.st.waited_only = waited_only
         self.st.workers = <Worker*> calloc(threads, sizeof(Worker))
         self.st.counts = <long long*> calloc(VALUE_LIMIT, sizeof(long long))
-        self.st.spectrum = <long long*> calloc(VALUE_LIMIT, sizeof(long long))
+        self.st.spectrum = <long long*> calloc(2 * VALUE_LIMIT, sizeof(long long))
         self.st.present = <long long*> calloc(VALUE_LIMIT, sizeof(long long))
-        if not (self.st.workers and self.st.counts and self.st.spectrum and self.st.present):
+        self.st.present_pairs = <long long*> calloc(2 * VALUE_LIMIT, sizeof(long long))
+        self.st.odd = <long long*> calloc(VALUE_LIMIT, sizeof(long long))
+        self.st.split_parity = -1
+        if not (self.st.workers and self.st.counts and self.st.spectrum and self.st.present
+                and self.st.present_pairs and self.st.odd):
             raise MemoryError()
         hire(&self.st, 1)
 
@@ -311,6 +321,8 @@ cdef class Scratch:
         free(self.st.counts)
         free(self.st.spectrum)
         free(self.st.present)
+        free(self.st.present_pairs)
+        free(self.st.odd)
         free(self.st.slots)
         free(self.st.rare)
         free(self.st.rare_values)

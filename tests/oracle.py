@@ -332,10 +332,22 @@ def fletcher32(values) -> int:
     return s2 << 16 | s1
 
 
-def fewest_rare_by_trial(values: list[int], constants=()) -> tuple[int, int]:
+def split_parity_of_code(code: str) -> int:
+    """The parity of every number of tokens a move that may leave two heaps removes, from an
+    octal code's digits (digit i: removing i; its bit 4 allows two heaps), or -1 (none or
+    both parities)."""
+    d0, _, rest = code.partition(".")
+    spans = {i & 1 for i, digit in enumerate((d0 or "0")[-1] + rest) if int(digit) & 4}
+    return spans.pop() if len(spans) == 1 else -1
+
+
+def fewest_rare_by_trial(values: list[int], constants=(), split_parity: int = -1):
     """Every mask below the power of two above all values and constants tried: the one,
-    among those giving every constant an even popcount, with the fewest values v of even
-    popcount(v & mask), the smallest mask on a tie; (0, len(values)) when none qualifies."""
+    among those giving every constant an even popcount, with the fewest heaps n whose
+    value v has an even popcount(v & mask), the smallest mask on a tie; (0, len(values))
+    when none qualifies.  With a split parity s of 0 or 1, each mask is also tried with
+    the heap's parity (after the mask alone): heap n is then rare when popcount(v & mask)
+    + ((n ^ s) & 1) is even, and the mask is reported plus 2**16."""
     def even(value: int, mask: int) -> bool:
         return bin(value & mask).count("1") % 2 == 0
 
@@ -346,4 +358,9 @@ def fewest_rare_by_trial(values: list[int], constants=()) -> tuple[int, int]:
             rare = sum(even(v, mask) for v in values)
             if best is None or rare < best[1]:
                 best = (mask, rare)
+            if split_parity >= 0:
+                rare = sum(even(v, mask) != ((n ^ split_parity) & 1)
+                           for n, v in enumerate(values))
+                if rare < best[1]:
+                    best = (mask | 1 << 16, rare)
     return best or (0, len(values))

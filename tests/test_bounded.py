@@ -16,7 +16,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from kayles.engine.rules import GAMES, encode, parse_octal
-from kayles.engine.spectrum import parity
+from kayles.engine.spectrum import is_rare, split_parity
 
 from conftest import load_kernel
 
@@ -129,7 +129,7 @@ def settle_every_stop(kernel, name: str, threads: int, sizes: tuple[int, int], *
                                              histogram.below(got), prefix, 0)
             assert why == "rare" or table[got - 1] == values[got - 1]
         if why == "rare":
-            assert not parity(values[got] & mask) and got >= prefix
+            assert is_rare(mask, split_parity(kinds), got, values[got]) and got >= prefix
             stops.add(why)
             prefix = got + 1
         table = poisoned(known, n, got, prefix, seed=got)

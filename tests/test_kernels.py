@@ -76,7 +76,7 @@ def test_sparse_equals_plain_on_long_tables_and_in_pieces(kernel, name):
     assert computed(kernel, "sparse", kinds, n, pieces=7) == plain
 
 
-@pytest.mark.parametrize("name", ["kayles-xox", "0.150"])
+@pytest.mark.parametrize("name", ["dawsons-kayles", "0.150"])
 def test_the_one_hot_path_gives_the_plain_values(kernel, name):
     """With values below 64 and ONE_HOT_MIN (1024) rare positions or more, the compiled
     core ORs one-hot words instead of flagging: on from 8,192 or 16,384 heaps here."""

@@ -15,6 +15,8 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from kayles.engine.rules import GAMES, MoveKind, encode, parse_octal
+from kayles.engine.sequence import Sequence
+from kayles.engine.spectrum import HEAP_PARITY, is_rare, split_parity
 
 SETTINGS = settings(
     max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
@@ -44,6 +46,33 @@ def brute_force_mask(counts: list[int], constants: list[int]) -> tuple[int, int]
     return 0, total
 
 
+def brute_force_parity_mask(counts: list[int], odd: list[int], constants: list[int]):
+    """The same choice among value masks M and masks M + HEAP_PARITY, heap classes counted
+    one by one: under M + HEAP_PARITY, a heap of class q is rare when parity(v & M) == q;
+    D counts the distinct rare (value, class) pairs (value masks: the distinct values)."""
+    top = max([0, *constants, *(v for v, k in enumerate(counts) if k)])
+    total = sum(counts)
+    best = None
+    for pair_mask in range(2, 2 << top.bit_length()):
+        mask, with_parity = pair_mask >> 1, pair_mask & 1
+        if any(parity(c & mask) for c in constants):
+            continue
+        by_class = [(v, q, k) for v, n in enumerate(counts)
+                    for q, k in ((0, n - (odd[v] if v < len(odd) else 0)),
+                                 (1, odd[v] if v < len(odd) else 0))]
+        rare_pairs = [(v, q, k) for v, q, k in by_class
+                      if parity(v & mask) == (q if with_parity else 0)]
+        rare = sum(k for _, _, k in rare_pairs)
+        distinct = (sum(1 for _, _, k in rare_pairs if k) if with_parity
+                    else len({v for v, _, k in rare_pairs if k}))
+        cost = 3 * rare + 2 * distinct * distinct.bit_length()
+        if best is None or cost < best[0]:
+            best = (cost, mask | with_parity * HEAP_PARITY, rare)
+    if best is not None and SAVING * best[0] < total:
+        return best[1], best[2]
+    return 0, total
+
+
 histograms = st.lists(st.integers(0, 50) | st.just(0), max_size=64)
 
 
@@ -53,6 +82,31 @@ def test_choose_mask_is_the_brute_force_choice(kernel, counts, data):
     values = [v for v, k in enumerate(counts) if k] or [0]
     constants = data.draw(st.lists(st.sampled_from(values), max_size=3), label="constants")
     assert kernel.choose_mask(counts, constants) == brute_force_mask(counts, constants)
+
+
+@SETTINGS
+@given(counts=histograms, data=st.data())
+def test_parity_masks_are_the_brute_force_choice(kernel, counts, data):
+    odd = [data.draw(st.integers(0, k), label=f"odd[{v}]") for v, k in enumerate(counts)]
+    values = [v for v, k in enumerate(counts) if k] or [0]
+    constants = data.draw(st.lists(st.sampled_from(values), max_size=2), label="constants")
+    assert kernel.choose_mask(counts, constants, odd) == brute_force_parity_mask(
+        counts, odd, constants)
+
+
+def test_a_game_sparse_only_by_parity_takes_a_parity_mask(kernel):
+    """0.2171 has half its heaps rare under every value mask, and few under 16 + parity: its
+    odd heaps hold the values of odd parity under 16, apart from a few."""
+    values = Sequence(parse_octal("0.2171"), kernel=kernel).nimbers(4095)
+    counts, odd = [0] * 128, [0] * 128
+    for n, v in enumerate(values):
+        counts[v] += 1
+        odd[v] += n & 1   # its one split kind removes 3: s = 1, class 1 = the even heaps
+    even = [c - o for c, o in zip(counts, odd)]
+    assert kernel.choose_mask(counts, [])[1] > 1500     # value masks: half or so
+    mask, rare = kernel.choose_mask(counts, [], even)
+    assert mask & HEAP_PARITY and rare < 150
+    assert rare == sum(1 for n, v in enumerate(values) if is_rare(mask, 1, n, v))
 
 
 @st.composite
@@ -149,6 +203,59 @@ def test_sparse_equals_plain_past_1024(both_kernels, prefix, name):
         for method in ("extend_plain", "extend_sparse")
     ]
     assert all(values == results[0] for values in results)
+
+
+@st.composite
+def parity_prefixes(draw, split_parity: int):
+    """A prefix sparse only under some mask + HEAP_PARITY: heap a's value is of parity
+    1 - q(a) under the mask (q(a) = (a ^ split_parity) & 1), apart from a few."""
+    mask = draw(st.integers(1024, WIDE - 1), label="mask")
+    low = mask & -mask
+    values = draw(st.lists(st.integers(0, WIDE - 1), min_size=100, max_size=200), label="values")
+    values = [v ^ low if parity(v & mask) == (a ^ split_parity) & 1 else v
+              for a, v in enumerate(values)]
+    for v in draw(st.lists(st.integers(0, WIDE - 1), max_size=4), label="rare"):
+        values[draw(st.integers(0, len(values) - 1), label="at")] = v
+    return values
+
+
+PARITY_GAMES = {"0.04": 0, "grundy": 0, "0.2171": 1, "kayles-xox": 1}  # and their split parity
+
+
+@settings(SETTINGS, max_examples=25)
+@given(data=st.data(), name=st.sampled_from(sorted(PARITY_GAMES)))
+def test_sparse_equals_plain_under_parity_masks(both_kernels, data, name):
+    game = GAMES[name] if name in GAMES else parse_octal(name)
+    kinds = encode(game.kinds)
+    assert split_parity(kinds) == PARITY_GAMES[name]
+    prefix = data.draw(parity_prefixes(PARITY_GAMES[name]), label="prefix")
+    results = [
+        extended(kernel, method, prefix, 60, kinds)
+        for kernel in both_kernels
+        for method in ("extend_plain", "extend_sparse")
+    ]
+    assert all(values == results[0] for values in results)
+
+
+@pytest.mark.parametrize("code", ["0.2171", "kayles-xox"])
+def test_parity_masks_on_real_games(kernel, code):
+    """Sparse (one thread, in pieces, and a crew of two on the compiled core) equals plain
+    where the mask holds HEAP_PARITY, whose rare heaps are counted one by one."""
+    compiled = kernel.__name__.endswith("_core")
+    n = 20000 if compiled else 1500
+    kinds = encode((GAMES[code] if code in GAMES else parse_octal(code)).kinds)
+    plain = memoryview(bytearray(2 * n)).cast("H")
+    kernel.extend_plain(plain, 0, n, kinds)
+    crews = [{}, {"threads": 2, "crew_from": 0, "crew_rare": 0}] if compiled else [{}]
+    for options in crews:
+        sparse = memoryview(bytearray(2 * n)).cast("H")
+        scratch = kernel.Scratch(**options)
+        for start, stop in ((0, n // 3), (n // 3, n // 3 + 1), (n // 3 + 1, n)):
+            kernel.extend_sparse(sparse, start, stop, kinds, scratch)
+        assert sparse.tolist() == plain.tolist()
+        mask, rare, last = scratch.rare()
+        listed = [a for a in range(n) if is_rare(mask, split_parity(kinds), a, plain[a])]
+        assert mask & HEAP_PARITY and (rare, last) == (len(listed), listed[-1])
 
 
 @pytest.mark.parametrize("code", ["0.04", "0.354", "0.376", "4.04"])

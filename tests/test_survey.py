@@ -100,9 +100,13 @@ def test_summary_matches_the_oracle(code):
     else:
         assert summary.values == limit
     assert summary.largest == max(used) and summary.largest_heap == used.index(max(used))
-    assert (summary.mask, summary.rare) == oracle.fewest_rare_by_trial(used)
-    rare_heaps = [n for n, v in enumerate(used) if bin(v & summary.mask).count("1") % 2 == 0]
-    assert summary.last_rare == rare_heaps[-1] and summary.rare == len(rare_heaps)
+    split_parity = oracle.split_parity_of_code(code)
+    assert (summary.mask, summary.rare) == oracle.fewest_rare_by_trial(used, (), split_parity)
+    with_parity = summary.mask >> 16   # the heap's parity counts too
+    rare_heaps = [n for n, v in enumerate(used)
+                  if (bin(v & summary.mask).count("1") + with_parity * (n ^ split_parity)) % 2
+                  == 0]
+    assert summary.last_rare == (rare_heaps or [None])[-1] and summary.rare == len(rare_heaps)
     assert summary.row()["checksum"] == fletcher32_by_definition(used)
 
 
@@ -132,7 +136,7 @@ def test_summary_of_kayles_xox_respects_its_pattern_constant():
     summary = summarise("kayles-xox", 200)
     values = oracle.xox_nimbers_by_sum(199)
     assert summary.first(200) == values
-    assert (summary.mask, summary.rare) == oracle.fewest_rare_by_trial(values, [values[1]])
+    assert (summary.mask, summary.rare) == oracle.fewest_rare_by_trial(values, [values[1]], 1)
 
 
 # (code, period, preperiod): published (Winning Ways; Berlekamp, Conway and Guy).

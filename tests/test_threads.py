@@ -155,11 +155,13 @@ def test_a_crew_on_every_vector_path_and_in_pieces(kernel):
 
 
 def test_games_with_few_rare_heaps_run_one_thread(kernel):
-    """.167 has 60 rare heaps, too few to share a heap's work: one thread.  Kayles-xox
-    runs a crew until the one-hot path takes over (from 8,192)."""
+    """.167 has 60 rare heaps, too few to share a heap's work: one thread, and so has
+    Kayles-xox under a mask with the heap's parity (30).  0.15 runs a crew until the
+    one-hot path takes over (from 8,192)."""
     compiled = kernel.__name__.endswith("_core")
     n = 20000 if compiled else 400
-    for kinds, crew in ((parse_octal("0.167").kinds, 1), (GAMES["kayles-xox"].kinds, 4)):
+    for kinds, crew in ((parse_octal("0.167").kinds, 1), (GAMES["kayles-xox"].kinds, 1),
+                        (parse_octal("0.15").kinds, 4)):
         kinds = encode(kinds)
         table = new_table(n)
         scratch = kernel.Scratch(threads=4, cores=4)

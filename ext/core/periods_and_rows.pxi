@@ -26,16 +26,25 @@ def chunk_sums(const nimber_t[::1] table, Py_ssize_t start, Py_ssize_t stop):
     return <int> (s1 % 65535), <int> (s2 % 65535), largest, first
 
 
-def rare_heaps(const nimber_t[::1] table, Py_ssize_t start, Py_ssize_t stop, int mask):
-    """(how many heaps of table[start:stop] are rare under mask, the last of them or -1)."""
+def rare_heaps(const nimber_t[::1] table, Py_ssize_t start, Py_ssize_t stop, int mask,
+               int split_parity=-1):
+    """(how many heaps of table[start:stop] are rare under mask, the last of them or -1).
+
+    A mask holding HEAP_PARITY needs the game's split parity (0 or 1: spectrum.split_parity).
+    """
     check_range(table, start, stop)
-    if not 0 <= mask < VALUE_LIMIT:
-        raise ValueError(f"the mask is 0 to {VALUE_LIMIT - 1}, not {mask}")
+    if not (0 <= mask < VALUE_LIMIT or mask & HEAP_PARITY and mask < 2 * VALUE_LIMIT
+                                      and split_parity in (0, 1)):
+        raise ValueError(f"the mask is 0 to {VALUE_LIMIT - 1}, or that plus {HEAP_PARITY} with "
+                         f"a split parity of 0 or 1, not {mask} (split parity {split_parity})")
     cdef Py_ssize_t i, count = 0, last = -1
     cdef const nimber_t* t = &table[0] if stop > start else NULL
+    cdef Sparse st
+    st.mask = mask
+    st.split_parity = split_parity
     with nogil:
         for i in range(start, stop):
-            if not parity(t[i] & mask):
+            if is_rare(&st, i, t[i]):
                 count += 1
                 last = i
     return count, last

@@ -134,7 +134,8 @@ cdef void fill_late(const nimber_t* g, Sparse* st, PairGroup* group, int width,
         for i in range(GROUP):
             group.checked_width[i] = width
             group.ncandidates[i] = st.vec.candidates(
-                group.flags + i * FLAG_STRIDE, width, st.mask, st.low_common, unset, CANDIDATES)
+                group.flags + i * FLAG_STRIDE, width, st.mask, low_common_of_sum(st, r0 + i), unset,
+                CANDIDATES)
             for k in range(group.ncandidates[i]):
                 group.candidates[k * GROUP + i] = unset[k]
         group.unhit = st.vec.unhit(g + r0, st.rare + group.checked_lo,

@@ -119,7 +119,7 @@ cdef int mex_sparse(const nimber_t* g, Py_ssize_t n, Kind* kinds, int nkinds, Sp
     cdef stamp_t stamp = next_stamp(w)
     cdef nimber_t* pending = w.pending
     cdef int nsplits = mark_whole_and_ends(g, n, kinds, nkinds, seen, stamp, splits, known)
-    cdef int s, c, v, common, mask = st.mask, nfound = 0
+    cdef int s, c, v, common, mask = st.mask, nfound = 0, f = flip(st, n)
     cdef Py_ssize_t first = first_part(n, kinds, nkinds, known)
     cdef Py_ssize_t next_a = first  # where the search resumes
     cdef Py_ssize_t r, j
@@ -162,7 +162,7 @@ cdef int mex_sparse(const nimber_t* g, Py_ssize_t n, Kind* kinds, int nkinds, Sp
                 unmarked &= unmarked - 1
                 if flagged(found, widths, consts, drop_zero, nfound, v):
                     continue   # by a checked share flagged in full since the step began
-                if not parity(v & mask):
+                if parity(v & mask) == f:   # rare in heap n's class
                     pending[npending] = v
                     npending += 1
                 elif not checked(g, st, groups, rs, consts, nfound, v):
@@ -173,7 +173,7 @@ cdef int mex_sparse(const nimber_t* g, Py_ssize_t n, Kind* kinds, int nkinds, Sp
         while True:
             if seen[common] != stamp and not flagged(found, widths, consts, drop_zero, nfound,
                                                      common):
-                if parity(common & mask):
+                if parity(common & mask) != f:
                     if not checked(g, st, groups, rs, consts, nfound, common):
                         break
                     common += 1

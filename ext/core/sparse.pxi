@@ -154,8 +154,10 @@ cdef int start_bounded(Sparse* st, const nimber_t* g, Py_ssize_t start, Py_ssize
         st.prefix = prefix
         return 0
     start_groups(st, ks, nkinds)
+    st.mask = mask
+    st.split_parity = split_parity_of(ks, nkinds)
     for a in range(known):
-        room += not parity(g[a] & mask)
+        room += is_rare(st, a, g[a])
     reserve(<void**> &st.rare, &st.rare_room, room + 1, sizeof(pos_t))
     reserve(<void**> &st.rare_values, &st.rare_values_room, room + 1, sizeof(nimber_t))
     memset(st.counts, 0, VALUE_LIMIT * sizeof(long long))
@@ -165,14 +167,13 @@ cdef int start_bounded(Sparse* st, const nimber_t* g, Py_ssize_t start, Py_ssize
         if counts[v]:
             st.width = max(st.width, next_power(v))
     st.narrow_ok = st.narrow = False
-    st.mask = mask
     st.low_common = 0
     for k in range(64):
         st.low_common |= (<word_t> parity(k & mask)) << k
     st.nrare = 0
     st.checked_lanes = st.checked_misses = 0
     for a in range(known):
-        if not parity(g[a] & mask):
+        if is_rare(st, a, g[a]):
             add_rare(st, a, g[a])
     st.frozen = True
     st.reach = reach
@@ -262,8 +263,10 @@ cdef int check_bounded(const nimber_t* g, Py_ssize_t start, Kind* ks, int nkinds
     if not (MAX_SPAN < prefix <= POSITION_LIMIT and 0 <= reach <= prefix):
         raise ValueError(f"extend_bounded needs {MAX_SPAN} < prefix <= {POSITION_LIMIT} and "
                          f"0 <= reach <= prefix, not prefix {prefix} and reach {reach}")
-    if not 0 < mask < VALUE_LIMIT:
-        raise ValueError(f"the mask is 1 to {VALUE_LIMIT - 1}, not {mask}")
+    if not (0 < mask < VALUE_LIMIT or mask & HEAP_PARITY and 0 < mask - HEAP_PARITY < VALUE_LIMIT
+                                    and split_parity_of(ks, nkinds) >= 0):
+        raise ValueError(f"the mask is 1 to {VALUE_LIMIT - 1}, or that plus {HEAP_PARITY} where "
+                         f"the two-part kinds' spans share a parity, not {mask}")
     for k in range(nkinds):
         if ks[k].span <= start and parity(constant(g, &ks[k]) & mask):
             raise ValueError(f"the mask {mask} makes an option constant common")
@@ -318,7 +321,7 @@ cdef bint settle(nimber_t* g, Py_ssize_t n, int v, Sparse* st, long long* counts
     if v >= VALUE_LIMIT or v < 0:
         value[0] = v
         return True
-    if st.frozen and n >= st.prefix and not parity(v & st.mask):
+    if st.frozen and n >= st.prefix and is_rare(st, n, v):
         value[0] = RARE_PAST_PREFIX
         return True
     g[n] = v
@@ -331,6 +334,6 @@ cdef bint settle(nimber_t* g, Py_ssize_t n, int v, Sparse* st, long long* counts
             st.narrow = False
     if st.narrow:
         st.onehot[n] = (<word_t> 1) << v
-    if st.mask and not parity(v & st.mask):
+    if st.mask and is_rare(st, n, v):
         add_rare(st, n, v)
     return False

@@ -50,6 +50,7 @@ from ..engine._constants import MAX_SPAN
 from ..engine._numbers import brief
 from ..engine.limits import RUN_CHECKPOINT_SECONDS, RUN_WINDOW
 from ..engine.rules import describe_moves, encode
+from ..engine.spectrum import mask_text, split_parity
 from ..storage._files import display
 from ..storage.checkpoint import Checkpoint
 from ..storage.checkpoint import write as write_checkpoint
@@ -269,7 +270,8 @@ class Run:
         a wider one needs G(0..window-1), computed again here, and the recent values it
         reads, which the checkpoint keeps for up to twice the old window."""
         if self.bounded:
-            _, last = self.kernel.rare_heaps(self.table.values, 0, self.window, self.mask)
+            _, last = self.kernel.rare_heaps(self.table.values, 0, self.window, self.mask,
+                                             split_parity(self.kinds))
             if window <= last:
                 raise ValueError(f"the rare heaps reach heap {last:,}: a window of "
                                  f"{window:,} cannot hold them")
@@ -356,13 +358,19 @@ class Run:
         """At the switch: the mask for the rest of the run, chosen from the values so far as
         the kernel chooses; RunStopped (after a checkpoint) where it cannot bound."""
         constants = sorted(self.game.constants(self.table.values.__getitem__))
-        mask = self.kernel.choose_mask(self.counts, constants)[0]
+        parity_of_splits = split_parity(self.kinds)
+        odd = None
+        if parity_of_splits >= 0:   # masks may read the heap's parity (engine/spectrum.py)
+            odd = [0] * len(self.counts)
+            for value in self.table.values[1 - parity_of_splits:self.n:2]:
+                odd[value] += 1
+        mask = self.kernel.choose_mask(self.counts, constants, odd)[0]
         if mask == 0:
             self.save()
             raise RunStopped(f"{self.game.name} has no rare values by heap {self.n:,} (its "
                              "values need every pair): a run needs a game whose values split "
                              "into rare and common ones; kayles grundy computes the others")
-        _, last = self.kernel.rare_heaps(self.table.values, 0, self.n, mask)
+        _, last = self.kernel.rare_heaps(self.table.values, 0, self.n, mask, parity_of_splits)
         if last >= self.window:
             if not self.keep_table:
                 self.save()
@@ -396,9 +404,9 @@ class Run:
                         f"resume with --window {2 * self.window:,}, or start again in a new "
                         "folder with --keep-table")
                 raise RunStopped(
-                    f"heap {stop:,} is rare under the mask {self.mask}, past the window of "
-                    f"{self.window:,}: the heaps after it need every value, so a bounded run "
-                    "cannot go on; start again in a new folder with --keep-table")
+                    f"heap {stop:,} is rare under the mask {mask_text(self.mask)}, past the "
+                    f"window of {self.window:,}: the heaps after it need every value, so a "
+                    "bounded run cannot go on; start again in a new folder with --keep-table")
             self.prefix = stop + 1   # "rare": no search is cut without a reach
             start, counts = stop, self.scratch.histogram()
         return target

@@ -9,8 +9,9 @@ in worker processes, so it takes and returns only picklable things);
 on heaps up to ``max_heap`` as plain data, for ``kayles survey --misere``.
 
 The rare mask (sparse space, ``kayles.engine.spectrum``): over the masks that keep every
-option constant rare, the survey reports the one with the fewest rare heaps
-n < values, the smallest such mask on a tie.
+option constant rare (with the heap's parity too, where the game's two-part moves
+share a span parity: the mask plus HEAP_PARITY, 65536), the survey reports the one
+with the fewest rare heaps n < values, the smallest such mask on a tie.
 """
 
 from __future__ import annotations
@@ -21,9 +22,9 @@ import time
 from array import array
 
 from ..engine.checksum import fletcher32
-from ..engine.rules import get_game
+from ..engine.rules import encode, get_game
 from ..engine.sequence import Sequence
-from ..engine.spectrum import fewest_rare, parity
+from ..engine.spectrum import fewest_rare, is_rare, odd_histogram, split_parity
 from ..storage.records import FIELDS, Summary
 
 TYPE_CHECKING = False
@@ -71,8 +72,11 @@ def summarise(code: str, limit: int) -> Summary:
     counts = [0] * (max(values, default=0) + 1)
     for value in values:
         counts[value] += 1
-    mask, rare = fewest_rare(counts, game.constants(sequence.nimber))
-    last_rare = next((n for n in reversed(range(used)) if not parity(values[n] & mask)), None)
+    parity_of_splits = split_parity(encode(game.kinds))
+    mask, rare = fewest_rare(counts, game.constants(sequence.nimber),
+                             odd_histogram(values, parity_of_splits))
+    last_rare = next((n for n in reversed(range(used))
+                      if is_rare(mask, parity_of_splits, n, values[n])), None)
     largest = max(values, default=0)
     head = values[: period.preperiod + period.period] if period is not None else values
     return Summary(

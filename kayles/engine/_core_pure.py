@@ -14,7 +14,15 @@ from operator import mul, xor
 from ._common_pure import check_kinds, constant, mex, options
 from ._constants import MAX_KINDS, MAX_SPAN, PIN
 from .limits import CORES, THREADS
-from .spectrum import allowed_mask, parity, walsh_hadamard
+from .spectrum import (
+    HEAP_PARITY,
+    PARITY_SHIFT,
+    allowed_mask,
+    is_rare,
+    parity,
+    split_parity,
+    walsh_hadamard,
+)
 
 __all__ = [
     "VECTORS",
@@ -152,21 +160,29 @@ def _check_range(table, start: int, stop: int) -> None:
         raise ValueError(f"range {start}:{stop} does not fit a table of {len(table)}")
 
 
-def _pick_mask(counts, constants) -> tuple[int, int]:
-    """(mask, rare): the allowed mask of least estimated cost (see ext/_core.pyx); 0: plain."""
+def _pick_mask(counts, constants, odd=None) -> tuple[int, int]:
+    """(mask, rare): the allowed mask of least estimated cost (see ext/core/masks.pxi); 0:
+    plain.  With odd (the histogram of the heaps of class 1), masks may hold HEAP_PARITY."""
     top = max([0, *constants, *(v for v, k in enumerate(counts) if k)])
     width = 1 << top.bit_length()
     counts = counts[:width] + [0] * (width - len(counts))
+    high = ([*odd[:width], *[0] * (width - len(odd))] if odd is not None else [0] * width)
+    pairs = [k for v in range(width) for k in (counts[v] - high[v], high[v])]
     total = sum(counts)
     distinct = sum(1 for k in counts if k)
-    spectrum = walsh_hadamard(counts)
+    distinct_pairs = sum(1 for k in pairs if k)
+    spectrum = walsh_hadamard(pairs)
     present = walsh_hadamard([1 if k else 0 for k in counts])
+    present_pairs = walsh_hadamard([1 if k else 0 for k in pairs])
     best = best_cost = best_rare = None
-    for mask in range(1, width):
-        if not allowed_mask(mask, constants):
+    for e in range(2, 2 * width):
+        if e & 1 and odd is None or not allowed_mask(e >> 1, constants):
             continue
-        rare = (total + spectrum[mask]) // 2
-        rare_values = (distinct + present[mask]) // 2
+        rare = (total + spectrum[e]) // 2
+        if e & 1:
+            mask, rare_values = e >> 1 | HEAP_PARITY, (distinct_pairs + present_pairs[e]) // 2
+        else:
+            mask, rare_values = e >> 1, (distinct + present[e >> 1]) // 2
         cost = 3 * rare + 2 * rare_values * rare_values.bit_length()
         if best_cost is None or cost < best_cost:
             best, best_cost, best_rare = mask, cost, rare
@@ -175,22 +191,27 @@ def _pick_mask(counts, constants) -> tuple[int, int]:
     return 0, total
 
 
-def choose_mask(counts, constants) -> tuple[int, int]:
+def choose_mask(counts, constants, odd=None) -> tuple[int, int]:
     """(mask, rare) for a value histogram and option constants: the mask extend_sparse picks.
 
     counts[v] is how many heaps have value v (v < 2**16); constants are the
     values of the kept runs of the move kinds.  rare is how many heaps have an
     even-parity value under the mask; mask 0 means the plain scan (rare: all).
+    odd, where the game's two-part kinds share a span parity s, is the
+    histogram of the heaps a with (a ^ s) odd: masks may then hold HEAP_PARITY
+    (a heap is rare when the parity of its value under the mask, plus its class, is even).
     """
-    if len(counts) > VALUE_LIMIT:
-        raise ValueError(f"at most {VALUE_LIMIT} counts")
+    if len(counts) > VALUE_LIMIT or odd is not None and len(odd) > len(counts):
+        raise ValueError(f"at most {VALUE_LIMIT} counts, and no more odd than counts")
     if len(constants) > MAX_KINDS:
         raise ValueError(f"at most {MAX_KINDS} move kinds")
     if any(k < 0 for k in counts):
         raise ValueError("counts must be >= 0")
+    if odd is not None and not all(0 <= k <= n for k, n in zip(odd, counts)):
+        raise ValueError("odd counts must be 0 to counts")
     if not all(0 <= c < VALUE_LIMIT for c in constants):
         raise ValueError(f"constants must be in [0, {VALUE_LIMIT})")
-    return _pick_mask(list(counts), list(constants))
+    return _pick_mask(list(counts), list(constants), None if odd is None else list(odd))
 
 
 def extend_sparse(table, start: int, stop: int, kinds, scratch=None) -> None:
@@ -225,8 +246,10 @@ def extend_bounded(table, start: int, stop: int, kinds, scratch, mask: int, coun
     if not (MAX_SPAN < prefix <= POSITION_LIMIT and 0 <= reach <= prefix):
         raise ValueError(f"extend_bounded needs {MAX_SPAN} < prefix <= {POSITION_LIMIT} and "
                          f"0 <= reach <= prefix, not prefix {prefix} and reach {reach}")
-    if not 0 < mask < VALUE_LIMIT:
-        raise ValueError(f"the mask is 1 to {VALUE_LIMIT - 1}, not {mask}")
+    if not (0 < mask < VALUE_LIMIT or mask & HEAP_PARITY and 0 < mask - HEAP_PARITY < VALUE_LIMIT
+                                    and split_parity(kinds) >= 0):
+        raise ValueError(f"the mask is 1 to {VALUE_LIMIT - 1}, or that plus {HEAP_PARITY} where "
+                         f"the two-part kinds' spans share a parity, not {mask}")
     if any(span <= start and parity(constant(table, kept) & mask)
            for span, kept, _, _ in kinds):
         raise ValueError(f"the mask {mask} makes an option constant common")
@@ -237,7 +260,7 @@ def extend_bounded(table, start: int, stop: int, kinds, scratch, mask: int, coun
     scratch.counts[:] = [*counts, *[0] * (VALUE_LIMIT - len(counts))]
     scratch.mask = mask
     scratch.rare_positions = [a for a in range(min(prefix, start))
-                              if not parity(table[a] & mask)]
+                              if is_rare(mask, split_parity(kinds), a, table[a])]
     return _run(table, start, stop, kinds, scratch, reach=reach, prefix=prefix)
 
 
@@ -251,31 +274,39 @@ def _run(table, start: int, stop: int, kinds, scratch: Scratch, reach: int = 0,
     widest = max(spans, default=0)
     mask, rare = scratch.mask, scratch.rare_positions
     rare_values = [table[a] for a in rare]
+    parity_of_splits = split_parity(kinds)
     pairs: dict[tuple[int, bool], set[int]] = {}  # (r, unequal) -> rare pair values
     for n in range(start, stop):
         if prefix is None and (n == start or n in spans or (n & (n - 1)) == 0):
             live = [constant(table, h) for s, h, *_ in kinds if s <= n]
-            new_mask = _pick_mask(counts[: top + 1], live)[0]
+            odd = None
+            if parity_of_splits >= 0:
+                odd = [0] * (top + 1)
+                for a in range(1 - parity_of_splits, n, 2):
+                    odd[table[a]] += 1
+            new_mask = _pick_mask(counts[: top + 1], live, odd)[0]
             if new_mask != mask:
                 mask = scratch.mask = new_mask
                 pairs.clear()
-                rare = [a for a in range(n) if not parity(table[a] & mask)] if mask else []
+                rare = ([a for a in range(n) if is_rare(mask, parity_of_splits, a, table[a])]
+                        if mask else [])
                 scratch.rare_positions = rare
                 rare_values = [table[a] for a in rare]
         if mask:
-            value = _mex_sparse(table, n, kinds, mask, rare, rare_values, pairs, reach)
+            flip = (mask >> PARITY_SHIFT) & (n ^ parity_of_splits) & 1
+            value = _mex_sparse(table, n, kinds, mask, flip, rare, rare_values, pairs, reach)
             if value is None:
                 return n, "reach"
             for unequal in (False, True):  # remainders no kind will ask for again
                 pairs.pop((n - widest, unequal), None)
         else:
             value = mex(_options_plain(table, n, kinds))
-        if prefix is not None and n >= prefix and not parity(value & mask):
+        if prefix is not None and n >= prefix and is_rare(mask, parity_of_splits, n, value):
             return n, "rare"
         _store(table, n, value)
         counts[value] += 1
         top = max(top, value)
-        if mask and not parity(value & mask):
+        if mask and is_rare(mask, parity_of_splits, n, value):
             rare.append(n)
             rare_values.append(value)
     return stop, None
@@ -294,9 +325,10 @@ def _rare_pairs(table, r: int, unequal: bool, rare: list[int], rare_values: list
     return values
 
 
-def _mex_sparse(table, n: int, kinds, mask: int, rare, rare_values, pairs,
+def _mex_sparse(table, n: int, kinds, mask: int, flip: int, rare, rare_values, pairs,
                 reach: int = 0) -> int | None:
-    """G(n); None when a pair with a smaller part from ``reach`` on would be needed."""
+    """G(n); None when a pair with a smaller part from ``reach`` on would be needed.  A value
+    v is rare in heap n's class when parity(v & mask) == flip."""
     marked: set[int] = set()
     splits = _whole_and_ends(table, n, kinds, marked)
     for r, c, unequal, _, _ in splits:
@@ -306,7 +338,7 @@ def _mex_sparse(table, n: int, kinds, mask: int, rare, rare_values, pairs,
         marked.update({v ^ c for v in pairs[key]} if c else pairs[key])
     # Every common-valued option has a rare part, so it is marked by now.
     common = 0
-    while not parity(common & mask) or common in marked:
+    while parity(common & mask) == flip or common in marked:
         common += 1
     cut = False  # within reach, some split has pairs left unsearched
     for split in splits:
@@ -314,7 +346,7 @@ def _mex_sparse(table, n: int, kinds, mask: int, rare, rare_values, pairs,
             split[4] = reach - 1
             cut = True
     for value in range(common):
-        if parity(value & mask) or value in marked:
+        if parity(value & mask) != flip or value in marked:
             continue
         if not _search(table, splits, marked, value):
             return None if cut else value
@@ -358,12 +390,17 @@ def chunk_sums(table, start: int, stop: int) -> tuple[int, int, int, int]:
     return s1, s2, largest, start + values.tolist().index(largest)
 
 
-def rare_heaps(table, start: int, stop: int, mask: int) -> tuple[int, int]:
-    """(how many heaps of table[start:stop] are rare under mask, the last of them or -1)."""
+def rare_heaps(table, start: int, stop: int, mask: int, split_parity: int = -1) -> tuple[int, int]:
+    """(how many heaps of table[start:stop] are rare under mask, the last of them or -1).
+
+    A mask holding HEAP_PARITY needs the game's split parity (0 or 1: spectrum.split_parity).
+    """
     _check_range(table, start, stop)
-    if not 0 <= mask < VALUE_LIMIT:
-        raise ValueError(f"the mask is 0 to {VALUE_LIMIT - 1}, not {mask}")
-    rare = [i for i in range(start, stop) if not parity(table[i] & mask)]
+    if not (0 <= mask < VALUE_LIMIT or mask & HEAP_PARITY and mask < 2 * VALUE_LIMIT
+                                      and split_parity in (0, 1)):
+        raise ValueError(f"the mask is 0 to {VALUE_LIMIT - 1}, or that plus {HEAP_PARITY} with "
+                         f"a split parity of 0 or 1, not {mask} (split parity {split_parity})")
+    rare = [i for i in range(start, stop) if is_rare(mask, split_parity, i, table[i])]
     return len(rare), rare[-1] if rare else -1
 
 

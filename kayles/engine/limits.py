@@ -17,9 +17,10 @@ from __future__ import annotations
 from ._constants import MAX_BUDGET, MAX_THREADS
 from ._numbers import brief
 
-__all__ = ["CORES", "MISERE_BUDGET", "QUOTIENT_BUDGET", "QUOTIENT_HEAP", "RUN_CHECKPOINT_SECONDS",
-           "RUN_WINDOW", "SAVE_CHUNK", "SAVE_CHUNK_SECONDS", "SURVEY_MISERE_HEAP", "THREADS",
-           "Range"]
+__all__ = ["BYTES_PER_VALUE", "CORES", "MISERE_BUDGET", "QUOTIENT_BUDGET", "QUOTIENT_HEAP",
+           "RUN_CHECKPOINT_SECONDS", "RUN_WINDOW", "SAVE_CHUNK", "SAVE_CHUNK_SECONDS",
+           "SURVEY_MISERE_HEAP", "TABLE_LIMIT", "THREADS", "Range", "memory", "table_limit",
+           "too_long"]
 
 
 class Range:
@@ -58,3 +59,58 @@ SAVE_CHUNK = 1 << 16  # values per chunk of a saved table unless told (the first
 SAVE_CHUNK_SECONDS = 5.0  # the computing time a saved table's chunk aims at, when chunks adapt
 RUN_WINDOW = 1 << 22  # a long run's default window: 8 MB of prefix, 16 MB of recent values
 RUN_CHECKPOINT_SECONDS = 300.0  # between a long run's checkpoints
+
+# How long a nim-sequence's table may grow: as far as the machine's memory allows.
+BYTES_PER_VALUE = 6  # a table's 2 bytes a value, and the 4 of its larger copy while it doubles
+TABLE_LIMIT = (1 << 32) - 1  # whatever the memory: the sparse method's positions are 32-bit
+_UNITS = {"": 1, "K": 1 << 10, "M": 1 << 20, "G": 1 << 30, "T": 1 << 40}
+
+
+def memory() -> tuple[int, str]:
+    """(bytes a table may use, where that figure comes from): KAYLES_MEMORY (bytes, or with
+    a K, M, G or T suffix) where it is set, else the memory Linux calls available now."""
+    from ._impl import getenv
+
+    text = getenv("KAYLES_MEMORY").strip().upper().removesuffix("B")
+    if text:
+        number, unit = (text[:-1], _UNITS[text[-1]]) if text[-1] in _UNITS else (text, 1)
+        if not number.isdigit() or int(number) == 0:
+            from ..errors import SetupError
+
+            raise SetupError(f"KAYLES_MEMORY must be a number of bytes such as 8G, "
+                             f"not {brief(text)}")
+        return int(number) * unit, "KAYLES_MEMORY"
+    try:
+        with open("/proc/meminfo", "rb") as info:
+            for line in info.read(1 << 16).splitlines():
+                if line.startswith(b"MemAvailable:"):
+                    return int(line.split()[1]) * 1024, "available memory"
+    except (OSError, ValueError, IndexError):
+        pass
+    return 1 << 32, "a guess (no /proc/meminfo)"
+
+
+def table_limit() -> int:
+    """The most values a table may hold here: the memory (see memory()) over BYTES_PER_VALUE,
+    at most TABLE_LIMIT."""
+    return min(TABLE_LIMIT, memory()[0] // BYTES_PER_VALUE)
+
+
+def too_long(count: int) -> str:
+    """Why a table of count values does not fit, in one sentence (the memory it needs and the
+    memory there is), or '' when it fits."""
+    if count <= table_limit():
+        return ""
+    have, source = memory()
+    if count > TABLE_LIMIT:
+        return f"{count:,} values is past the {TABLE_LIMIT:,} a table holds"
+    return (f"{count:,} values need about {_size(count * BYTES_PER_VALUE)} of memory, and "
+            f"{source} is {_size(have)} (set KAYLES_MEMORY to allow more)")
+
+
+def _size(count: int) -> str:
+    for unit in ("TB", "GB", "MB", "KB"):
+        scale = _UNITS[unit[0]]
+        if count >= scale:
+            return f"{count / scale:.1f} {unit}"
+    return f"{count} bytes"

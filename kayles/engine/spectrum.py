@@ -15,6 +15,13 @@ a power of two B,
 scores every mask at once in O(B log B).  ``fewest_rare`` is the mask a survey
 reports and a plot draws; the kernels pick theirs by estimated cost instead
 (``choose_mask`` in both twins), from the same spectrum.
+
+A mask may also read the heap's parity (``HEAP_PARITY``, a bit above every value),
+where every two-part move kind has a span of one parity s (``split_parity``):
+heap a is then rare when popcount(G(a) & M) + ((a ^ s) & 1) is even
+(``is_rare``).  The parts of a split of heap n sum to n - span, so a split's
+two classes decide its option's class as before; some games are sparse only so
+(ext/core/masks.pxi).  ``mask_text`` writes such a mask as ``16+parity``.
 """
 
 from __future__ import annotations
@@ -24,7 +31,11 @@ if TYPE_CHECKING:
     from collections.abc import Iterable
     from collections.abc import Sequence as Values
 
-__all__ = ["allowed_mask", "fewest_rare", "parity", "walsh_hadamard"]
+__all__ = ["HEAP_PARITY", "PARITY_SHIFT", "allowed_mask", "fewest_rare", "is_rare", "mask_text",
+           "odd_histogram", "parity", "split_parity", "walsh_hadamard"]
+
+PARITY_SHIFT = 16  # a mask's bit above every 16-bit value: the heap's parity counts too
+HEAP_PARITY = 1 << PARITY_SHIFT
 
 
 def parity(x: int) -> int:
@@ -35,6 +46,25 @@ def parity(x: int) -> int:
 def allowed_mask(mask: int, constants: Iterable[int]) -> bool:
     """Whether every option constant is rare under ``mask`` (see the module header)."""
     return not any(parity(c & mask) for c in constants)
+
+
+def split_parity(kinds) -> int:
+    """The span parity of every encoded kind that may leave two parts, or -1 (none, or both):
+    where it is -1 no mask holds HEAP_PARITY."""
+    spans = {span & 1 for span, _, leave, _ in kinds if leave & 4}
+    return spans.pop() if len(spans) == 1 else -1
+
+
+def is_rare(mask: int, parity_of_splits: int, n: int, value: int) -> bool:
+    """Whether heap n, of this value, is rare under the mask (see the module header)."""
+    return parity(value & mask) == (mask >> PARITY_SHIFT) & (n ^ parity_of_splits) & 1
+
+
+def mask_text(mask: int) -> str:
+    """A mask as people read it: ``56``, or ``16+parity`` where it holds HEAP_PARITY."""
+    if mask & HEAP_PARITY:
+        return f"{mask & (HEAP_PARITY - 1)}+parity"
+    return str(mask)
 
 
 def walsh_hadamard(counts: Values[int]) -> list[int]:
@@ -52,22 +82,39 @@ def walsh_hadamard(counts: Values[int]) -> list[int]:
     return w
 
 
-def fewest_rare(counts: Values[int], constants: Iterable[int] = ()) -> tuple[int, int]:
+def fewest_rare(counts: Values[int], constants: Iterable[int] = (),
+                odd: Values[int] | None = None) -> tuple[int, int]:
     """(mask, rare): the allowed non-zero mask with the fewest rare heaps, and that number.
 
     ``counts[v]`` is how many heaps have the value v.  Masks range over 1 .. B-1,
-    B the least power of two >= 2 above every value and constant; ties go to the
-    smallest mask; (0, total) when no mask is allowed.
+    B the least power of two >= 2 above every value and constant, and, given
+    ``odd`` (how many heaps of class 1 have each value: see the module header),
+    over the same masks plus HEAP_PARITY.  Ties go to the smallest mask, a mask
+    before itself plus HEAP_PARITY; (0, total) when no mask is allowed.
     """
     constants = set(constants)
     top = max([len(counts) - 1, *constants, 1])
     size = 1 << top.bit_length()
     padded = [*counts, *[0] * (size - len(counts))]
+    high = [*(odd or ()), *[0] * (size - len(odd or ()))]
     total = sum(padded)
-    spectrum = walsh_hadamard(padded)
+    spectrum = walsh_hadamard([k for v in range(size) for k in (padded[v] - high[v], high[v])])
     best, best_rare = 0, total + 1
-    for mask in range(1, size):
-        rare = (total + spectrum[mask]) // 2
-        if rare < best_rare and allowed_mask(mask, constants):
-            best, best_rare = mask, rare
+    for pair_mask in range(2, 2 * size):
+        if pair_mask & 1 and odd is None:
+            continue
+        rare = (total + spectrum[pair_mask]) // 2
+        if rare < best_rare and allowed_mask(pair_mask >> 1, constants):
+            best, best_rare = pair_mask >> 1 | (pair_mask & 1) * HEAP_PARITY, rare
     return (best, best_rare) if best else (0, total)
+
+
+def odd_histogram(values: Values[int], parity_of_splits: int) -> list[int] | None:
+    """How many heaps of class 1 ((n ^ parity_of_splits) odd) have each value; None where
+    the split parity is -1 (no mask may hold HEAP_PARITY)."""
+    if parity_of_splits < 0:
+        return None
+    odd = [0] * (max(values, default=0) + 1)
+    for value in values[1 - parity_of_splits::2]:
+        odd[value] += 1
+    return odd

@@ -8,8 +8,9 @@ the convention of the published frequency tables of octal games):
   the list, left out of the JSON object);
 * ``largest`` and ``first``: the largest value and the first heap that has it;
 * ``mask``, ``rare`` and ``last_rare``: the rare mask the run's sparse method
-  used, how many heaps 0..n are rare under it and the last of them (-1: none;
-  mask 0 means the plain scan: every heap counts);
+  used (it may hold HEAP_PARITY: ``kayles.engine.spectrum``), how many heaps
+  0..n are rare under it and the last of them (-1: none; mask 0 means the
+  plain scan: every heap counts);
 * ``fletcher32``: the checksum of G(0..n) (``kayles.engine.checksum``; what
   ``kayles grundy N --checksum`` prints for N = n);
 * ``seconds``: the run's computing time from heap 0 to n (across resumes).
@@ -24,6 +25,8 @@ import math
 import struct
 import zlib
 from array import array
+
+from ..engine.spectrum import mask_text
 
 __all__ = ["FIELDS", "Record", "Summary", "pack_counts", "unpack_counts"]
 
@@ -62,7 +65,7 @@ class Record:
 
     def text(self) -> str:
         """One line: 2**k, the largest value and where, the rare heaps, the checksum."""
-        rare = (f"rare {self.rare:,} (last at {self.last_rare:,}, mask {self.mask})"
+        rare = (f"rare {self.rare:,} (last at {self.last_rare:,}, mask {mask_text(self.mask)})"
                 if self.mask else "no rare mask")
         return (f"{self.game} 2**{self.log2}: {len(self.distinct())} values, largest "
                 f"{self.largest} (first at {self.first:,}), {rare}, fletcher32 "
@@ -100,7 +103,7 @@ def _damage(fields: dict) -> str:
     if sum(counts) != n or counts[-1] == 0:
         return "a record's frequencies do not count its heaps"
     if not (fields["largest"] == len(counts) - 1 and 1 <= fields["first"] <= n
-            and 0 <= fields["mask"] < VALUE_LIMIT and 0 <= fields["rare"] <= n + 1
+            and 0 <= fields["mask"] < 2 * VALUE_LIMIT and 0 <= fields["rare"] <= n + 1
             and -1 <= fields["last_rare"] <= n and 0 <= fields["fletcher32"] < 1 << 32
             and 0 <= fields["seconds"] < math.inf):
         return "a record field out of range"

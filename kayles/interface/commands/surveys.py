@@ -205,7 +205,8 @@ def _quotients(args, codes: list[str], pool, window: int) -> dict[str, dict] | N
 
 # -- output ------------------------------------------------------------------------------------
 
-# A table's headings are the CSV and JSON names, '_' written as a space (one vocabulary).
+# A table's headings are the CSV and JSON names, '_' written as a space (one vocabulary);
+# its masks are written as people read them (6+parity), CSV and JSON keep the integer.
 # With --misere, JSON rows gain a "misere" object; the other forms three columns from it.
 MISERE_COLUMNS = ("misere_order", "misere_p", "misere_solved")
 
@@ -226,8 +227,11 @@ def _write_table(rows: list[dict], args, out, columns=None) -> None:
         for row in rows:
             writer.writerow([_csv_cell(row[c]) for c in columns])
         return
+    from ...engine.spectrum import mask_text
+
     header = [c.replace("_", " ") for c in columns]
-    cells = [[_cell(row[c]) for c in columns] for row in rows]
+    cells = [[mask_text(row[c]) if c == "mask" and row[c] else _cell(row[c]) for c in columns]
+             for row in rows]
     if args.markdown:
         out.write("| " + " | ".join(header) + " |\n")
         out.write("|" + "|".join("---" for _ in columns) + "|\n")
@@ -235,7 +239,7 @@ def _write_table(rows: list[dict], args, out, columns=None) -> None:
             out.write("| " + " | ".join(line) + " |\n")
         return
     widths = [max(len(text) for text in column) for column in zip(header, *cells)]
-    numeric = [all(text.isdigit() or text == "-" for text in column)
+    numeric = [all(text.removesuffix("+parity").isdigit() or text == "-" for text in column)
                for column in zip(*cells)] if cells else [False] * len(columns)
     for line in [header, *cells]:
         out.write("  ".join(text.rjust(w) if right else text.ljust(w)
