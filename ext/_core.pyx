@@ -39,6 +39,10 @@ from _common cimport (
     word_t,
 )
 from _kernels cimport *
+
+
+cdef extern from "Python.h":
+    int PyErr_CheckSignals()   # -1 with the handler's exception set; declared bare: see signalled
 from kayles.engine import limits as _limits
 
 if _limits.THREADS.high != MAX_THREADS:  # one limit, stated for C (kernels.h) and Python (_constants)
@@ -65,6 +69,9 @@ cdef enum:
                           # 2x slower at 20-60 on .074, .167; 1.5x faster at 4000 on Kayles-xox)
     OUT_OF_REACH = -2     # mex_sparse: the heap needs a pair with a part from st.reach on
     RARE_PAST_PREFIX = -3 # run_sparse, frozen: the heap is rare and at or past st.prefix
+    INTERRUPTED = -4      # run_sparse, run_plain: a signal handler raised (see signalled)
+    SIGNAL_WORK = 1 << 25 # pairs (or so) between looks at signals: some 10-50 ms of work
+    CREW_STRETCH = 1 << 18  # a crew's stretch ends here at the latest (signals get looked at)
     HEAP_PARITY = VALUE_LIMIT  # a mask's bit above every value: the heap's parity counts too
     PARITY_SHIFT = 16          # (HEAP_PARITY == 1 << PARITY_SHIFT; see masks.pxi)
     AHEAD = 16 * GROUP    # several threads: rare parts from AHEAD + the crew on are flagged
@@ -146,7 +153,9 @@ cdef struct Sparse:       # the sparse method's state, kept by a Scratch between
     long long* spectrum   # choose_mask's transforms: heaps by (value, class), distinct
     long long* present    # ... values, distinct (value, class) pairs
     long long* present_pairs
-    long long* odd        # ... and the histogram of the heaps of class 1 (masks.pxi)
+    long long* odd        # ... and the histogram of the heaps of class 1 (masks.pxi),
+    Py_ssize_t odd_upto   # ... over the heaps below this
+    long long work        # pairs (or so) since the last look at signals
     unsigned char* slots  # the groups' flags: GROUP * FLAG_STRIDE per group
     Py_ssize_t nslots
     PairGroup groups[MAX_GROUPS]    # the general path: pair values by (r // GROUP) % ngroups
@@ -377,6 +386,25 @@ cdef int check_range(const nimber_t[::1] table, Py_ssize_t start, Py_ssize_t sto
     if not 0 <= start <= stop <= table.shape[0]:
         raise ValueError(f"range {start}:{stop} does not fit a table of {table.shape[0]}")
     return 0
+
+
+cdef bint signalled(Sparse* st, long long work) noexcept nogil:
+    """Whether a signal's Python handler raised (Ctrl-C's KeyboardInterrupt, a command's
+    Terminated): looked at once SIGNAL_WORK pairs have been done since the last look, so a
+    long call answers Ctrl-C and SIGTERM within a fraction of a second.  A handler that only
+    takes note (a long run's) lets the call go on.  The exception stays set for the call's
+    def to raise (raise_signalled); only the main thread runs handlers (others: never)."""
+    st.work += work
+    if st.work < SIGNAL_WORK:
+        return False
+    st.work = 0
+    with gil:
+        return PyErr_CheckSignals() != 0
+
+
+cdef int raise_signalled() except -1:
+    """Raise the exception a signal handler set during the call (see signalled)."""
+    return -1
 
 
 cdef int put(nimber_t[::1] table, Py_ssize_t n, int value) except -1:

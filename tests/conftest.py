@@ -37,6 +37,9 @@ if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
 # The proof cache (kayles.storage.proof_cache) of every test and subprocess: a fresh
 # directory, never the user's ~/.cache.  Set before any test module imports kayles.
 os.environ["XDG_CACHE_HOME"] = tempfile.mkdtemp(prefix="kayles-test-cache-")
+# The direct limit (the longest table without a proof) follows the memory: fixed here at
+# 2**27 values (6 bytes each), so that every machine refuses the same requests.
+os.environ["KAYLES_MEMORY"] = str(6 << 27)
 atexit.register(shutil.rmtree, os.environ["XDG_CACHE_HOME"], True)
 
 

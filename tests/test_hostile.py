@@ -45,7 +45,7 @@ MEMORY_LIMIT = 1536 << 20  # bytes of address space a child may map
 MAX_DIGITS = 100_000  # kayles.engine._numbers.MAX_DIGITS, restated: the contract, not the code
 BIG = "7" * MAX_DIGITS  # a number of the longest accepted length
 TOO_BIG = "7" * (MAX_DIGITS + 1)
-DIRECT_LIMIT = 1 << 27  # kayles.engine.sequence.DIRECT_LIMIT, restated
+DIRECT_LIMIT = 1 << 27  # kayles.engine.sequence.direct_limit() under conftest's KAYLES_MEMORY
 KAYLES = [sys.executable, "-m", "kayles"]
 XOX = [str(ROOT / "Kayles-xox")]
 
@@ -226,8 +226,8 @@ HOSTILE: dict[str, Hostile] = {
     # period
     "period-bad-max": refused(["period", "--max", "١٠"], "'١٠'"),
     "period-max-past-direct-limit": refused(["period", "--max", str(DIRECT_LIMIT + 1)],
-                                            "direct limit"),
-    "period-huge-max": refused(["period", "--max", BIG], "direct limit"),
+                                            "values need about 768.0 MB of memory"),
+    "period-huge-max": refused(["period", "--max", BIG], "a table holds"),
     "period-unknown-game": refused(["period", "--game", b"\xff\xfe"], "'\\xff\\xfe'"),
     "period-unprovable": answered(["period", "--game", "grundy"], "no proof possible"),
     "period-disk-full": disk_full(["period", "--game", "kayles"], twins=True),
@@ -611,10 +611,10 @@ def short_proof_search(monkeypatch):
 
 def test_a_failed_proof_search_is_said_and_not_repeated(kernel, short_proof_search):
     from kayles.engine.rules import parse_octal
-    from kayles.engine.sequence import DIRECT_LIMIT as LIMIT
-    from kayles.engine.sequence import Sequence
+    from kayles.engine.sequence import Sequence, direct_limit
 
-    sequence = Sequence(parse_octal("0.6"), kernel=kernel)  # no period known (Guy, WW)
+    sequence = Sequence(parse_octal("0.6"), kernel=kernel)
+    LIMIT = direct_limit()  # no period known (Guy, WW)
     for _ in range(2):
         with pytest.raises(ValueError, match="0.6: no period was found within 4096 values"):
             sequence.nimber(LIMIT + 5)
@@ -623,10 +623,10 @@ def test_a_failed_proof_search_is_said_and_not_repeated(kernel, short_proof_sear
 
 def test_an_unprovable_game_is_refused_before_computing(kernel):
     from kayles.engine.rules import GAMES
-    from kayles.engine.sequence import DIRECT_LIMIT as LIMIT
-    from kayles.engine.sequence import Sequence
+    from kayles.engine.sequence import Sequence, direct_limit
 
     sequence = Sequence(GAMES["grundy"], kernel=kernel)
+    LIMIT = direct_limit()
     with pytest.raises(ValueError, match="grundy: no period is known"):
         sequence.nimber(LIMIT)
     assert len(sequence) == 0

@@ -225,6 +225,16 @@ def test_a_window_below_the_rare_heaps_is_refused_at_the_switch(tmp_path):
     assert at == 2048 and records[-1].n == 1 << 13
 
 
+def test_a_game_whose_rare_heaps_are_many_is_refused_at_2_16(tmp_path):
+    """0.07's period makes a third of its heaps rare under its best mask: refused at the
+    record of 2**16, after the record is kept, instead of crawling toward the window."""
+    with Run(tmp_path, get_game("0.07"), 1 << 24, 1 << 22) as run:
+        with pytest.raises(RunStopped, match=r"0.07 has 2\d,\d{3} rare heaps among the first "
+                                             r"65,537 \(mask 6\+parity\)"):
+            run.advance()
+        assert run.records[-1].n == 1 << 16 and run.n == (1 << 16) + 1
+
+
 def test_a_game_without_rare_values_cannot_run_bounded(tmp_path):
     with Run(tmp_path, get_game("dawsons-kayles"), 1 << 12, 128) as run:
         with pytest.raises(RunStopped, match="no rare values by heap 256"):

@@ -58,6 +58,30 @@ def test_ctrl_c_ends_a_long_misere_search_at_once(pure):
     assert took < 1, took
 
 
+@pytest.mark.parametrize(("command", "number", "status"), [
+    (["grundy", "3000000", "--game", "0.6252"], signal.SIGINT, 130),   # the plain scan
+    (["period", "--game", "0.161", "--to", "100000000", "--threads", "2"], signal.SIGINT, 130),
+    (["survey", "0.6252", "--to", "3000000", "--jobs", "1", "--db", "{tmp}/s.sqlite"],
+     signal.SIGTERM, 143),
+], ids=["plain-scan", "sparse-crew", "survey-sigterm"])
+def test_a_long_kernel_call_answers_signals_at_once(tmp_path, command, number, status):
+    """The compiled kernels look at signals as they go (every 2**25 pairs or so, and between
+    a crew's stretches): a table of minutes ends well under a second of CPU time after
+    Ctrl-C or SIGTERM, with the command's status and nothing on stdout."""
+    env = env_with(KAYLES_REQUIRE_NATIVE="1")
+    argv = [*KAYLES, *(part.replace("{tmp}", str(tmp_path)) for part in command)]
+    with subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT,
+                          env=env) as proc:
+        try:
+            wait_until_busy(proc, 1.5)  # well into the kernel's call
+            took, out, err = signal_and_measure(proc, number)
+        finally:
+            if proc.poll() is None:
+                proc.kill()
+    assert (proc.returncode, out) == (status, b""), err
+    assert took < 1, took
+
+
 # -- bounded work ------------------------------------------------------------------------------
 
 
@@ -196,7 +220,7 @@ def test_a_far_heap_is_answered_alike_with_and_without_a_cache(kernel, monkeypat
     made 4096) answers no more than a cold run, and says the same."""
     import kayles.engine.sequence
     from kayles.engine.rules import GAMES
-    from kayles.engine.sequence import DIRECT_LIMIT, Sequence
+    from kayles.engine.sequence import Sequence, direct_limit
 
     game = GAMES["kayles-xox"]
     proved = Sequence(game)  # the proof to cache, by the chosen core: the twin runs below
@@ -208,11 +232,11 @@ def test_a_far_heap_is_answered_alike_with_and_without_a_cache(kernel, monkeypat
     said = []
     for sequence in (cached, cold):
         with pytest.raises(ValueError) as refused:
-            sequence.nimber(DIRECT_LIMIT + 10)
+            sequence.nimber(direct_limit() + 10)
         said.append(str(refused.value))
     assert said[0] == said[1] and "no period was found within 4096 values" in said[0]
-    assert proved.nimber(DIRECT_LIMIT + 10) == proved.nimber(  # computed here: it answers
-        period.preperiod + (DIRECT_LIMIT + 10 - period.preperiod) % period.period)
+    assert proved.nimber(direct_limit() + 10) == proved.nimber(  # computed here: it answers
+        period.preperiod + (direct_limit() + 10 - period.preperiod) % period.period)
 
 
 # -- no silent slow mode (issue 23) ---------------------------------------------------------------

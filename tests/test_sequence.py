@@ -9,7 +9,7 @@ import pytest
 from kayles import sequence as sequence_module
 from kayles import xox
 from kayles.engine.rules import GAMES, Game, MoveKind, encode, parse_octal
-from kayles.engine.sequence import DIRECT_LIMIT, Period, Sequence
+from kayles.engine.sequence import Period, Sequence, direct_limit
 from kayles.interface._output import write_nimbers
 
 import oracle
@@ -129,7 +129,7 @@ def test_unprovable_games_compute_up_to_the_direct_limit(kernel):
     assert sequence.prove() is None  # 'unequal' moves: no theorem, so no search
     assert len(sequence) == 0
     with pytest.raises(ValueError, match="past the direct limit"):
-        sequence.nimber(DIRECT_LIMIT + 1)
+        sequence.nimber(direct_limit() + 1)
 
 
 @pytest.mark.parametrize("game", ["grundy", "kayles"])
@@ -175,3 +175,39 @@ def test_split_moves_with_patterns_match_brute_force(kernel):
         options |= {g[1] ^ g[n - 3]} if n >= 4 else ({g[1]} if n == 3 else set())
         g.append(oracle.mex(options))
     assert sequence.nimbers(79) == g
+
+
+@pytest.mark.parametrize(("setting", "limit"), [("768M", 1 << 27), ("6144", 1024),
+                                                ("6g", 1 << 30), ("64TB", (1 << 32) - 1)])
+def test_the_direct_limit_follows_the_memory(monkeypatch, setting, limit):
+    """KAYLES_MEMORY (else the memory Linux calls available) over 6 bytes a value, at most
+    2**32 - 1 values; past it only a proof answers, and a refusal names the memory needed."""
+    monkeypatch.setenv("KAYLES_MEMORY", setting)
+    assert direct_limit() == limit
+    if limit < 1 << 20:
+        sequence = Sequence(GAMES["grundy"])
+        with pytest.raises(ValueError, match=f"past the direct limit \\({limit - 1}: the table "
+                                             "KAYLES_MEMORY holds\\)"):
+            sequence.nimber(limit)
+        assert sequence.nimber(limit - 1) == sequence.table(limit)[limit - 1]
+    from kayles.engine.limits import too_long
+
+    assert too_long(limit) == ""
+    assert ("need about" in too_long(limit + 1) if limit < (1 << 32) - 1
+            else "a table holds" in too_long(limit + 1))
+
+
+@pytest.mark.parametrize("setting", ["lots", "0", "8X", "-5G", "G"])
+def test_a_bad_memory_setting_is_refused(monkeypatch, setting):
+    from kayles.errors import SetupError
+
+    monkeypatch.setenv("KAYLES_MEMORY", setting)
+    with pytest.raises(SetupError, match="KAYLES_MEMORY must be a number of bytes"):
+        direct_limit()
+
+
+def test_without_a_setting_the_limit_is_the_available_memory(monkeypatch):
+    monkeypatch.delenv("KAYLES_MEMORY")
+    with open("/proc/meminfo") as info:
+        available = next(int(line.split()[1]) for line in info if line.startswith("MemAvailable"))
+    assert abs(direct_limit() - min(available * 1024 // 6, (1 << 32) - 1)) < 1 << 24

@@ -187,10 +187,10 @@ cdef void choose_split(const nimber_t* g, Py_ssize_t n, Kind* kinds, int nkinds,
             constants[nconst] = constant(g, &kinds[k])
             nconst += 1
     st.split_parity = split_parity_of(kinds, nkinds)
-    if st.split_parity >= 0:
-        memset(st.odd, 0, st.width * sizeof(long long))
-        for a in range(1 - st.split_parity, n, 2):
+    if st.split_parity >= 0:   # the class 1 heaps since the last choice (start_sparse: none)
+        for a in range(st.odd_upto + ((st.odd_upto ^ st.split_parity ^ 1) & 1), n, 2):
             st.odd[g[a]] += 1
+        st.odd_upto = n
     mask = pick_mask(st, constants, nconst, &rare)
     st.checked_lanes = st.checked_misses = 0   # the checked share is tried anew
     if mask != st.mask:

@@ -64,14 +64,20 @@ def extend_plain(nimber_t[::1] table, Py_ssize_t start, Py_ssize_t stop, kinds, 
     with nogil:
         n = run_plain(&table[0], start, stop, ks, nkinds, st, &value)
     if n < stop:
+        if value == INTERRUPTED:
+            raise_signalled()
         put(table, n, value)  # raises: the value does not fit
 
 
 cdef Py_ssize_t run_plain(nimber_t* g, Py_ssize_t start, Py_ssize_t stop, Kind* ks, int nkinds,
                           Sparse* st, int* value) noexcept nogil:
-    """Fill g[start:stop] by the plain scan; the first heap whose value does not fit, or stop."""
+    """Fill g[start:stop] by the plain scan; the first heap whose value does not fit (or at
+    which a signal's handler raised: INTERRUPTED), or stop."""
     cdef Py_ssize_t n
     for n in range(start, stop):
+        if signalled(st, n + 64):
+            value[0] = INTERRUPTED
+            return n
         value[0] = mex_plain(g, n, ks, nkinds, st.workers[0].seen, next_stamp(&st.workers[0]))
         if value[0] >= VALUE_LIMIT:
             return n

@@ -125,6 +125,8 @@ cdef int start_sparse(Sparse* st, const nimber_t* g, Py_ssize_t start, Py_ssize_
             st.narrow = False   # out of memory: the general path is exact too
         return 0
     memset(st.counts, 0, st.width * sizeof(long long))
+    memset(st.odd, 0, VALUE_LIMIT * sizeof(long long))   # (what a bounded call left too)
+    st.odd_upto = 0
     for n in range(start):
         st.counts[g[n]] += 1
         largest = max(largest, g[n])
@@ -211,6 +213,9 @@ def extend_sparse(nimber_t[::1] table, Py_ssize_t start, Py_ssize_t stop, kinds,
     st.table = &table[0]
     st.next = n
     if n < stop:
+        if value == INTERRUPTED:
+            st.mask = -1   # the next call lists its rare heaps anew
+            raise_signalled()
         put(table, n, value)  # raises: the value does not fit
 
 
@@ -250,6 +255,9 @@ def extend_bounded(nimber_t[::1] table, Py_ssize_t start, Py_ssize_t stop, kinds
     st.next = n
     if n == stop:
         return stop, None
+    if value == INTERRUPTED:
+        st.frozen = False   # the next call lists its rare heaps anew
+        raise_signalled()
     if value == OUT_OF_REACH:
         return n, "reach"
     if value == RARE_PAST_PREFIX:
@@ -282,7 +290,7 @@ cdef Py_ssize_t run_sparse(nimber_t* g, Py_ssize_t start, Py_ssize_t stop, Kind*
     The mask is chosen at the start, at each power of two and at each span; in
     between, past st.crew_from, a crew of threads solves the heaps (run_crew).
     """
-    cdef Py_ssize_t n = start, end
+    cdef Py_ssize_t n = start, end, began
     cdef int v
     st.crew_ran = 1
     st.solved_again = 0
@@ -297,11 +305,18 @@ cdef Py_ssize_t run_sparse(nimber_t* g, Py_ssize_t start, Py_ssize_t stop, Kind*
             end = n + 1
             while end & (end - 1):   # the next power of two
                 end &= end - 1
-            end = min(stop, end << 1)
+            end = min(stop, end << 1, n + CREW_STRETCH)
+            began = n
             n = run_crew(g, n, end, ks, nkinds, st, value)
             if n < end:
                 return n
+            if n < stop and signalled(st, (n - began) * (st.nrare + 64)):
+                value[0] = INTERRUPTED
+                return n
             continue
+        if signalled(st, st.nrare + 64 if st.mask else n + 64):
+            value[0] = INTERRUPTED
+            return n
         if st.mask:
             st.workers[0].width = st.width
             st.workers[0].nrare = st.nrare

@@ -73,6 +73,8 @@ WINDOW = RUN_WINDOW  # default window: 8 MB of prefix, 16 MB of recent values
 MIN_WINDOW = MAX_SPAN + 1  # the kernel's least prefix: every kept run's value inside
 MAX_TO = 1 << 46  # 128 TiB of address space for the table: past every machine today
 FULL_STEP = 1 << 20  # the full phase's calls end at each multiple too (signals get answered)
+DENSE_FROM = 1 << 16  # from this record on, a game whose rare heaps are not few is refused:
+DENSE_SHARE = 16      # ... none, or one heap in this many or more
 FIRST_CHUNK = 1 << 12  # the bounded phase's first call; the next ones last about ...
 CHUNK_SECONDS = 1.0  # ... this long, and span at most W / CHUNK_SHARE heaps (the memory a
 CHUNK_SHARE = 8     # call adds to the run's, before the heaps behind it are given back)
@@ -341,10 +343,26 @@ class Run:
                 self.save()
                 if on_record is not None:
                     on_record(self.records[-1])
+                if not self.bounded and top >= DENSE_FROM:
+                    self._refuse_dense(self.records[-1])
             elif time.monotonic() - self._saved_at >= self.checkpoint_seconds:
                 self.save()
         self.save()
         return True
+
+    def _refuse_dense(self, record: Record) -> None:
+        """RunStopped where the rare heaps are no longer few (none, or 1/DENSE_SHARE of the heaps
+        or more): their number grows with n, so a bounded phase could not hold them, and the
+        full phase would crawl through every pair meanwhile."""
+        if record.mask and record.rare * DENSE_SHARE <= record.n:
+            return
+        found = (f"no rare values by heap {record.n:,}" if not record.mask else
+                 f"{record.rare:,} rare heaps among the first {record.n + 1:,} (mask "
+                 f"{mask_text(record.mask)})")
+        raise RunStopped(f"{self.game.name} has {found}: its values need nearly every pair, "
+                         "so a long run cannot bound its memory; kayles period proves a "
+                         "period where there is one, and kayles grundy computes such games "
+                         "at full-table speed")
 
     def _full_step(self) -> int:
         """The next call of the full phase, to a fixed heap (module header)."""

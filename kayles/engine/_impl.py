@@ -19,14 +19,9 @@ KAYLES_REQUIRE_NATIVE is set.  Light on purpose: no os, no importlib.
 
 from __future__ import annotations
 
-import sys
-
 from ..errors import SetupError, shown
-
-if "posix" in sys.builtin_module_names:
-    import posix as _system
-else:  # pragma: no cover - Windows
-    import os as _system
+from ._environ import getenv
+from ._environ import system as _system
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -42,15 +37,6 @@ SEP = "/" if _system.__name__ == "posix" else "\\"
 HERE = __file__.rpartition(SEP)[0]  # a module's __file__ is an absolute path
 
 _chosen: tuple[str, str] | None = None
-
-
-def getenv(name: str) -> str:
-    """An environment variable ('' when unset), read without importing os."""
-    os = sys.modules.get("os")
-    if os is not None:  # os.environ sees changes made through it since start-up
-        return os.environ.get(name, "")
-    value = _system.environ.get(name.encode(), b"")  # posix.environ: bytes, as at start-up
-    return value.decode(sys.getfilesystemencoding(), "surrogateescape")
 
 
 def _flag(name: str) -> bool:

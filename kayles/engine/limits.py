@@ -69,7 +69,7 @@ _UNITS = {"": 1, "K": 1 << 10, "M": 1 << 20, "G": 1 << 30, "T": 1 << 40}
 def memory() -> tuple[int, str]:
     """(bytes a table may use, where that figure comes from): KAYLES_MEMORY (bytes, or with
     a K, M, G or T suffix) where it is set, else the memory Linux calls available now."""
-    from ._impl import getenv
+    from ._environ import getenv
 
     text = getenv("KAYLES_MEMORY").strip().upper().removesuffix("B")
     if text:
@@ -103,7 +103,7 @@ def too_long(count: int) -> str:
         return ""
     have, source = memory()
     if count > TABLE_LIMIT:
-        return f"{count:,} values is past the {TABLE_LIMIT:,} a table holds"
+        return f"{brief(count)} values is past the {TABLE_LIMIT:,} a table holds"
     return (f"{count:,} values need about {_size(count * BYTES_PER_VALUE)} of memory, and "
             f"{source} is {_size(have)} (set KAYLES_MEMORY to allow more)")
 

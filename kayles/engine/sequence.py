@@ -15,17 +15,16 @@ No period is ever typed in: it is found and proved from the table.  Games with
 from __future__ import annotations
 
 from ..errors import shown
-from .limits import THREADS
+from .limits import THREADS, memory, table_limit
 from .rules import Game, encode
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterator
 
-__all__ = ["DIRECT_LIMIT", "PROOF_LIMIT", "Period", "Sequence", "as_sequence"]
+__all__ = ["PROOF_LIMIT", "Period", "Sequence", "as_sequence", "direct_limit"]
 
 PROOF_LIMIT = 1 << 20  # how many values a proof search may compute unless told otherwise
-DIRECT_LIMIT = 1 << 27  # the largest table computed when no period is proved
 FIRST_CHECK = 64  # the first checkpoint; checkpoints double from there
 PROGRESS_STEP = 1 << 16  # values per kernel call while someone watches the progress
 
@@ -49,6 +48,12 @@ class Period(tuple):
 
     def __repr__(self) -> str:
         return f"Period(preperiod={self[0]}, period={self[1]}, values={self[2]})"
+
+
+def direct_limit() -> int:
+    """The longest table computed when no period is proved: as many values as the memory
+    holds (kayles.engine.limits.table_limit; KAYLES_MEMORY bounds it)."""
+    return table_limit()
 
 
 def _new_table(size: int) -> memoryview:
@@ -167,15 +172,17 @@ class Sequence:
     def _compute(self, count: int) -> None:
         """Compute values until there are ``count`` of them or a period is proved.
 
-        Past DIRECT_LIMIT only a proof can answer: refuse at once when the
-        theorem cannot apply, else search for one within PROOF_LIMIT values
-        (once: a failed search is not repeated) and say so if there is none.
-        A proof taken over from elsewhere (a cache) that needed more than
-        PROOF_LIMIT values answers no such question: a run without it could
-        not, and the answer must not depend on what a cache holds.
+        Past the direct limit (the table the memory holds) only a proof can
+        answer: refuse at once when the theorem cannot apply, else search for one
+        within PROOF_LIMIT values (once: a failed search is not repeated) and say
+        so if there is none.  A proof taken over from elsewhere (a cache) that
+        needed more than PROOF_LIMIT values answers no such question: a run
+        without it could not, and the answer must not depend on what a cache holds.
         """
-        if count > DIRECT_LIMIT:
-            past = f"so heap sizes past the direct limit ({DIRECT_LIMIT - 1}) cannot be answered"
+        limit = direct_limit()
+        if count > limit:
+            past = (f"so heap sizes past the direct limit ({limit - 1}: the table "
+                    f"{memory()[1]} holds) cannot be answered")
             if self.period is not None and self._borrowed and self.period.values > PROOF_LIMIT:
                 raise ValueError(f"{self.game.name}: no period was found within {PROOF_LIMIT} "
                                  f"values, {past}")
@@ -183,7 +190,7 @@ class Sequence:
                 raise ValueError(f"{self.game.name}: no period is known (the periodicity "
                                  f"theorem does not cover unequal splits), {past}")
             if self.period is None and self._length < PROOF_LIMIT:
-                self._grow(PROOF_LIMIT)
+                self._grow(min(PROOF_LIMIT, limit))
             if self.period is None:
                 raise ValueError(
                     f"{self.game.name}: no period was found within {len(self)} values, {past}"
@@ -263,7 +270,7 @@ class Sequence:
     def table(self, count: int) -> memoryview:
         """G(0..count-1) as a memoryview of 16-bit values (valid until the next growth)."""
         if count > self._length:
-            if count <= DIRECT_LIMIT:
+            if count <= direct_limit():
                 self._reserve(count)  # the table ends this long either way: one allocation
             self._compute(count)
             if self._length < count:

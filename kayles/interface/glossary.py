@@ -44,7 +44,10 @@ TERMS: dict[str, str] = {
     "sparse method (Gangolli and Plambeck) finds the others from the pairs with a rare "
     "part.",
     "rare mask": "The mask that splits values into rare and common ones, chosen from the "
-    "values so far so that the fewest heaps are rare.",
+    "values so far so that the fewest heaps are rare.  Where every move that may leave two "
+    "heaps removes a number of tokens of one parity s, a mask may read the heap's parity "
+    "too (written 6+parity; 6 + 65536 in CSV and JSON): heap n is then rare when "
+    "popcount(G(n) AND m) + ((n XOR s) AND 1) is even.",
     "rare heap": "A heap whose value is rare; the last rare heap is the largest one found.",
     "checksum": "The Fletcher-32 checksum of the values G(0..n), as the published records "
     "give it, so two programs can compare long nim-sequences.",
@@ -61,6 +64,10 @@ TERMS: dict[str, str] = {
     "player to move.",
     "solved": "A misère quotient is solved when the heaps' classes are provably periodic: "
     "it then holds for every heap size.",
+    "direct limit": "The longest table computed without a proved period: as many values "
+    "as the memory holds at 6 bytes a value (the memory Linux calls available, or "
+    "KAYLES_MEMORY, e.g. 8G), at most 2**32 - 1.  Past it only a proof answers, and "
+    "commands that would need more say how much memory up front.",
     "window": "In a long run (kayles run): the values kept, G(0..W-1) and about 2W recent "
     "ones; every rare heap must lie below it.",
     "--to": "How far to go, in every command: the last heap (run, plot, quotient) or the "

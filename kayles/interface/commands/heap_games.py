@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from ...engine.limits import SAVE_CHUNK as CHUNK
 from ...engine.limits import SAVE_CHUNK_SECONDS as SECONDS
+from ...engine.limits import too_long
 from ...engine.rules import ALIASES, GAMES
-from ...engine.sequence import DIRECT_LIMIT, PROOF_LIMIT, Sequence
+from ...engine.sequence import PROOF_LIMIT, Sequence
 from ...errors import Terminated
 from ._shared import (
     add_game_option,
@@ -185,8 +186,8 @@ def command_grundy(args, out) -> None:
 
 
 def command_period(args, out) -> int:
-    if args.max > DIRECT_LIMIT:
-        raise ValueError(f"--max is at most the direct limit {DIRECT_LIMIT}")
+    if too_long(args.max):
+        raise ValueError(f"--to: {too_long(args.max)}")
     sequence, saving = _long_run(args, args.max)
     game = sequence.game
     try:

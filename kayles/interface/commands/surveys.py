@@ -72,6 +72,38 @@ def register(sub) -> None:
     form.add_argument("--csv", action="store_true", help="print CSV with a header line")
     form.add_argument("--markdown", action="store_true", help="print a Markdown table")
     p.set_defaults(handler=command_survey)
+    _register_census(sub)
+
+
+def _register_census(sub) -> None:
+    p = sub.add_parser(
+        "census", help="classify every octal code of up to K digits, in passes",
+        description="Every code 0.d1..dk (k <= K, dk != 0) to 2**16 values; then the codes "
+        "still open whose rare heaps are few to 2**20, 2**24, ... up to --to. Each row: "
+        "solved (preperiod and period proved) or open (how far computed, the largest value, "
+        "the rare mask, count and last rare heap), the checksum of its values, and its class "
+        "(the first code whose first 2**16 values are the same). Passes are surveys into "
+        "the same database: a rerun resumes where one stopped.")
+    p.add_argument("--digits", type=natural("--digits"), default=4, metavar="K",
+                   help="codes of 1 to K digits (default 4: 4,095 codes)")
+    p.add_argument("--to", type=natural("--to"), default=1 << 24, metavar="N", dest="max",
+                   help="the last pass's values (default 2**24)")
+    where = p.add_mutually_exclusive_group()
+    where.add_argument("--jobs", "-j", type=natural("--jobs"), metavar="J",
+                       help="worker processes (default: every core)")
+    where.add_argument("--dask", metavar="ADDRESS", help="send the games to this running Dask "
+                       "scheduler (needs kayles[dask])")
+    p.add_argument("--db", metavar="FILE", help="the SQLite database (default: the survey's)")
+    p.add_argument("--reclaim", action="store_true", help="take over rows another survey "
+                   "left running")
+    form = p.add_mutually_exclusive_group()
+    add_json_option(form, "array")
+    form.add_argument("--csv", action="store_true", help="print CSV: '#' lines (the "
+                      "command, kayles' version, the date and machine), a header, the rows")
+    form.add_argument("--markdown", action="store_true", help="print a Markdown table")
+    form.add_argument("--summary", action="store_true", help="print the summary tables "
+                      "(Markdown) instead of the rows")
+    p.set_defaults(handler=command_census, equivalent=None, misere=None)
 
 
 def _codes(args) -> tuple[list[str], list[str]]:
@@ -105,6 +137,10 @@ def _check_options(args) -> None:
         raise ValueError("--jobs must be at least 1")
     if args.max == 0:
         raise ValueError("--max must be at least 1")
+    from ...engine.limits import too_long
+
+    if too_long(args.max):   # each worker holds one game's table at a time
+        raise ValueError(f"--to: {too_long(args.max)}")
     if args.equivalent is not None and not 1 <= args.equivalent <= args.max:
         raise ValueError(f"--equivalent N must be between 1 and --max ({args.max})")
     if args.drop_zeros and args.equivalent is None:
@@ -183,6 +219,90 @@ def command_survey(args, out) -> int:
         rows = [{**s.row(), "misere": misere[s.code]} for s in summaries]
         _write_table(rows, args, out, [*FIELDS, *MISERE_COLUMNS])
     return 1 if bad or failures else 0
+
+
+def command_census(args, out) -> int:
+    from ...analysis.census import (
+        COLUMNS,
+        census_codes,
+        census_rows,
+        escalates,
+        passes,
+        summary_markdown,
+    )
+    from ...analysis.executors import open_executor, survey
+    from ...engine.limits import too_long
+    from ...storage.store import Store, default_path
+    from ..progress import bar, seconds
+
+    codes = census_codes(args.digits)
+    steps = passes(args.max)
+    if too_long(args.max):
+        raise ValueError(f"--to: {too_long(args.max)}")
+    path = args.db if args.db is not None else default_path()
+    final, failures = {}, {}
+    previous = signal.signal(signal.SIGTERM, _terminated)
+    try:
+        with Store(path, make_parents=args.db is None, reclaim=args.reclaim) as store:
+            with open_executor(_jobs(args, len(codes)), args.dask) as (pool, window):
+                current = codes
+                for limit in steps:
+                    with bar(len(current), f"census to {limit:,}", "games") as shown:
+                        failures.update(survey(current, limit, store, pool, window,
+                                               _counter(shown), _say_waiting, seconds()[0]))
+                    found = store.summaries(current, limit)
+                    final.update(found)
+                    current = [code for code in current if code in found
+                               and escalates(found[code])]
+                    if not current:
+                        break
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+    for code, error in failures.items():
+        sys.stderr.write(f"kayles census: {code}: {error}\n")
+    rows = census_rows([final[code] for code in codes if code in final])
+    if args.summary:
+        out.write(summary_markdown(rows))
+    else:
+        if args.csv:
+            out.write(_census_header(args))
+        _write_table(rows, args, out, list(COLUMNS))
+    return 1 if failures else 0
+
+
+def _counter(shown):
+    """A done(code) that moves the bar one game on."""
+    count = [0]
+
+    def done(code: str) -> None:
+        count[0] += 1
+        shown.update(count[0])
+
+    return done
+
+
+def _census_header(args) -> str:
+    """The CSV's '#' lines: what made it, and when and where."""
+    import datetime
+    import platform
+
+    from ..._version import __version__
+    from ...engine import _impl
+
+    machine = platform.processor() or platform.machine()
+    try:
+        with open("/proc/cpuinfo") as info:
+            machine = next(line.split(":", 1)[1].strip() for line in info
+                           if line.startswith("model name"))
+    except (OSError, StopIteration):
+        pass
+    made = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+    return (f"# kayles census --digits {args.digits} --to {args.max}\n"
+            f"# kayles {__version__} ({_impl.IMPLEMENTATION} core), {made}, {machine}, "
+            f"{os.cpu_count()} cores\n"
+            "# status solved: preperiod and period proved; open: computed to 'computed' values"
+            "\n# checksum: Fletcher-32 of G(0..values-1); class: the first code whose first "
+            "65536 values are the same\n")
 
 
 def _quotients(args, codes: list[str], pool, window: int) -> dict[str, dict] | None:

@@ -33,7 +33,7 @@ from ...analysis.quotient import misere_answer
 from ...analysis.row import runs
 from ...engine._numbers import brief, natural
 from ...engine.rules import ALIASES, GAMES, Game, get_game
-from ...engine.sequence import DIRECT_LIMIT, Sequence
+from ...engine.sequence import Sequence
 from ...errors import shown
 from ...storage.proof_cache import load as cached_proof
 
@@ -241,8 +241,6 @@ class Service:
             if n >= MAX_VALUES and sequence.prove(PROOF_SEARCH) is None:
                 raise ValueError(f"no period of {game.name} is proved within {PROOF_SEARCH} "
                                  f"values: G(n) is answered here for n below {MAX_VALUES}")
-            if n >= DIRECT_LIMIT and sequence.period is None:
-                raise ValueError(f"heap {brief(n)} is past the direct limit")
             return {"game": game.name, "n": str(n), "value": sequence.nimber(n)}
 
         return self.run(game, work)

@@ -1,0 +1,104 @@
+"""The census of octal games: every code of up to K digits, proved or computed far.
+
+A census runs surveys in passes (``passes``): every code ``0.d1..dk`` (k <= K,
+dk != 0) to 2**16 values, then the codes still open whose rare heaps are few
+(``escalates``) to 2**20, 2**24, ... up to ``--to``.  The sparse method computes
+those in about linear time; an open code whose values keep growing, with no
+mask that leaves few heaps rare, would cost a scan of every pair per heap, so
+it stays at the pass where it stopped and its row says how far it went.  Each
+pass is a survey into the same database, so a census resumes where it stopped.
+
+``census_rows`` turns each code's last summary into its published row: solved
+(preperiod and period proved by the octal periodicity theorem) or open (the
+values computed, the largest, the rare mask, count and last rare heap), the
+Fletcher-32 checksum of the values the row describes, and its class: the first
+code, in census order, whose values G(0..2**16-1) are the same.
+"""
+
+from __future__ import annotations
+
+from ..engine.spectrum import mask_text
+from .survey import codes_with_digits, equivalence_classes
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from ..storage.records import Summary
+
+__all__ = ["CLASS_VALUES", "COLUMNS", "FIRST", "census_codes", "census_rows", "escalates",
+           "passes", "summary_markdown"]
+
+FIRST = 1 << 16  # the first pass: every code to this many values
+STEP = 4  # each later pass computes 2**STEP times more values
+DENSE_SHARE = 16  # an open code goes on while at most one heap in this many is rare
+CLASS_VALUES = FIRST  # classes: codes whose first this many values agree
+COLUMNS = ("code", "status", "computed", "preperiod", "period", "values", "largest",
+           "largest_heap", "mask", "rare", "last_rare", "checksum", "class")
+
+
+def census_codes(digits: int) -> list[str]:
+    """Every code of 1 to ``digits`` digits after '0.' whose last digit is not 0, shortest
+    first: 7, 56, 448, 3,584 of them for 1 to 4 digits."""
+    if not 1 <= digits <= 4:
+        raise ValueError(f"--digits must be 1 to 4, not {digits}")
+    return [code for k in range(1, digits + 1) for code in codes_with_digits(k)]
+
+
+def passes(to: int) -> list[int]:
+    """The values of each pass: FIRST, then 2**STEP times more, up to ``to`` (the last pass
+    is ``to`` itself)."""
+    if to < FIRST:
+        raise ValueError(f"--to must be at least {FIRST} (the first pass), not {to}")
+    steps = [FIRST]
+    while steps[-1] << STEP < to:
+        steps.append(steps[-1] << STEP)
+    if steps[-1] != to:
+        steps.append(to)
+    return steps
+
+
+def escalates(summary: Summary) -> bool:
+    """Whether an open code goes on to the next pass: a mask leaves at most one heap in
+    DENSE_SHARE rare, so the sparse method computes it quickly."""
+    return (not summary.proved and summary.mask != 0
+            and summary.rare * DENSE_SHARE <= summary.values)
+
+
+def census_rows(summaries: list[Summary]) -> list[dict]:
+    """The published row of each code's last summary, in the order given (see the header)."""
+    classes = equivalence_classes(summaries, CLASS_VALUES)
+    first = {summary.code: members[0].code for members in classes for summary in members}
+    rows = []
+    for summary in summaries:
+        row = summary.row()
+        rows.append({
+            "code": summary.code, "status": "solved" if summary.proved else "open",
+            "computed": summary.max, **{key: row[key] for key in COLUMNS[3:-1]},
+            "class": first[summary.code],
+        })
+    return rows
+
+
+def summary_markdown(rows: list[dict], top: int = 10) -> str:
+    """The census in a few Markdown tables: solved and open by digits, the largest periods
+    and preperiods, the open codes computed furthest, the largest classes."""
+    out = ["| digits | codes | solved | open | classes |", "|---:|---:|---:|---:|---:|"]
+    for digits in sorted({len(row["code"]) - 2 for row in rows}):
+        some = [row for row in rows if len(row["code"]) - 2 == digits]
+        solved = sum(row["status"] == "solved" for row in some)
+        out.append(f"| {digits} | {len(some):,} | {solved:,} | {len(some) - solved:,} | "
+                   f"{len({row['class'] for row in some}):,} |")
+    solved = [row for row in rows if row["status"] == "solved"]
+    for key, title in (("period", "Largest periods"), ("preperiod", "Largest preperiods")):
+        out += ["", f"**{title}**", "", "| code | preperiod | period | values | largest |",
+                "|---|---:|---:|---:|---:|"]
+        for row in sorted(solved, key=lambda r: (-r[key], r["code"]))[:top]:
+            out.append(f"| {row['code']} | {row['preperiod']:,} | {row['period']:,} | "
+                       f"{row['values']:,} | {row['largest']} |")
+    open_rows = [row for row in rows if row["status"] == "open"]
+    out += ["", "**Open codes computed furthest**", "",
+            "| code | computed | largest | mask | rare | last rare |",
+            "|---|---:|---:|---|---:|---:|"]
+    for row in sorted(open_rows, key=lambda r: (-r["computed"], r["rare"], r["code"]))[:top]:
+        out.append(f"| {row['code']} | {row['computed']:,} | {row['largest']} | "
+                   f"{mask_text(row['mask'])} | {row['rare']:,} | {row['last_rare']:,} |")
+    return "\n".join(out) + "\n"
