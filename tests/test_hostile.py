@@ -381,6 +381,17 @@ HOSTILE: dict[str, Hostile] = {
     "survey-stdout-closed": Hostile(["survey", "0.77", "--max", "100", "--jobs", "1", "--db",
                                      "{dir}/closed.sqlite"], 1, "standard output is closed",
                                     stdout="closed"),
+    # census
+    "census-five-digits": refused(["census", "--digits", "5"], "--digits must be 1 to 4"),
+    "census-huge-digits": refused(["census", "--digits", BIG], "--digits must be 1 to 4"),
+    "census-to-below-the-first-pass": refused(["census", "--to", "1000"],
+                                              "at least 65536 (the first pass)"),
+    "census-past-the-memory": refused(["census", "--to", str(DIRECT_LIMIT + 1)],
+                                      "values need about 768.0 MB of memory"),
+    "census-plot-not-a-picture": refused(["census", "--plot", "{dir}/c.txt"],
+                                         "must end in .png, .svg or .pdf"),
+    "census-not-a-database": refused(["census", "--digits", "1", "--to", "65536", "--db",
+                                      "{nim_crlf}"], "not a usable survey database"),
     # genus
     "genus-unicode": refused(["genus", "١٢"], "'١٢'"),
     "genus-huge-heap": refused(["genus", BIG], "(100000 digits) is beyond"),

@@ -110,6 +110,18 @@ def test_only_the_kernel_the_key_names_may_store(cache_home, both_kernels):
     assert stored.count(True) == 1
 
 
+def test_a_proof_too_long_for_the_reader_is_not_written(cache_home, monkeypatch):
+    """A file past LARGEST is refused when read (not one of ours), so none is written: a
+    proof of 0.1777 (443 million values) would have left 886 MB nobody reads."""
+    sequence = Sequence(GAMES["kayles-xox"])   # 52,342 values: 104 KB
+    sequence.prove()
+    monkeypatch.setattr(proof_cache, "LARGEST", 100_000)
+    assert proof_cache.save(sequence) is False
+    assert not cache_home.exists() or not list(cache_home.iterdir())
+    monkeypatch.setattr(proof_cache, "LARGEST", 110_000)
+    assert proof_cache.save(sequence) is True
+
+
 def test_the_key_changes_with_the_kernel_file(cache_home, tmp_path, monkeypatch):
     kernel = tmp_path / "_core.fake.so"
     kernel.write_bytes(b"one")

@@ -32,6 +32,7 @@ __all__ = [
     "DEFAULT_LAST",
     "FORMATS",
     "MAX_LAST",
+    "census_figure",
     "figure",
     "last_heap",
     "parse_size",
@@ -193,3 +194,39 @@ def repr_png(sequence: Sequence) -> bytes | None:
     data = BytesIO()
     drawn.savefig(data, format="png")
     return data.getvalue()
+
+
+def census_figure(rows: list[dict], size: tuple[int, int] = (1600, 700)) -> Figure:
+    """The census's picture (kayles census --plot): solved and open codes by digits, and
+    each solved code's period against its preperiod (log scales, by digits)."""
+    Figure, FigureCanvasAgg = _matplotlib()
+    fig = Figure(figsize=(size[0] / DPI, size[1] / DPI), dpi=DPI)
+    FigureCanvasAgg(fig)
+    bars, scatter = fig.subplots(1, 2, gridspec_kw={"width_ratios": [1, 2]})
+    digits = sorted({len(row["code"]) - 2 for row in rows})
+    solved = [sum(r["status"] == "solved" for r in rows if len(r["code"]) - 2 == d)
+              for d in digits]
+    total = [sum(len(r["code"]) - 2 == d for r in rows) for d in digits]
+    share = [100 * s / t for s, t in zip(solved, total)]
+    bars.bar(digits, share, color="tab:green", label="solved (period proved)")
+    bars.bar(digits, [100 - x for x in share], bottom=share, color="tab:gray", label="open")
+    for d, s, t, x in zip(digits, solved, total, share):
+        bars.text(d, x / 2, f"{s:,}\nof {t:,}", ha="center", va="center", fontsize="small",
+                  color="white")
+    bars.set_xticks(digits)
+    bars.set_xlabel("digits of the code 0.d1..dk")
+    bars.set_ylabel("% of the codes")
+    bars.legend(fontsize="small", loc="lower right")
+    for d in digits:
+        some = [r for r in rows if r["status"] == "solved" and len(r["code"]) - 2 == d]
+        scatter.scatter([r["preperiod"] + 1 for r in some], [r["period"] for r in some], s=10,
+                        alpha=0.6, label=f"{d} digits ({len(some):,} solved)")
+    scatter.set_xscale("log")
+    scatter.set_yscale("log")
+    scatter.set_xlabel("preperiod + 1")
+    scatter.set_ylabel("period")
+    scatter.grid(alpha=0.3)
+    scatter.legend(fontsize="small")
+    fig.suptitle(f"The census of {len(rows):,} octal codes: {sum(solved):,} solved")
+    fig.tight_layout()
+    return fig

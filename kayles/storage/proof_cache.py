@@ -221,8 +221,8 @@ def save(sequence: Sequence) -> bool:
     if getattr(sequence.kernel, "__file__", "") != kernel_file()[1]:
         return False  # computed by another kernel than the key names
     path = cache_path(sequence.game, keyed[0])
-    if path is None:
-        return False
+    if path is None or 2 * found.values + 1024 > LARGEST:
+        return False   # the reader would refuse it (0.1777's proof: 886 MB)
     import os
     from zlib import crc32
 

@@ -335,25 +335,36 @@ class Store:
     def summaries(self, codes: Iterable[str], limit: int) -> dict[str, Summary]:
         """The done rows among ``codes`` at this ``max``, by code, each checked (see the
         module header): ValueError naming the first row that is not what it claims."""
+        return {summary.code: summary
+                for summary in self._done_rows(codes, "max = ?", (limit,))}
+
+    def furthest(self, codes: Iterable[str], at_least: int) -> dict[str, Summary]:
+        """Each code's done row of the largest ``max`` from ``at_least`` on (a census's last
+        pass, or a survey run further into the same file), checked as ``summaries`` does."""
+        found: dict[str, Summary] = {}
+        for summary in self._done_rows(codes, "max >= ?", (at_least,)):
+            if summary.code not in found or summary.max > found[summary.code].max:
+                found[summary.code] = summary
+        return found
+
+    def _done_rows(self, codes: Iterable[str], where: str, arguments: tuple):
         wanted = set(codes)
-        found = {}
         for row in self._db.execute(
-                f"SELECT code, seconds, head, {', '.join(_RESULT)} FROM games "
-                "WHERE max = ? AND status = 'done'", (limit,)):
-            code, seconds, head, *values = row
+                f"SELECT code, max, seconds, head, {', '.join(_RESULT)} FROM games "
+                f"WHERE {where} AND status = 'done'", arguments):
+            code, limit, seconds, head, *values = row
             if code not in wanted:
                 continue
             fields = dict(zip(_RESULT, values))
             fields["values"] = fields.pop("values_used")
-            why = _damage(fields, seconds, head, limit)
+            why = ("its max is not a count" if type(limit) is not int or limit < 1
+                   else _damage(fields, seconds, head, limit))
             if why:
                 raise ValueError(f"{self.name}: the row of {code} (max {limit}) is damaged or "
                                  f"was edited ({why}); delete it, or the file, to compute it "
                                  "again")
             fields["proved"] = bool(fields["proved"])
-            found[code] = Summary(code=code, max=limit, seconds=seconds, packed=head, **fields)
-        return found
-
+            yield Summary(code=code, max=limit, seconds=seconds, packed=head, **fields)
 
     # -- the records of long runs -----------------------------------------------------------
 

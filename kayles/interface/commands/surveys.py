@@ -83,7 +83,8 @@ def _register_census(sub) -> None:
         "solved (preperiod and period proved) or open (how far computed, the largest value, "
         "the rare mask, count and last rare heap), the checksum of its values, and its class "
         "(the first code whose first 2**16 values are the same). Passes are surveys into "
-        "the same database: a rerun resumes where one stopped.")
+        "the same database: a rerun resumes where one stopped, and a code surveyed further "
+        "into it (kayles survey 0.1777 --to 500000000 --db FILE) shows that row.")
     p.add_argument("--digits", type=natural("--digits"), default=4, metavar="K",
                    help="codes of 1 to K digits (default 4: 4,095 codes)")
     p.add_argument("--to", type=natural("--to"), default=1 << 24, metavar="N", dest="max",
@@ -103,6 +104,9 @@ def _register_census(sub) -> None:
     form.add_argument("--markdown", action="store_true", help="print a Markdown table")
     form.add_argument("--summary", action="store_true", help="print the summary tables "
                       "(Markdown) instead of the rows")
+    p.add_argument("--plot", metavar="FILE", help="also draw the census to FILE (.png, .svg or "
+                   ".pdf; needs kayles[plot]): codes solved and open by digits, periods "
+                   "against preperiods")
     p.set_defaults(handler=command_census, equivalent=None, misere=None)
 
 
@@ -237,10 +241,14 @@ def command_census(args, out) -> int:
 
     codes = census_codes(args.digits)
     steps = passes(args.max)
+    if args.plot is not None:
+        from ...analysis.plot import save_format
+
+        save_format(args.plot)
     if too_long(args.max):
         raise ValueError(f"--to: {too_long(args.max)}")
     path = args.db if args.db is not None else default_path()
-    final, failures = {}, {}
+    final, failures = {}, {}   # each code's furthest row; what failed
     previous = signal.signal(signal.SIGTERM, _terminated)
     try:
         with Store(path, make_parents=args.db is None, reclaim=args.reclaim) as store:
@@ -251,16 +259,23 @@ def command_census(args, out) -> int:
                         failures.update(survey(current, limit, store, pool, window,
                                                _counter(shown), _say_waiting, seconds()[0]))
                     found = store.summaries(current, limit)
-                    final.update(found)
                     current = [code for code in current if code in found
                                and escalates(found[code])]
                     if not current:
                         break
+                final = store.furthest(codes, steps[0])   # surveys run further count too
     finally:
         signal.signal(signal.SIGTERM, previous)
     for code, error in failures.items():
         sys.stderr.write(f"kayles census: {code}: {error}\n")
     rows = census_rows([final[code] for code in codes if code in final])
+    if args.plot is not None:
+        from ...analysis.plot import census_figure, save_format
+        from ...storage._files import write_atomically
+
+        drawn = census_figure(rows)
+        write_atomically(args.plot, lambda handle: drawn.savefig(
+            handle, format=save_format(args.plot)), force=True)
     if args.summary:
         out.write(summary_markdown(rows))
     else:

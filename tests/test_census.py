@@ -1,0 +1,163 @@
+"""kayles census: its passes, its rows against brute force and Czajka's published tables,
+its resumption, and the committed census of the 4-digit codes (docs/census/)."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import random
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from kayles.analysis.census import census_codes, passes
+from kayles.analysis.survey import summarise
+
+import oracle
+from conftest import ROOT, in_process
+
+CZAJKA = json.loads((ROOT / "tests" / "data" / "czajka_octal_tables.json").read_text())
+COMMITTED = ROOT / "docs" / "census" / "census-4.csv"
+INTEGER_COLUMNS = ("computed", "values", "largest", "largest_heap", "mask", "rare")
+
+
+def read_census(text: str) -> tuple[list[str], list[dict]]:
+    """(the '#' lines, the rows with their numbers as integers, '' as None)."""
+    comments = [line for line in text.splitlines() if line.startswith("#")]
+    body = "\n".join(line for line in text.splitlines() if not line.startswith("#"))
+    rows = []
+    for row in csv.DictReader(io.StringIO(body)):
+        for key in (*INTEGER_COLUMNS, "preperiod", "period", "last_rare"):
+            row[key] = int(row[key]) if row[key] != "" else None
+        rows.append(row)
+    return comments, rows
+
+
+def test_the_codes_and_the_passes():
+    assert [len(census_codes(k)) for k in (1, 2, 3, 4)] == [7, 63, 511, 4095]
+    assert census_codes(2)[:8] == ["0.1", "0.2", "0.3", "0.4", "0.5", "0.6", "0.7", "0.01"]
+    assert passes(1 << 16) == [1 << 16]
+    assert passes(1 << 24) == [1 << 16, 1 << 20, 1 << 24]
+    assert passes(3 << 16) == [1 << 16, 3 << 16]
+    for bad in (lambda: census_codes(5), lambda: census_codes(0), lambda: passes(1000)):
+        with pytest.raises(ValueError):
+            bad()
+
+
+def agrees_with_the_published_tables(rows: list[dict]) -> None:
+    """Every solved code Czajka lists has his preperiod and period where the census solved
+    it, and every one he lists as unsolved is open here (computed as far as it went)."""
+    by_code = {row["code"]: row for row in rows}
+    compared = 0
+    for code, (preperiod, period) in CZAJKA["solved"].items():
+        row = by_code.get(code)
+        if row is not None and row["status"] == "solved":
+            assert (row["preperiod"], row["period"]) == (preperiod, period), code
+            compared += 1
+    assert compared >= min(10, len(rows) // 8), "too few published codes to compare with"
+    for code in CZAJKA["unsolved"]:
+        if code in by_code:
+            assert by_code[code]["status"] == "open", code
+
+
+def test_a_census_of_two_digits(tmp_path):
+    """63 codes to 2**16: the rows against brute force (the first values' checksum of every
+    short solved row) and against Czajka's tables."""
+    done = in_process("kayles", ["census", "--digits", "2", "--to", str(1 << 16), "--jobs", "1",
+                                 "--db", tmp_path / "c.sqlite", "--csv"])
+    assert done.returncode == 0, done.stderr
+    comments, rows = read_census(done.stdout.decode())
+    assert comments[0] == f"# kayles census --digits 2 --to {1 << 16}"
+    assert [row["code"] for row in rows] == census_codes(2)
+    for row in rows:
+        if row["status"] == "solved" and row["values"] <= 2000:
+            values = oracle.octal_nimbers(row["code"], row["values"] - 1)
+            assert f"{oracle.fletcher32(values):08x}" == row["checksum"], row["code"]
+            assert row["largest"] == max(values)
+        assert row["computed"] == 1 << 16
+    agrees_with_the_published_tables(rows)
+    classes = {row["class"] for row in rows}
+    assert {"0.3", "0.4"} <= classes and next(r for r in rows if r["code"] == "0.5")["class"] \
+        == "0.3"   # 0.5 and 0.7: G = 0, 1, 0, 1, ... as 0.3
+    summary = in_process("kayles", ["census", "--digits", "2", "--to", str(1 << 16), "--jobs",
+                                    "1", "--db", tmp_path / "c.sqlite", "--summary"])
+    assert "| 2 | 56 |" in summary.stdout.decode()
+
+
+def test_a_census_resumes_from_its_database(tmp_path):
+    """A second census reads the first one's rows (none computed again, their seconds
+    unchanged) and computes its new pass for the open codes with few rare heaps only (of
+    one digit: 0.6)."""
+    db = tmp_path / "c.sqlite"
+    first = in_process("kayles", ["census", "--digits", "1", "--to", str(1 << 16), "--jobs",
+                                  "1", "--db", db, "--json"])
+    rows_before = sqlite3.connect(db).execute(
+        "SELECT code, max, seconds FROM games ORDER BY code, max").fetchall()
+    again = in_process("kayles", ["census", "--digits", "1", "--to", str(1 << 17), "--jobs",
+                                  "1", "--db", db, "--json", "--plot", tmp_path / "c.png"])
+    rows_after = sqlite3.connect(db).execute(
+        "SELECT code, max, seconds FROM games ORDER BY code, max").fetchall()
+    assert set(rows_before) <= set(rows_after)
+    assert {code for code, limit, _ in rows_after if limit == 1 << 17} == {
+        row["code"] for row in json.loads(first.stdout)
+        if row["status"] == "open" and row["mask"] and row["rare"] * 16 <= row["values"]}
+    again = {row["code"]: row for row in json.loads(again.stdout)}
+    assert again["0.6"]["computed"] == 1 << 17 and again["0.1"]["computed"] == 1 << 16
+    png = (tmp_path / "c.png").read_bytes()   # the picture: 1600x700 pixels
+    assert png[:8] == b"\x89PNG\r\n\x1a\n" and png[16:24] == (1600).to_bytes(4, "big") + (
+        700).to_bytes(4, "big")
+
+
+@pytest.mark.parametrize("args", [["--digits", "5"], ["--to", "1000"], ["--digits", "0"]])
+def test_bad_census_options_are_one_line(args, tmp_path):
+    done = in_process("kayles", ["census", *args, "--db", tmp_path / "c.sqlite"])
+    assert done.returncode == 2 and done.stdout == b""
+    assert len(done.stderr.decode().splitlines()) == 1
+
+
+@pytest.fixture(scope="module")
+def committed():
+    return read_census(COMMITTED.read_text())
+
+
+def test_the_committed_census_says_what_made_it(committed):
+    comments, rows = committed
+    assert comments[0].startswith("# kayles census --digits 4 --to ")
+    assert comments[1].startswith("# kayles ") and " UTC, " in comments[1]
+    assert [row["code"] for row in rows] == census_codes(4)
+
+
+def test_the_committed_census_agrees_with_czajkas_tables(committed):
+    agrees_with_the_published_tables(committed[1])
+
+
+def test_a_sample_of_the_committed_census_is_derived_again(committed):
+    """Twelve rows drawn with a fixed seed among those cheap to recompute (at most 2**18
+    values), computed again from the rules: the same row."""
+    _, rows = committed
+    cheap = [row for row in rows if row["computed"] <= 1 << 18 and row["values"] <= 1 << 18]
+    for row in random.Random(2026).sample(cheap, 12):
+        summary = summarise(row["code"], row["computed"])
+        again = summary.row()
+        for key in ("preperiod", "period", "values", "largest", "largest_heap", "mask", "rare",
+                    "checksum"):
+            assert again[key] == row[key], (row["code"], key)
+        assert ("solved" if summary.proved else "open") == row["status"]
+
+
+def test_the_committed_census_classes_share_their_first_values(committed):
+    """Codes of one class have the same checksum where both rows describe the same values."""
+    _, rows = committed
+    by_code = {row["code"]: row for row in rows}
+    for row in rows:
+        first = by_code[row["class"]]
+        assert census_codes(4).index(first["code"]) <= census_codes(4).index(row["code"])
+        if row["status"] == first["status"] == "solved":
+            assert (row["preperiod"], row["period"]) == (first["preperiod"], first["period"])
+
+
+def test_the_census_page_shows_the_committed_summary():
+    page = (ROOT / "docs" / "census.md").read_text()
+    assert Path(COMMITTED).name in page and "| digits | codes | solved | open | classes |" in page
