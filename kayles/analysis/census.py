@@ -80,26 +80,33 @@ def census_rows(summaries: list[Summary]) -> list[dict]:
 
 
 def summary_markdown(rows: list[dict], top: int = 10) -> str:
-    """The census in a few Markdown tables: solved and open by digits, the largest periods
-    and preperiods, the open codes computed furthest, the largest classes."""
+    """The census in a few Markdown tables: solved and open by digits; then, one row a class
+    (its first code, and how many codes it holds), the largest periods and preperiods and
+    the open codes computed furthest (fewest rare heaps first)."""
     out = ["| digits | codes | solved | open | classes |", "|---:|---:|---:|---:|---:|"]
     for digits in sorted({len(row["code"]) - 2 for row in rows}):
         some = [row for row in rows if len(row["code"]) - 2 == digits]
         solved = sum(row["status"] == "solved" for row in some)
         out.append(f"| {digits} | {len(some):,} | {solved:,} | {len(some) - solved:,} | "
                    f"{len({row['class'] for row in some}):,} |")
-    solved = [row for row in rows if row["status"] == "solved"]
+    size: dict[str, int] = {}
+    for row in rows:
+        size[row["class"]] = size.get(row["class"], 0) + 1
+    firsts = [row for row in rows if row["code"] == row["class"]]
+    solved = [row for row in firsts if row["status"] == "solved"]
     for key, title in (("period", "Largest periods"), ("preperiod", "Largest preperiods")):
-        out += ["", f"**{title}**", "", "| code | preperiod | period | values | largest |",
-                "|---|---:|---:|---:|---:|"]
+        out += ["", f"**{title}** (one code a class)", "",
+                "| code | class size | preperiod | period | values | largest |",
+                "|---|---:|---:|---:|---:|---:|"]
         for row in sorted(solved, key=lambda r: (-r[key], r["code"]))[:top]:
-            out.append(f"| {row['code']} | {row['preperiod']:,} | {row['period']:,} | "
-                       f"{row['values']:,} | {row['largest']} |")
-    open_rows = [row for row in rows if row["status"] == "open"]
-    out += ["", "**Open codes computed furthest**", "",
-            "| code | computed | largest | mask | rare | last rare |",
-            "|---|---:|---:|---|---:|---:|"]
+            out.append(f"| {row['code']} | {size[row['code']]} | {row['preperiod']:,} | "
+                       f"{row['period']:,} | {row['values']:,} | {row['largest']} |")
+    open_rows = [row for row in firsts if row["status"] == "open"]
+    out += ["", "**Open codes computed furthest** (one code a class, fewest rare heaps first)",
+            "", "| code | class size | computed | largest | mask | rare | last rare |",
+            "|---|---:|---:|---:|---|---:|---:|"]
     for row in sorted(open_rows, key=lambda r: (-r["computed"], r["rare"], r["code"]))[:top]:
-        out.append(f"| {row['code']} | {row['computed']:,} | {row['largest']} | "
-                   f"{mask_text(row['mask'])} | {row['rare']:,} | {row['last_rare']:,} |")
+        last = f"{row['last_rare']:,}" if row["last_rare"] is not None else "-"
+        out.append(f"| {row['code']} | {size[row['code']]} | {row['computed']:,} | "
+                   f"{row['largest']} | {mask_text(row['mask'])} | {row['rare']:,} | {last} |")
     return "\n".join(out) + "\n"

@@ -338,11 +338,12 @@ class Store:
         return {summary.code: summary
                 for summary in self._done_rows(codes, "max = ?", (limit,))}
 
-    def furthest(self, codes: Iterable[str], at_least: int) -> dict[str, Summary]:
-        """Each code's done row of the largest ``max`` from ``at_least`` on (a census's last
-        pass, or a survey run further into the same file), checked as ``summaries`` does."""
+    def furthest(self, codes: Iterable[str], low: int, high: int) -> dict[str, Summary]:
+        """Each code's done row of the largest ``max`` from ``low`` to ``high`` (a census's
+        last pass, or a survey run further into the same file), checked as ``summaries``
+        does."""
         found: dict[str, Summary] = {}
-        for summary in self._done_rows(codes, "max >= ?", (at_least,)):
+        for summary in self._done_rows(codes, "max >= ? AND max <= ?", (low, high)):
             if summary.code not in found or summary.max > found[summary.code].max:
                 found[summary.code] = summary
         return found

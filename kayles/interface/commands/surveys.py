@@ -84,7 +84,8 @@ def _register_census(sub) -> None:
         "the rare mask, count and last rare heap), the checksum of its values, and its class "
         "(the first code whose first 2**16 values are the same). Passes are surveys into "
         "the same database: a rerun resumes where one stopped, and a code surveyed further "
-        "into it (kayles survey 0.1777 --to 500000000 --db FILE) shows that row.")
+        "into it, up to --to (kayles survey 0.1777 --to 500000000 --db FILE), shows that "
+        "row.")
     p.add_argument("--digits", type=natural("--digits"), default=4, metavar="K",
                    help="codes of 1 to K digits (default 4: 4,095 codes)")
     p.add_argument("--to", type=natural("--to"), default=1 << 24, metavar="N", dest="max",
@@ -263,7 +264,7 @@ def command_census(args, out) -> int:
                                and escalates(found[code])]
                     if not current:
                         break
-                final = store.furthest(codes, steps[0])   # surveys run further count too
+                final = store.furthest(codes, steps[0], args.max)   # and surveys run further
     finally:
         signal.signal(signal.SIGTERM, previous)
     for code, error in failures.items():
