@@ -23,6 +23,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from kayles.engine import _core, _core_pure  # noqa: E402
+from kayles.engine.limits import cpu_model  # noqa: E402
 from kayles.engine.rules import GAMES, encode  # noqa: E402
 from kayles.engine.sequence import Sequence, _new_table  # noqa: E402
 
@@ -31,14 +32,7 @@ XOX = encode(GAMES["kayles-xox"].kinds)
 
 def machine() -> str:
     """What the figures ran on: the CPU, and the instruction sets the compiled kernels use."""
-    model = "unknown CPU"
-    try:
-        with open("/proc/cpuinfo") as info:
-            model = next(line.split(":", 1)[1].strip() for line in info
-                         if line.startswith("model name"))
-    except (OSError, StopIteration):
-        pass
-    return f"{model}; kernels' instruction sets here: {', '.join(_core.VECTORS)}"
+    return f"{cpu_model()}; kernels' instruction sets here: {', '.join(_core.VECTORS)}"
 
 
 def median_time(run, repeats: int) -> float:

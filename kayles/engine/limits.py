@@ -19,8 +19,8 @@ from ._numbers import brief
 
 __all__ = ["BYTES_PER_VALUE", "CORES", "MISERE_BUDGET", "QUOTIENT_BUDGET", "QUOTIENT_HEAP",
            "RUN_CHECKPOINT_SECONDS", "RUN_WINDOW", "SAVE_CHUNK", "SAVE_CHUNK_SECONDS",
-           "SURVEY_MISERE_HEAP", "TABLE_LIMIT", "THREADS", "Range", "memory", "table_limit",
-           "too_long"]
+           "SURVEY_MISERE_HEAP", "TABLE_LIMIT", "THREADS", "Range", "cpu_model", "memory",
+           "table_limit", "too_long"]
 
 
 class Range:
@@ -114,3 +114,15 @@ def _size(count: int) -> str:
         if count >= scale:
             return f"{count / scale:.1f} {unit}"
     return f"{count} bytes"
+
+
+def cpu_model() -> str:
+    """The CPU's model name, for the reports that say where they ran ('unknown CPU')."""
+    try:
+        with open("/proc/cpuinfo", "rb") as info:
+            for line in info.read(1 << 20).decode(errors="replace").splitlines():
+                if line.startswith("model name"):
+                    return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return "unknown CPU"

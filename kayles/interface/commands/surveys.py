@@ -300,18 +300,12 @@ def _counter(shown):
 def _census_header(args) -> str:
     """The CSV's '#' lines: what made it, and when and where."""
     import datetime
-    import platform
 
     from ..._version import __version__
     from ...engine import _impl
+    from ...engine.limits import cpu_model
 
-    machine = platform.processor() or platform.machine()
-    try:
-        with open("/proc/cpuinfo") as info:
-            machine = next(line.split(":", 1)[1].strip() for line in info
-                           if line.startswith("model name"))
-    except (OSError, StopIteration):
-        pass
+    machine = cpu_model()
     made = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
     return (f"# kayles census --digits {args.digits} --to {args.max}\n"
             f"# kayles {__version__} ({_impl.IMPLEMENTATION} core), {made}, {machine}, "
