@@ -179,15 +179,20 @@ class Summary:
         return out
 
     def first(self, count: int) -> list[int]:
-        """G(0..count-1); ValueError when an unproved game has fewer values."""
-        head = self.head
+        """G(0..count-1); ValueError when an unproved game has fewer values.  The head is
+        read from its packed bytes and not kept (a census compares thousands of heads of a
+        million values: kept as lists, they would fill gigabytes)."""
+        head = self._head
+        if head is None:
+            head = array("H")
+            head.frombytes(zlib.decompress(self.packed))
         if count <= len(head):
-            return head[:count]
+            return list(head[:count])
         if not self.proved:
             raise ValueError(f"{self.code}: only {len(head)} values are known "
                              f"(no period proved within --max {self.max}), {count} needed")
         n0, p = self.preperiod, self.period
-        return head + [head[n0 + (n - n0) % p] for n in range(len(head), count)]
+        return list(head) + [head[n0 + (n - n0) % p] for n in range(len(head), count)]
 
 
 def _rebuild(fields: dict, packed: bytes) -> Summary:
