@@ -91,8 +91,11 @@ def _extensions() -> list:
         if not all(os.path.exists(path) for path in sources.values()):
             _warn(RuntimeError("neither Cython nor the C it makes is here"))
             return []
+    # depends: a changed kernel relinks the modules (build_clib rebuilds only the library)
+    kernels = sorted(glob("ext/src/*.c") + glob("ext/src/*.h"))
     extensions = [Extension(f"kayles.engine.{name}", [path], include_dirs=["ext/src"],
-                            libraries=[KERNELS]) for name, path in sources.items()]
+                            libraries=[KERNELS], depends=kernels)
+                  for name, path in sources.items()]
     if cythonize is None:
         return extensions
     return cythonize(extensions, include_path=["ext"], compiler_directives={"language_level": 3})

@@ -86,6 +86,12 @@ cdef enum:
     RING = 128            # solved heaps waiting to be settled: > MAX_INDEPENDENCE + SLACK
     MAX_GROUPS = (MAX_SPAN + AHEAD + MAX_INDEPENDENCE + SLACK + 2 * MAX_THREADS) // GROUP + 3
     CACHE_LINE = 64       # bytes kept between fields that different threads write
+    DENSE_MIN = 4096      # the dense path (dense.pxi) marks every pair of a split this short,
+    DENSE_SHARE = 128     # ... else first a share of DENSE_SHARE/1024 (then the worker's own,
+    DENSE_SHARE_MAX = 960 # ... at most this: a heap's sweep is what tells the share to shrink),
+    DENSE_HIT = 64        # ... a value found costing as much as marking DENSE_HIT / 3 pairs,
+    DENSE_STREAK = 8      # ... shrinking the share after this many cheap heaps in a row,
+    DENSE_WINDOWS = 4     # ... and sweeping at most this many windows a heap
 
 
 cdef struct Split:        # a kind that may leave two parts, at the heap being solved
@@ -121,6 +127,8 @@ cdef struct Worker:       # one thread's marks and lists while it solves a heap
     int width             # st.width when the heap began: its options' values are below it
     Py_ssize_t nrare      # st.nrare then: every rare heap its pairs may use
     Py_ssize_t next_group # in a crew: the next group it fills ahead of need
+    int dense_share       # the dense path marks dense_share/1024 of a heap's pairs first,
+    int dense_streak      # ... heaps in a row whose sweep was cheap (dense.pxi)
     long long* counts     # ... and how many of the heaps it settled have each value
     char apart[CACHE_LINE]
 
@@ -140,7 +148,7 @@ cdef struct Sparse:       # the sparse method's state, kept by a Scratch between
     Py_ssize_t next
     Kind kinds[MAX_KINDS]
     int nkinds
-    int mask              # 0: no saving split, use the plain scan (may hold HEAP_PARITY)
+    int mask              # 0: no saving split, the dense path (may hold HEAP_PARITY)
     word_t low_common     # bit i: i is common under the mask's values (i < 64)
     int split_parity      # the two-part kinds' span parity, if they share one (else -1:
                           # no mask holds HEAP_PARITY)
@@ -314,7 +322,7 @@ cdef class Scratch:
 
     def rare(self):
         """(mask, how many rare heaps, the last of them or -1) after the last sparse call
-        (mask 0: the plain scan)."""
+        (mask 0: the dense path, dense.pxi)."""
         if self.st.mask <= 0:
             return 0, 0, -1
         return (self.st.mask, self.st.nrare,
@@ -352,6 +360,8 @@ cdef int hire(Sparse* st, int count) except -1:
             st.workers[k].counts = <long long*> calloc(VALUE_LIMIT, sizeof(long long))
         if not (st.workers[k].seen and st.workers[k].pending and st.workers[k].counts):
             raise MemoryError()
+        if not st.workers[k].dense_share:
+            st.workers[k].dense_share = DENSE_SHARE
     return 0
 
 
@@ -418,6 +428,7 @@ include "core/plain.pxi"
 include "core/masks.pxi"
 include "core/rare_pass.pxi"
 include "core/search.pxi"
+include "core/dense.pxi"
 include "core/sparse.pxi"
 include "core/crews.pxi"
 include "core/periods_and_rows.pxi"

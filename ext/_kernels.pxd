@@ -34,6 +34,9 @@ cdef extern from "kernels.h" nogil:
         int (*sweep_set)(const nimber_t* g, const Py_ssize_t* r, const Py_ssize_t* last,
                          const unsigned int* c, int nsplits, Py_ssize_t a,
                          const nimber_t* wanted, int n, stamp_t* seen, stamp_t stamp) noexcept nogil
+        int (*sweep_window)(const nimber_t* g, const Py_ssize_t* r, const Py_ssize_t* last,
+                            const unsigned int* c, int nsplits, Py_ssize_t a, unsigned int base,
+                            const nimber_t* wanted, int n, stamp_t* seen, stamp_t stamp) noexcept nogil
         unsigned int (*unhit)(const nimber_t* top, const pos_t* a, const pos_t* end,
                               const nimber_t* value_of_a, const nimber_t* cands) noexcept nogil
         int (*candidates)(const unsigned char* flags, int width, int mask, word_t low_common,

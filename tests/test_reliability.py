@@ -59,11 +59,12 @@ def test_ctrl_c_ends_a_long_misere_search_at_once(pure):
 
 
 @pytest.mark.parametrize(("command", "number", "status"), [
-    (["grundy", "3000000", "--game", "0.6252"], signal.SIGINT, 130),   # the plain scan
+    (["grundy", "3000000", "--game", "0.6252", "--threads", "1"], signal.SIGINT, 130),
+    (["grundy", "3000000", "--game", "0.6252", "--threads", "2"], signal.SIGINT, 130),
     (["period", "--game", "0.161", "--to", "100000000", "--threads", "2"], signal.SIGINT, 130),
     (["survey", "0.6252", "--to", "3000000", "--jobs", "1", "--db", "{tmp}/s.sqlite"],
      signal.SIGTERM, 143),
-], ids=["plain-scan", "sparse-crew", "survey-sigterm"])
+], ids=["dense-one-thread", "dense-crew", "sparse-crew", "survey-sigterm"])
 def test_a_long_kernel_call_answers_signals_at_once(tmp_path, command, number, status):
     """The compiled kernels look at signals as they go (every 2**25 pairs or so, and between
     a crew's stretches): a table of minutes ends well under a second of CPU time after

@@ -81,7 +81,7 @@ cdef void crew_work(void* context, int k, int crew) noexcept nogil:
         w.nrare = atomic_load(&st.nrare)   # every rare heap below known, or more
         for m in range(n, end):
             solved = &st.solved[m % RING]
-            solved.value = mex_sparse(c.g, m, c.ks, c.nkinds, st, w, known)
+            solved.value = mex_heap(c.g, m, c.ks, c.nkinds, st, w, known)
             solved.known = known
             atomic_store_int(&solved.ready, True)
         settle_solved(c, st, w)
@@ -114,7 +114,7 @@ cdef void settle_solved(Crew* c, Sparse* st, Worker* w) noexcept nogil:
                     c.g, m, c.ks, c.nkinds, solved.known, v)):
                 w.width = st.width
                 w.nrare = st.nrare
-                v = mex_sparse(c.g, m, c.ks, c.nkinds, st, w, m)
+                v = mex_heap(c.g, m, c.ks, c.nkinds, st, w, m)
                 st.solved_again += 1
             if settle(c.g, m, v, st, w.counts, &st.failed_value):
                 atomic_store(&st.failed, m)

@@ -152,6 +152,8 @@ cdef bint fill_ahead(const nimber_t* g, Sparse* st, Worker* w, int crew,
     cdef Py_ssize_t r0, published
     cdef PairGroup* group
     cdef bint filled = False
+    if not st.mask:
+        return False   # the dense path: no rare pass
     while w.next_group < stop:
         r0 = w.next_group
         published = atomic_load(&st.published)

@@ -288,7 +288,8 @@ cdef Py_ssize_t run_sparse(nimber_t* g, Py_ssize_t start, Py_ssize_t stop, Kind*
     """Fill g[start:stop] by the sparse method; the first heap whose value does not fit, or stop.
 
     The mask is chosen at the start, at each power of two and at each span; in
-    between, past st.crew_from, a crew of threads solves the heaps (run_crew).
+    between, past st.crew_from, a crew of threads solves the heaps (run_crew).  With
+    no mask (0) each heap takes the dense path (mex_heap).
     """
     cdef Py_ssize_t n = start, end, began
     cdef int v
@@ -300,29 +301,28 @@ cdef Py_ssize_t run_sparse(nimber_t* g, Py_ssize_t start, Py_ssize_t stop, Kind*
                 st.checked_lanes = st.checked_misses = 0   # the checked share is tried anew
             else:
                 choose_split(g, n, ks, nkinds, st)
-        if (st.crew > 1 and st.mask and not st.narrow and n >= st.crew_from
-                and st.nrare >= st.crew_rare):
+        if (st.crew > 1 and not st.narrow and n >= st.crew_from and n >= st.widest
+                and (st.nrare >= st.crew_rare or not st.mask)):   # (kept heaps: in the table)
             end = n + 1
             while end & (end - 1):   # the next power of two
                 end &= end - 1
             end = min(stop, end << 1, n + CREW_STRETCH)
+            if not st.mask:   # dense heaps: a stretch of some SIGNAL_WORK * 8 pairs at most
+                end = min(end, n + max(CREW_BLOCK * st.crew, 8 * SIGNAL_WORK // (n + 1)))
             began = n
             n = run_crew(g, n, end, ks, nkinds, st, value)
             if n < end:
                 return n
-            if n < stop and signalled(st, (n - began) * (st.nrare + 64)):
+            if n < stop and signalled(st, (n - began) * (st.nrare + 64 if st.mask else n)):
                 value[0] = INTERRUPTED
                 return n
             continue
         if signalled(st, st.nrare + 64 if st.mask else n + 64):
             value[0] = INTERRUPTED
             return n
-        if st.mask:
-            st.workers[0].width = st.width
-            st.workers[0].nrare = st.nrare
-            v = mex_sparse(g, n, ks, nkinds, st, &st.workers[0], n)
-        else:
-            v = mex_plain(g, n, ks, nkinds, st.workers[0].seen, next_stamp(&st.workers[0]))
+        st.workers[0].width = st.width
+        st.workers[0].nrare = st.nrare
+        v = mex_heap(g, n, ks, nkinds, st, &st.workers[0], n)
         if settle(g, n, v, st, st.counts, value):
             return n
         n += 1

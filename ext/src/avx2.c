@@ -147,7 +147,7 @@ KAYLES_AVX2 kayles_word kayles_unmarked_avx2(
 }
 
 const kayles_vectors kayles_avx2_vectors = {
-    "avx2", 16, kayles_sweep_avx2, NULL, kayles_unhit_avx2, kayles_candidates_avx2,
+    "avx2", 16, kayles_sweep_avx2, NULL, NULL, kayles_unhit_avx2, kayles_candidates_avx2,
     kayles_unmarked_avx2,
 };
 

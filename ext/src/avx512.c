@@ -136,6 +136,83 @@ KAYLES_AVX512 KAYLES_NOINLINE int kayles_sweep_set_avx512(
 }
 #undef KAYLES_SET_LOOKUP
 
+/* The window sweep finds many values in a heap (present ones the dense path left
+   unmarked): leaving the vector loop for each would cost a mispredicted branch, so
+   each vector's lanes that hit are kept without a branch (the vector and its hit
+   mask, appended; the count grows by whether any lane hit) and marked a buffer at a
+   time, the set shrinking then.  A value may so be found more than once. */
+#define KAYLES_WINDOW_BUFFER 16
+
+KAYLES_AVX512 static int kayles_window_flush(
+        const __m512i *xs, const __mmask32 *masks, int count, unsigned base,
+        kayles_value *set, kayles_stamp *seen, kayles_stamp stamp) {
+    for (int k = 0; k < count; k++) {
+        kayles_value lanes[32];
+        _mm512_storeu_si512((void *) lanes, xs[k]);
+        for (__mmask32 hits = masks[k]; hits; hits &= hits - 1) {   /* no branch but the loop's */
+            unsigned offset = lanes[__builtin_ctz(hits)];
+            seen[base + offset] = stamp;
+            set[offset >> 4] &= (kayles_value) ~(1u << (offset & 15));
+        }
+    }
+    int left = 0;
+    for (int k = 0; k < 32; k++) {
+        unsigned long long four;
+        memcpy(&four, set + 4 * k, sizeof four);
+        left += __builtin_popcountll(four);
+    }
+    return left;
+}
+
+KAYLES_AVX512 KAYLES_NOINLINE int kayles_sweep_window_avx512(
+        const kayles_value *g, const ptrdiff_t *r, const ptrdiff_t *last, const unsigned int *c,
+        int nsplits, ptrdiff_t a, unsigned base, const kayles_value *wanted, int left,
+        kayles_stamp *seen, kayles_stamp stamp) {
+    const __m512i reverse = KAYLES_REVERSE32;
+    const __m512i one = _mm512_set1_epi16(1), low4 = _mm512_set1_epi16(15);
+    const __m512i bit10 = _mm512_set1_epi16(1 << 10), basev = _mm512_set1_epi16((short) base);
+    const __m512i span = _mm512_set1_epi16(2048);
+    kayles_value set[128];
+    __m512i xs[KAYLES_WINDOW_BUFFER];
+    __mmask32 masks[KAYLES_WINDOW_BUFFER];
+    int count = 0;
+    memcpy(set, wanted, sizeof set);
+    __m512i t0 = _mm512_loadu_si512(set), t1 = _mm512_loadu_si512(set + 32);
+    __m512i t2 = _mm512_loadu_si512(set + 64), t3 = _mm512_loadu_si512(set + 96);
+    for (int s = 0; s < nsplits && left; s++) {
+        const kayles_value *high = g + r[s];   /* high[-b] is G(r - b) */
+        const __m512i cv = _mm512_set1_epi16((short) c[s]);
+        for (ptrdiff_t b = a; b <= last[s]; b += 32) {
+            __mmask32 valid = last[s] + 1 - b >= 32 ? 0xFFFFFFFFu
+                              : (1u << (last[s] + 1 - b)) - 1;
+            __m512i x = _mm512_sub_epi16(_mm512_ternarylogic_epi32(
+                _mm512_maskz_loadu_epi16(valid, (const void *) (g + b)),
+                _mm512_permutexvar_epi16(reverse, _mm512_maskz_loadu_epi16(
+                    valid << (32 - _mm_popcnt_u32(valid)), (const void *) (high - b - 31))),
+                cv, 0x96), basev);
+            __mmask32 in = _mm512_mask_cmplt_epu16_mask(valid, x, span);
+            __m512i word = _mm512_srli_epi16(x, 4);
+            __m512i w = _mm512_mask_blend_epi16(
+                _mm512_test_epi16_mask(x, bit10), _mm512_permutex2var_epi16(t0, word, t1),
+                _mm512_permutex2var_epi16(t2, word, t3));
+            __mmask32 hits = _mm512_mask_test_epi16_mask(
+                in, _mm512_srlv_epi16(w, _mm512_and_si512(x, low4)), one);
+            xs[count] = x;
+            masks[count] = hits;
+            count += hits != 0;
+            if (count == KAYLES_WINDOW_BUFFER) {
+                left = kayles_window_flush(xs, masks, count, base, set, seen, stamp);
+                count = 0;
+                if (!left)
+                    return 0;
+                t0 = _mm512_loadu_si512(set); t1 = _mm512_loadu_si512(set + 32);
+                t2 = _mm512_loadu_si512(set + 64); t3 = _mm512_loadu_si512(set + 96);
+            }
+        }
+    }
+    return kayles_window_flush(xs, masks, count, base, set, seen, stamp);
+}
+
 /* One broadcast of G(r0 - a .. r0 + 3 - a) lines up with all 32 lanes, so a
    rare a costs a load and a compare where flagging it costs four stores; four
    chains of compares hide the mask latency. */
@@ -202,8 +279,8 @@ KAYLES_AVX512 kayles_word kayles_unmarked_avx512(
 }
 
 const kayles_vectors kayles_avx512_vectors = {
-    "avx512bw", 32, kayles_sweep_avx512, kayles_sweep_set_avx512, kayles_unhit_avx512,
-    kayles_candidates_avx512, kayles_unmarked_avx512,
+    "avx512bw", 32, kayles_sweep_avx512, kayles_sweep_set_avx512, kayles_sweep_window_avx512,
+    kayles_unhit_avx512, kayles_candidates_avx512, kayles_unmarked_avx512,
 };
 
 #endif

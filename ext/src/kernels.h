@@ -141,6 +141,14 @@ int kayles_sweep_set_avx512(const kayles_value *g, const ptrdiff_t *r, const ptr
                             const kayles_value *set, int left, kayles_stamp *seen,
                             kayles_stamp stamp);
 
+/* The same for values in [base, base + 2048) and below 2**16, bit v - base of set,
+   whatever the pair values (those outside the window are passed over): the dense
+   path's window. */
+int kayles_sweep_window_avx512(const kayles_value *g, const ptrdiff_t *r, const ptrdiff_t *last,
+                               const unsigned int *c, int nsplits, ptrdiff_t a, unsigned base,
+                               const kayles_value *set, int left, kayles_stamp *seen,
+                               kayles_stamp stamp);
+
 /* -- the checked share of the rare pass (avx512.c; avx2.c, the same contracts) ------- */
 
 /* Bit 4k + j: no rare a in [a, end) gives G(a) ^ G(r0 + j - a) == cands[4k + j]
@@ -260,7 +268,7 @@ extern const char kayles_portable[];  /* the portable kernels' instructions: "ss
 
 /* One instruction set's steps of the sparse method.  A NULL step is one this set
    does without: the portable set has no checked share (unhit, candidates) and no
-   64-value step (unmarked); only AVX-512 has the set sweep. */
+   64-value step (unmarked); only AVX-512 has the set sweeps. */
 typedef struct kayles_vectors {
     const char *name;  /* "avx512bw", "avx2", or kayles_portable */
     int few;           /* the sweep compares at most this many values at once */
@@ -270,6 +278,10 @@ typedef struct kayles_vectors {
     int (*sweep_set)(const kayles_value *g, const ptrdiff_t *r, const ptrdiff_t *last,
                      const unsigned int *c, int nsplits, ptrdiff_t a, const kayles_value *set,
                      int left, kayles_stamp *seen, kayles_stamp stamp);
+    int (*sweep_window)(const kayles_value *g, const ptrdiff_t *r, const ptrdiff_t *last,
+                        const unsigned int *c, int nsplits, ptrdiff_t a, unsigned base,
+                        const kayles_value *set, int left, kayles_stamp *seen,
+                        kayles_stamp stamp);
     unsigned (*unhit)(const kayles_value *top, const kayles_pos *a, const kayles_pos *end,
                       const kayles_value *value_of_a, const kayles_value *cands);
     int (*candidates)(const unsigned char *flags, int width, int mask, kayles_word low_common,

@@ -215,6 +215,62 @@ static void test_sweeps(const char *name, sweep_fn *sweep, sweep_set_fn *sweep_s
     }
 }
 
+typedef int sweep_window_fn(const kayles_value *, const ptrdiff_t *, const ptrdiff_t *,
+                            const unsigned int *, int, ptrdiff_t, unsigned, const kayles_value *,
+                            int, kayles_stamp *, kayles_stamp);
+
+/* The window sweep: pair values anywhere below 2**16, the values looked for in
+   [base, base + 2048) and below 2**16, base anywhere (the window may lie past every
+   pair value); the pair values outside the window must leave no mark. */
+static void test_window(const char *name, sweep_window_fn *sweep_window) {
+    static kayles_stamp seen[1 << 17];
+    static unsigned char gives[1 << 16], chosen[2048];
+    for (int round = 0; round < 300; round++) {
+        unsigned width = 1u << (8 + random_below(9));
+        unsigned base = random_below(width < 65536 ? width + 64 : width);
+        unsigned room = base + 2048 <= 65536 ? 2048 : 65536 - base;   /* values below 2**16 */
+        int nsplits = 1 + random_below(3), n = 1 + random_below(400);
+        n = n < (int) room ? n : (int) room;
+        ptrdiff_t r[3], last[3], top = 0, a = 1 + random_below(40);
+        unsigned c[3];
+        for (int s = 0; s < nsplits; s++) {
+            r[s] = 2 * a + random_below(6000);
+            last[s] = r[s] / 2;
+            c[s] = random_below(width);
+            top = r[s] > top ? r[s] : top;
+        }
+        kayles_value *g = random_table(top + 1, width);
+        kayles_value values[400], set[128] = {0};
+        memset(chosen, 0, sizeof chosen);
+        for (int i = 0; i < n; i++) {   /* distinct values in the window */
+            unsigned offset;
+            do
+                offset = random_below(room);
+            while (chosen[offset]);
+            chosen[offset] = 1;
+            values[i] = (kayles_value) (base + offset);
+            set[offset >> 4] |= (kayles_value) (1u << (offset & 15));
+        }
+        kayles_stamp stamp = ++last_stamp;
+        int left = sweep_window(g, r, last, c, nsplits, a, base, set, n, seen, stamp);
+        given(g, r, last, c, nsplits, a, gives);
+        int expected_left = 0, marked = 0;
+        for (int i = 0; i < n; i++) {
+            int found = gives[values[i]];
+            expected_left += !found;
+            CHECK(found == (seen[values[i]] == stamp), "%s: window %u value %u found %d", name,
+                  base, values[i], found);
+        }
+        for (unsigned v = 0; v < 65536; v++)
+            marked += seen[v] == stamp;
+        CHECK(marked == n - expected_left, "%s: %d marked, not %d", name, marked,
+              n - expected_left);
+        CHECK(left == expected_left || (left > 0 && expected_left > 0),
+              "%s: %d left, %d expected", name, left, expected_left);
+        free(g);
+    }
+}
+
 typedef unsigned unhit_fn(const kayles_value *, const kayles_pos *, const kayles_pos *,
                           const kayles_value *, const kayles_value *);
 
@@ -359,6 +415,8 @@ int main(void) {
         test_sweeps(v->name, v->sweep, NULL);
         if (v->sweep_set != NULL)
             test_sweeps(v->name, NULL, v->sweep_set);
+        if (v->sweep_window != NULL)
+            test_window(v->name, v->sweep_window);
         test_checked_share(v->name, v->unhit);
         test_candidates(v->name, v->candidates);
         test_unmarked(v->name, v->unmarked);
