@@ -538,3 +538,33 @@ def test_moves_obey_unequal_on_rows_and_heaps():
         option.parts for option in game.options(3)] == [(2,), (2,)]
     with pytest.raises(ValueError, match="cannot become 1 \\+ 1"):
         on_heaps.parse("heap 1 -> 1 + 1")
+
+
+@pytest.mark.parametrize("pins", [3, 9, 10, 23, 100, 101])
+def test_numbers_put_each_pin_under_its_number(pins, monkeypatch, capsys):
+    """With --numbers every position on a row comes again under its pins' numbers: read
+    top to bottom, the digits above a pin's column spell its number (1-based)."""
+    row = "x" * pins
+    status, lines = play([row, "--numbers"], ["1", "quit"], monkeypatch, capsys)
+    assert status == 0
+    places = len(str(pins))
+    shown = [i for i, line in enumerate(lines) if line.startswith(("start: ", "you: ", "me: "))]
+    assert len(shown) == 3
+    for at in shown:
+        position = lines[at].split(" => ")[-1].split(" (")[0].removeprefix("start: ")
+        rulers, drawn = lines[at + 1 : at + 1 + places], lines[at + 1 + places]
+        assert drawn == "  " + position and len(position) == pins
+        for column in range(pins):
+            digits = "".join(ruler[2 + column] if 2 + column < len(ruler) else " "
+                             for ruler in rulers)
+            assert digits.strip() == str(column + 1), (column, rulers)
+
+
+def test_numbers_are_off_for_scripts_and_heaps(monkeypatch, capsys):
+    """Without --numbers and stdin not a terminal: one line a turn (the script contract);
+    heaps are numbered by the moves' own words, so never drawn."""
+    status, lines = play(["xxxxxxx"], ["4", "quit"], monkeypatch, capsys)
+    assert lines[1:3] == ["you: pin 4 => xxx.xxx", "me: pin 1 => .xx.xxx"]
+    status, lines = play(["7", "5", "--game", "kayles", "--numbers"], ["quit"], monkeypatch,
+                         capsys)
+    assert (status, len(lines)) == (0, 2)

@@ -11,6 +11,14 @@ move a line, no prompt) drives a whole game:
     ...
     I have no move: you win.
 
+At a terminal (or with --numbers) each position on a row is then drawn again under
+the numbers of its pins, so nobody counts pins by hand:
+
+    start: xxxxxxxxxxxx (kayles-xox, normal play: the last move wins; you move first)
+               111
+      123456789012
+      xxxxxxxxxxxx
+
 A game that ends (someone wins, or the user types 'quit') exits with status 0;
 so does the end of input in the middle of a game ('end of input: game
 abandoned').  A bad starting position or option is one stderr line, status 2.
@@ -66,7 +74,16 @@ def register(sub) -> None:
         help="who moves first: you (default) or me (the program)"))
     p.add_argument("--hint", action="store_true",
                    help="before each of your moves, show a winning move when there is one")
+    p.add_argument("--numbers", action=_boolean_option(), default=None,
+                   help="on a row, number the pins under each position (default: when "
+                        "standard input is a terminal, so one line a turn for scripts)")
     p.set_defaults(handler=command_play)
+
+
+def _boolean_option():
+    import argparse
+
+    return argparse.BooleanOptionalAction
 
 
 def _raw_formatter():
@@ -89,10 +106,19 @@ def command_play(args, out) -> int:
     rule = "misere play: the last move loses" if args.misere else "normal play: the last move wins"
     first = "you move first" if yours else "I move first"
     read = _reader()
-    _say(out, f"start: {position_text(match.position)} ({game.name}, {rule}; {first})")
+    numbers = sys.stdin.isatty() if args.numbers is None else args.numbers
+
+    def show(line: str) -> None:
+        _say(out, line)
+        if numbers and isinstance(match.position, str) and match.position:
+            for ruler in pin_numbers(len(match.position)):
+                _say(out, ruler)
+            _say(out, "  " + match.position)
+
+    show(f"start: {position_text(match.position)} ({game.name}, {rule}; {first})")
     while match.has_move():
         if not yours:
-            _say(out, f"me: {_turn(match, match.reply())}")
+            show(f"me: {_turn(match, match.reply())}")
             yours = True
             continue
         if args.hint:
@@ -117,13 +143,28 @@ def command_play(args, out) -> int:
                 _say(out, f"illegal: {exc}; try again, or type 'help'")
                 continue
             break
-        _say(out, f"you: {_turn(match, move)}")
+        show(f"you: {_turn(match, move)}")
         yours = False
     you_win = yours == args.misere  # normal play: whoever cannot move loses; misere: wins
     who = "you have no move" if yours else "I have no move"
     _say(out, f"{who}: {'you win' if you_win else 'I win'}."
          + (" (misere: the last move loses)" if args.misere else ""))
     return 0
+
+
+def pin_numbers(pins: int) -> list[str]:
+    """The lines that number a row's pins from 1, a column each, indented by two: the
+    tens digits (where there are 10 pins or more: blank below 10), then the units.
+
+    >>> pin_numbers(12)
+    ['           111', '  123456789012']
+    """
+    lines = []
+    for place in range(len(str(pins)) - 1, -1, -1):
+        digits = "".join(str(p // 10 ** place % 10) if p >= 10 ** place else " "
+                         for p in range(1, pins + 1))
+        lines.append(("  " + digits).rstrip())
+    return lines
 
 
 def _turn(match: Match, move: Move, play: bool = True) -> str:
