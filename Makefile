@@ -10,7 +10,7 @@ EXTRAS := $(VENV)/.extras
 CORE := build/.core
 BUILD_DEPS := "setuptools>=77" "Cython>=3.0"  # the [build-system] requires of pyproject.toml
 
-.PHONY: all venv build test test-pure stress check-c sanitize tsan dist dist-check docs bench annotate lint clean
+.PHONY: all venv build test test-pure stress check-c sanitize tsan dist dist-check docs screenshots bench annotate lint clean
 
 all: Kayles-xox
 
@@ -157,6 +157,13 @@ $(DOCS): $(READY)
 
 docs: $(DOCS)
 	NO_MKDOCS_2_WARNING=1 $(PY) -m mkdocs build --strict --config-file $(MKDOCS_CONFIG)
+
+# The web page's screenshots in the docs, taken anew by the browser tests (Chromium).
+screenshots: $(EXTRAS)
+	rm -rf build/screenshots && mkdir -p build/screenshots
+	KAYLES_REQUIRE_BROWSER=1 KAYLES_SCREENSHOTS=build/screenshots \
+		$(PY) -m pytest -q -p no:cacheprovider tests/test_web_browser.py
+	mkdir -p docs/screenshots && cp build/screenshots/*.png docs/screenshots/
 
 bench: Kayles-xox
 	$(PY) benchmarks/kernels.py

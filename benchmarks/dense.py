@@ -82,8 +82,8 @@ def main() -> None:
     parser.add_argument("--sample", type=int, default=200, help="codes drawn (default 200)")
     parser.add_argument("--seed", type=int, default=2026, help="the sample's seed (default 2026)")
     parser.add_argument("--digits", type=int, default=4, help="the codes' digits (default 4)")
-    parser.add_argument("--probe", type=int, default=14,
-                        help="rank the codes by their time to 2**PROBE (default 14)")
+    parser.add_argument("--probe", type=int, default=16,
+                        help="rank the codes by their time to 2**PROBE (default 16)")
     parser.add_argument("--slowest", type=int, default=5, help="codes timed (default 5)")
     parser.add_argument("--log2", type=int, default=20, help="tables to 2**LOG2 (default 20)")
     parser.add_argument("--threads", type=int, default=2, help="the crew's threads (default 2)")

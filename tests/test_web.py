@@ -85,6 +85,29 @@ def test_heaps_and_misere_play(client):
         assert (report["best"] or {}).get("after") == solver.row_winning_move(position)
 
 
+def test_misere_explanations_never_lean_on_nim_sums(client):
+    """In misère play the Why says what found the outcome (the search, or the quotient
+    with its order, P-portion and reach, the same as kayles.analysis.quotient's) and that
+    nim-sums do not decide; no 'XOR' arithmetic as in normal play."""
+    from kayles.analysis.quotient import quotient
+
+    few = ok(client.post("/api/analyse", json={"game": "kayles", "misere": True,
+                                                "position": "xxx.xxxx"}))
+    assert few["found_by"] == "search" and few["quotient"] is None
+    heaps = [5, 4, 4, 3, 3, 2, 2, 1, 1, 6, 7]   # more than QUOTIENT_FIRST heaps
+    many = ok(client.post("/api/analyse", json={"game": "kayles", "misere": True,
+                                                 "position": heaps}))
+    assert many["found_by"] == "quotient"
+    known = quotient(get_game("kayles"), 7)
+    assert many["quotient"]["order"] == known.order
+    assert many["quotient"]["p_size"] == known.p_size
+    assert many["outcome"] == misere.Solver(get_game("kayles")).outcome(heaps)
+    for report in (few, many):
+        assert "Nim-sums do not decide misère play" in report["why"]
+        assert "XOR" not in report["why"] and "nim-sum is" not in report["why"]
+    assert f"a monoid of {known.order} elements" in many["why"]
+
+
 def test_a_move_is_played_and_answered(client):
     answer = ok(client.post("/api/move", json={"game": "kayles-xox", "misere": False,
                                                 "position": "xxxxx", "move": "3"}))

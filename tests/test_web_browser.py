@@ -3,7 +3,9 @@
 The server is ``kayles serve --port 0`` in its own process; the browser is the
 system's Chromium (Debian's ``chromium``).  Where no Chromium can be had the tests
 skip, saying so, unless KAYLES_REQUIRE_BROWSER=1 (CI sets it: there they fail).
-Each test leaves screenshots in its tmp_path (KAYLES_SCREENSHOTS=DIR keeps copies).
+Each test leaves screenshots in its tmp_path (KAYLES_SCREENSHOTS=DIR keeps copies:
+``make screenshots`` puts them in docs/screenshots, where the README and docs show
+them), on a desktop window (1280 x 860) and a phone's (390 x 844).
 """
 
 from __future__ import annotations
@@ -114,7 +116,9 @@ def test_a_whole_game_followed_by_hints_is_won(page, tmp_path):
         explained = page.inner_text("#why")
         assert "the nim-sum becomes 0" in explained
         play(page, hinted)
-    page.screenshot(path=str(tmp_path / "won.png"))
+        if not (tmp_path / "desktop-play.png").exists():
+            page.screenshot(path=str(tmp_path / "desktop-play.png"))
+    page.screenshot(path=str(tmp_path / "desktop-won.png"))
     assert page.inner_text("#message") == "No move is left: you win!"
     assert len(page.query_selector_all("#board .pin.gone")) == 9
 
@@ -130,7 +134,7 @@ def test_a_game_from_a_loss_is_lost(page, tmp_path):
         play(page, [first])
         assert page.inner_text("#best") in ("none", "") or "No move" in page.inner_text(
             "#message")  # after each answer the user again faces a loss
-    page.screenshot(path=str(tmp_path / "lost.png"))
+    page.screenshot(path=str(tmp_path / "desktop-lost.png"))
     assert page.inner_text("#message") == "No move is left: I win."
 
 
@@ -150,7 +154,7 @@ def test_an_illegal_move_is_explained_and_undo_goes_back(page, tmp_path):
     page.click("#undo")
     page.wait_for_function("document.getElementById('message').textContent === 'Undone.'")
     assert position(page) == before and page.inner_text("#log") == ""
-    page.screenshot(path=str(tmp_path / "undo.png"))
+    page.screenshot(path=str(tmp_path / "desktop-undo.png"))
 
 
 def test_the_explorer_shows_kayles_proved_period(page, tmp_path):
@@ -168,7 +172,7 @@ def test_the_explorer_shows_kayles_proved_period(page, tmp_path):
     page.wait_for_function("document.getElementById('nimber-value').textContent !== ''")
     value = shared("kayles").nimber(10**12)
     assert page.inner_text("#nimber-value") == f"G(1000000000000) = {value}"
-    page.screenshot(path=str(tmp_path / "explore.png"))
+    page.screenshot(path=str(tmp_path / "desktop-explore.png"))
 
 
 def test_heaps_are_played_by_picking_a_heap_and_its_parts(page, tmp_path):
@@ -183,4 +187,96 @@ def test_heaps_are_played_by_picking_a_heap_and_its_parts(page, tmp_path):
     page.click("#play-move")
     page.wait_for_function(f"document.querySelectorAll('#log li').length > {before}")
     assert page.inner_text("#log").splitlines()[0] == "you: heap 2: 5 -> 2 + 3 => 7 2 3 3"
-    page.screenshot(path=str(tmp_path / "heaps.png"))
+    page.screenshot(path=str(tmp_path / "desktop-heaps.png"))
+
+
+# -- a phone (390 x 844), a keyboard, a first visit ------------------------------------------------
+
+
+@pytest.fixture
+def phone(browser, server, tmp_path):
+    page = browser.new_page(viewport={"width": 390, "height": 844})
+    page.set_default_timeout(TIMEOUT * 1000)
+    page.goto(server)
+    page.wait_for_selector("body[data-ready=yes]")
+    yield page
+    keep = os.environ.get("KAYLES_SCREENSHOTS")
+    for shot in tmp_path.glob("*.png"):
+        if keep:
+            shutil.copy(shot, keep)
+    page.close()
+
+
+def sideways(page) -> int:
+    """How far the page scrolls sideways (0: it fits the window's width)."""
+    return page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
+
+
+@pytest.mark.parametrize("misere", [False, True], ids=["normal", "misere"])
+def test_on_a_phone_a_whole_game_is_played_and_explained(phone, tmp_path, misere):
+    """A game to its end at 390 px wide, following the hints where there is a winning move:
+    nothing scrolls sideways; the Why panel stays hidden till the first move; in misère play
+    it names what found the outcome and never shows a nim-sum or Grundy values."""
+    if misere:
+        phone.check("#misere")
+    start(phone, "xxxxxxxx")
+    assert sideways(phone) == 0
+    assert not phone.is_visible("#explain")
+    phone.screenshot(path=str(tmp_path / f"phone-play-{'misere' if misere else 'normal'}.png"))
+    moves = 0
+    while "No move is left" not in phone.inner_text("#message"):
+        phone.click("#hint")
+        hinted = [int(el.get_attribute("data-pin"))
+                  for el in phone.query_selector_all("#board .pin.hinted")]
+        play(phone, hinted or [position(phone).index("x") + 1])
+        moves += 1
+        assert phone.is_visible("#explain")
+        assert sideways(phone) == 0
+        if misere:
+            assert not phone.is_visible("#nim-sum-line")
+            assert not phone.is_visible("#parts-table .grundy")
+            assert phone.is_visible("#found-by-line")
+            assert "Nim-sums do not decide misère play" in phone.inner_text("#why") or \
+                "No move is left" in phone.inner_text("#why")
+        else:
+            assert phone.is_visible("#nim-sum-line")
+    assert moves >= 1
+    phone.screenshot(path=str(tmp_path / f"phone-end-{'misere' if misere else 'normal'}.png"))
+
+
+def test_the_game_list_and_the_code_field_agree(phone):
+    """Choosing a game fills in its octal code (none for Kayles-xox); a code typed selects
+    the game with those moves, or 'custom', and that is what is played."""
+    phone.select_option("#game-name", "kayles")
+    assert phone.input_value("#game-code") == "0.77"
+    phone.select_option("#game-name", "kayles-xox")
+    assert phone.input_value("#game-code") == ""
+    phone.fill("#game-code", "0.161")
+    assert phone.input_value("#game-name") == "custom"
+    phone.fill("#start", "7 5")
+    phone.click("#new-game")
+    phone.wait_for_selector('[data-heap="2"]')
+    phone.fill("#game-code", "0.07")
+    assert phone.input_value("#game-name") == "dawsons-kayles"
+
+
+def test_a_move_is_played_with_the_keyboard_alone(phone):
+    """Pins are buttons: Tab reaches them, Space picks one, Enter on Play move plays it."""
+    start(phone, "xxxxx")
+    phone.focus('[data-pin="3"]')
+    phone.keyboard.press("Space")
+    assert phone.get_attribute('[data-pin="3"]', "aria-pressed") == "true"
+    phone.focus("#play-move")
+    phone.keyboard.press("Enter")
+    phone.wait_for_function("document.querySelectorAll('#log li').length > 0")
+    assert phone.inner_text("#log").splitlines()[0] == "you: pin 3 => xx.xx"
+
+
+def test_explore_draws_on_first_load_at_the_width_it_is_shown(phone, tmp_path):
+    phone.click("#tab-explore")
+    phone.wait_for_selector("#plot svg")
+    width = phone.evaluate("document.querySelector('#plot svg').viewBox.baseVal.width")
+    shown = phone.evaluate("document.getElementById('plot').clientWidth")
+    assert width == max(300, shown)
+    assert sideways(phone) == 0
+    phone.screenshot(path=str(tmp_path / "phone-explore.png"))

@@ -23,6 +23,8 @@ never written there: a page that anyone on the machine may call leaves no files.
 
 from __future__ import annotations
 
+import functools
+import itertools
 import threading
 import time
 from collections import OrderedDict
@@ -32,7 +34,7 @@ from ...analysis.play import MAX_TOKENS, Match, Move, position_text
 from ...analysis.quotient import misere_answer
 from ...analysis.row import runs
 from ...engine._numbers import brief, natural
-from ...engine.rules import ALIASES, GAMES, Game, get_game
+from ...engine.rules import ALIASES, GAMES, Game, encode, get_game, parse_octal
 from ...engine.sequence import Sequence
 from ...errors import shown
 from ...storage.proof_cache import load as cached_proof
@@ -162,8 +164,10 @@ class Service:
     # -- requests -------------------------------------------------------------------------------
 
     def games(self) -> dict:
+        codes = _octal_codes()
         return {"games": [{"name": g.name, "summary": g.summary, "on_rows": g.on_rows,
                            "aliases": [a for a, n in ALIASES.items() if n == g.name],
+                           "code": codes.get(g.name),
                            "moves": [k.describe() for k in g.kinds]} for g in GAMES.values()]}
 
     def analyse(self, request: dict) -> dict:
@@ -281,13 +285,35 @@ class Service:
             report["outcome"] = misere_answer(solver, sizes)[1]
             best = match.best()
             report["best"] = None if best is None else _said(match, best)
-            report["why"] = _misere_why(report["outcome"], report["has_move"])
+            known = solver.quotient
+            report["found_by"] = "search" if known is None else "quotient"
+            report["quotient"] = None if known is None else {
+                "order": known.order, "p_size": known.p_size, "max_heap": known.max_heap,
+                "solved": known.solved is not None}
+            report["why"] = _misere_why(report)
             return report
         report["outcome"] = "N" if total else "P"
         best = match.best()
         report["best"] = None if best is None else _said(match, best)
         report["why"] = _why(report, best, match)
         return report
+
+
+@functools.cache
+def _octal_codes() -> dict[str, str]:
+    """The shortest octal code (0.d or 4.d, up to 4 digits) with each named game's moves, for
+    the games that have one (Kayles 0.77; not Kayles-xox or Grundy's game): the page fills
+    the code field with it, and a code typed selects its game."""
+    by_moves: dict = {}
+    for digits in range(1, 5):
+        for body in itertools.product("01234567", repeat=digits):
+            if body[-1] == "0":
+                continue
+            for prefix in ("0.", "4."):
+                code = prefix + "".join(body)
+                by_moves.setdefault(tuple(sorted(encode(parse_octal(code).kinds))), code)
+    return {name: by_moves[moves] for name, game in GAMES.items()
+            if (moves := tuple(sorted(encode(game.kinds)))) in by_moves}
 
 
 def _flag(value, name: str) -> bool:
@@ -335,15 +361,25 @@ def _why(report: dict, best: Move | None, match: Match) -> str:
     return ""
 
 
-def _misere_why(outcome: str, has_move: bool) -> str:
-    if not has_move:
+def _misere_why(report: dict) -> str:
+    """Why, in misère play: the outcome and what found it, never a nim-sum (misère values
+    do not add by XOR: a position's parts do not decide it by their Grundy values)."""
+    if not report["has_move"]:
         return "No move is left: in misère play the player to move has won (the last move lost)."
-    if outcome == "P":
-        return ("Misère play: every move leads to a position the opponent wins (found by "
-                "exhaustive search of the position, or by the game's misère quotient).")
-    return ("Misère play: the suggested move leads to a position the opponent loses (found by "
-            "exhaustive search or the game's misère quotient; misère values do not add like "
-            "nim-sums).")
+    known = report["quotient"]
+    how = ("an exhaustive search of this position's moves (every line of play to the end)"
+           if known is None else
+           f"the game's misère quotient (a monoid of {known['order']} elements, "
+           f"{known['p_size']} of them P-positions, proved on heaps up to "
+           f"{known['max_heap']}{' and beyond' if known['solved'] else ''}): each part is "
+           f"an element, the position their product")
+    if report["outcome"] == "P":
+        return (f"Misère play: every move leads to a position the opponent wins, as found by "
+                f"{how}. Nim-sums do not decide misère play: the last move loses, and parts "
+                f"do not add like nim-heaps.")
+    return (f"Misère play: the suggested move leads to a position the opponent loses, as "
+            f"found by {how}. Nim-sums do not decide misère play: the last move loses, and "
+            f"parts do not add like nim-heaps.")
 
 
 def _sequence_report(game: Game, sequence: Sequence, values: list[int]) -> dict:

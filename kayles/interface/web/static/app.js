@@ -36,8 +36,30 @@ function log(line) {
 
 // -- setting up ---------------------------------------------------------------------------------
 
+// The game list and the code field always agree: choosing a game fills in its octal code
+// (empty where it has none), and typing a code selects the game with those moves, or
+// "custom".  The game played is the list's choice, or the code for "custom".
+const codes = new Map();  // octal code -> game name
+const CUSTOM = "custom";
+
 function gameSpec() {
-  return $("game-code").value.trim() || $("game-name").value;
+  const name = $("game-name").value;
+  return name === CUSTOM ? $("game-code").value.trim() : name;
+}
+
+function gameChosen() {
+  const name = $("game-name").value;
+  if (name === CUSTOM) {
+    $("game-code").focus();
+    return;
+  }
+  $("game-code").value = [...codes].find(([, game]) => game === name)?.[0] || "";
+}
+
+function codeTyped() {
+  const code = $("game-code").value.trim();
+  if (codes.has(code)) $("game-name").value = codes.get(code);
+  else if (code) $("game-name").value = CUSTOM;
 }
 
 function parseStart(text) {
@@ -56,6 +78,7 @@ async function newGame(event) {
     state.position = parseStart($("start").value);
     state.history = [];
     $("log").replaceChildren();
+    showWhy(false);  // the Why panel waits till the student moves or asks
     say("");
     state.yours = state.first === "you";
     await analyse();
@@ -95,6 +118,7 @@ async function playMove() {
     say(answer.me ? `I played ${answer.me.what}.` : "");
     finishIfOver(Boolean(answer.me));
     render();
+    showWhy(true);
   } catch (error) {
     render();  // the pins picked go back: the user picks again
     say(`Not a move: ${error.message}.`, "error");
@@ -123,7 +147,14 @@ function finishIfOver(iMovedLast) {
   say(youWin ? "No move is left: you win!" : "No move is left: I win.", "over");
 }
 
+function showWhy(on) {
+  $("explain").hidden = !on;
+  $("why-toggle").setAttribute("aria-expanded", String(on));
+  $("why-toggle").textContent = on ? "Hide why" : "Show why";
+}
+
 function hint() {
+  showWhy(true);
   const best = state.analysis && state.analysis.best;
   document.querySelectorAll(".hinted").forEach((el) => el.classList.remove("hinted"));
   if (!best) {
@@ -162,21 +193,25 @@ function render() {
       pin.dataset.pin = String(i + 1);
       pin.textContent = String(i + 1);
       pin.title = cell === "x" ? `pin ${i + 1}` : `pin ${i + 1} (taken)`;
+      pin.setAttribute("aria-label", pin.title);
+      pin.setAttribute("aria-pressed", "false");
       pin.disabled = cell !== "x";
       pin.addEventListener("click", () => {
         const n = i + 1;
         if (state.picked.has(n)) state.picked.delete(n); else state.picked.add(n);
         pin.classList.toggle("picked");
+        pin.setAttribute("aria-pressed", String(state.picked.has(n)));
         $("play-move").disabled = !state.picked.size || !state.analysis.has_move;
       });
       board.append(pin);
     });
   } else {
     state.position.forEach((size, i) => {
-      const heap = document.createElement("div");
+      const heap = document.createElement("button");  // a button: keyboards pick it too
       heap.className = "heap";
       heap.dataset.heap = String(i + 1);
       heap.title = `heap ${i + 1}: ${size}`;
+      heap.setAttribute("aria-label", heap.title);
       for (let t = 0; t < Math.min(size, 24); t++) {
         const token = document.createElement("span");
         token.className = "token";
@@ -198,11 +233,15 @@ function render() {
   explain();
 }
 
+// In misère play the parts' Grundy values and their nim-sum do not decide the game: the
+// panel shows the parts, what found the outcome (search or misère quotient) and why.
 function explain() {
   const a = state.analysis;
   const rows = a.parts.map((part, i) => {
     const tr = document.createElement("tr");
-    for (const text of [String(i + 1), String(part.size), String(part.value)]) {
+    const cells = [String(i + 1), String(part.size)];
+    if (!a.misere) cells.push(String(part.value));
+    for (const text of cells) {
       const td = document.createElement("td");
       td.textContent = text;
       tr.append(td);
@@ -210,7 +249,14 @@ function explain() {
     return tr;
   });
   $("parts-table").tBodies[0].replaceChildren(...rows);
+  $("parts-table").querySelector(".grundy").hidden = a.misere;
+  $("nim-sum-line").hidden = a.misere;
+  $("found-by-line").hidden = !a.misere;
   $("nim-sum").textContent = `${a.nim_sum} (binary ${a.nim_sum.toString(2)})`;
+  if (a.misere) {
+    $("found-by").textContent = a.found_by === "quotient"
+      ? `the misère quotient (${a.quotient.order} elements)` : "an exhaustive search";
+  }
   const mover = state.yours ? "you" : "I";
   $("outcome").textContent = a.outcome === "N"
     ? `a win for the player to move (${mover})` : `a loss for the player to move (${mover})`;
@@ -247,7 +293,10 @@ async function show(event) {
 // common values blue, rare ones red.  The wheel zooms around the pointer; a double click
 // shows everything again.
 function drawPlot() {
-  const width = 960, height = 320, left = 40, bottom = 24, values = plot.values.slice(plot.from, plot.to);
+  // drawn at the width it is shown (a phone's 360 px too), so its text stays readable
+  const width = Math.max(300, Math.min(960, $("plot").clientWidth || 960));
+  const height = Math.round(Math.min(320, width * 0.6)), left = 40, bottom = 24;
+  const values = plot.values.slice(plot.from, plot.to);
   const top = Math.max(1, ...values);
   const across = width - left - 8, up = height - bottom - 12;
   const size = Math.max(2, Math.min(8, Math.floor(across / values.length)));
@@ -278,9 +327,6 @@ function drawPlot() {
     `<text x="4" y="${height - bottom}" font-size="12">0</text>` +
     `<text x="${left}" y="${height - 6}" font-size="12">n = ${plot.from}</text>` +
     `<text x="${width - 8}" y="${height - 6}" font-size="12" text-anchor="end">${last}</text>` +
-    `<text x="${width / 2}" y="${height - 6}" font-size="12" text-anchor="middle">` +
-    `blue: common values, red: rare; dashed: the period starts, green: one period ` +
-    `(wheel: zoom, double click: all)</text>` +
     `${proof}<path class="common" d="${common}"/><path class="rare" d="${rare}"/></svg>`;
 }
 
@@ -363,6 +409,7 @@ function showTab(name) {
     tab.setAttribute("aria-selected", String(on));
     $(tab.dataset.tab).hidden = !on;
   }
+  if (name === "explore" && plot.values.length) drawPlot();  // now it has a width
 }
 
 async function start() {
@@ -372,7 +419,15 @@ async function start() {
     option.value = game.name;
     option.textContent = `${game.name}: ${game.summary}`;
     $("game-name").append(option);
+    if (game.code) codes.set(game.code, game.name);
   }
+  const custom = document.createElement("option");
+  custom.value = CUSTOM;
+  custom.textContent = "custom: the octal code typed";
+  $("game-name").append(custom);
+  $("game-name").addEventListener("change", gameChosen);
+  $("game-code").addEventListener("input", codeTyped);
+  $("why-toggle").addEventListener("click", () => showWhy($("explain").hidden));
   $("setup").addEventListener("submit", newGame);
   $("play-move").addEventListener("click", playMove);
   $("hint").addEventListener("click", hint);
@@ -382,10 +437,12 @@ async function start() {
   $("plot").addEventListener("wheel", zoom, { passive: false });
   $("plot").addEventListener("dblclick", () => { plot.from = 0; plot.to = plot.values.length; drawPlot(); });
   $("survey-filter").addEventListener("input", drawSurvey);
+  window.addEventListener("resize", () => { if (plot.values.length && !$("explore").hidden) drawPlot(); });
   for (const tab of document.querySelectorAll("[role=tab]")) {
     tab.addEventListener("click", () => showTab(tab.dataset.tab));
   }
   await newGame();
+  await show();  // Explore opens on a drawn nim-sequence, not a blank page
   await loadSurvey();
   document.body.dataset.ready = "yes";  // for scripts and tests: the page has loaded its data
 }
