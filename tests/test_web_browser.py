@@ -280,3 +280,46 @@ def test_explore_draws_on_first_load_at_the_width_it_is_shown(phone, tmp_path):
     assert width == max(300, shown)
     assert sideways(phone) == 0
     phone.screenshot(path=str(tmp_path / "phone-explore.png"))
+
+
+def test_the_lesson_is_walked_and_every_number_is_right(phone, tmp_path):
+    """The Learn tab on a phone: a move splits the row; the mex table of each n lists every
+    move of Kayles-xox (the oracle's) with its value, and its mex is G(n); the nim-sum;
+    a code's moves and values; Kayles' period with its rows of one period each."""
+    from oracle import KAYLES_XOX, mex, octal_nimbers, xox_moves
+
+    phone.click("#tab-learn")
+    phone.wait_for_selector("#lesson-cycle tr")
+    assert sideways(phone) == 0
+    phone.click('#lesson-row [data-pin="3"]')
+    assert phone.inner_text("#lesson-row-said").startswith("Taking pin 3 leaves rows of 2 and 4 "
+                                                         "pins")
+    G = KAYLES_XOX.nimbers(31)
+    for n in (0, 1, 4, 5, 9, 30):
+        phone.fill("#lesson-n", str(n))
+        cells = [row.inner_text().split("\t")
+                 for row in phone.query_selector_all("#lesson-options tbody tr")]
+        assert len(cells) == len(xox_moves("x" * n)), n
+        options = sorted(int(value) for *_, value in cells)
+        expected = sorted(KAYLES_XOX.grundy(after) for after in xox_moves("x" * n))
+        assert options == expected, n
+        assert mex(options) == G[n]
+        said = phone.inner_text("#lesson-mex")
+        assert f"G({n}) = {G[n]}" in said
+    phone.fill("#lesson-a", "4")
+    phone.fill("#lesson-b", "7")
+    lines = phone.inner_text("#lesson-xor").splitlines()
+    assert lines[2].startswith(f"nim-sum  = {G[4] ^ G[7]:>3} = ")
+    phone.fill("#lesson-code", "0.07")
+    phone.press("#lesson-code", "Enter")
+    phone.wait_for_function("document.getElementById('lesson-code-values').textContent"
+                            ".startsWith('0.07')")
+    values = phone.inner_text("#lesson-code-values").split(" = ", 1)[1]
+    assert values == ", ".join(map(str, octal_nimbers("0.07", 23)))  # G(0..23)
+    moves = [item.inner_text() for item in phone.query_selector_all("#lesson-moves li")]
+    assert moves == ["remove 'xx', leaving 0 or 1 or 2 non-empty part(s)"]   # digit 2 is 7
+    assert "G(n + 12) = G(n) for every n >= 71" in phone.inner_text("#lesson-period")
+    cycle = [[cell.inner_text() for cell in row.query_selector_all("td")]
+             for row in phone.query_selector_all("#lesson-cycle tr")]
+    assert len(cycle) >= 2 and all(row == cycle[0] for row in cycle)
+    phone.screenshot(path=str(tmp_path / "phone-learn.png"), full_page=True)

@@ -393,6 +393,7 @@ def _sequence_report(game: Game, sequence: Sequence, values: list[int]) -> dict:
     period = sequence.period
     return {
         "game": game.name, "count": len(values), "values": values,
+        "moves": [kind.describe() for kind in game.kinds],
         "provable": game.provable,
         "period": None if period is None else {"preperiod": period.preperiod,
                                                "period": period.period,

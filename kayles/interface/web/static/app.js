@@ -401,6 +401,144 @@ function drawSurvey() {
   }));
 }
 
+// -- the lesson ---------------------------------------------------------------------------------
+// Kayles-xox's values come from the server; the moves and the mex are worked out here from the
+// rules (take one pin, or the outer two of three in a row: the middle one stays), so the
+// student sees each step.  The browser tests check every step against a brute force.
+
+const lesson = { values: [], row: "xxxxxxx" };
+
+function lessonRuns(row) {  // the sizes of the rows of standing pins
+  return row.split(".").filter(Boolean).map((run) => run.length);
+}
+
+function drawLessonRow() {
+  const board = $("lesson-row");
+  board.replaceChildren();
+  [...lesson.row].forEach((cell, i) => {
+    const pin = document.createElement("button");
+    pin.className = cell === "x" ? "pin" : "pin gone";
+    pin.dataset.pin = String(i + 1);
+    pin.textContent = String(i + 1);
+    pin.disabled = cell !== "x";
+    pin.setAttribute("aria-label", cell === "x" ? `take pin ${i + 1}` : `pin ${i + 1} (taken)`);
+    pin.addEventListener("click", () => {
+      lesson.row = lesson.row.slice(0, i) + "." + lesson.row.slice(i + 1);
+      const rows = lessonRuns(lesson.row);
+      $("lesson-row-said").textContent = rows.length
+        ? `Taking pin ${i + 1} leaves ${rows.length === 1 ? "a row" : "rows"} of ` +
+          `${rows.join(" and ")} pin${rows.length === 1 && rows[0] === 1 ? "" : "s"}: ` +
+          "each row is a game of its own, played side by side."
+        : "No pin is left: whoever moved last has won.";
+      drawLessonRow();
+    });
+    board.append(pin);
+  });
+  const again = document.createElement("button");
+  again.textContent = "Stand them up again";
+  again.addEventListener("click", () => { lesson.row = "xxxxxxx"; $("lesson-row-said").textContent = ""; drawLessonRow(); });
+  board.append(again);
+}
+
+function xoxMoves(n) {  // [what, [row sizes left]] for each move on a row of n pins
+  const moves = [];
+  for (let i = 0; i < n; i++) moves.push([`take pin ${i + 1}`, [i, n - 1 - i]]);
+  for (let i = 0; i + 3 <= n; i++) {
+    moves.push([`take pins ${i + 1} and ${i + 3}`, [i, 1, n - 3 - i]]);
+  }
+  return moves.map(([what, parts]) => [what, parts.filter(Boolean)]);
+}
+
+function drawMex() {
+  const n = Math.max(0, Math.min(30, Number($("lesson-n").value) || 0));
+  const G = lesson.values;
+  const reached = new Set();
+  const rows = xoxMoves(n).map(([what, parts]) => {
+    const value = parts.reduce((x, size) => x ^ G[size], 0);
+    reached.add(value);
+    const tr = document.createElement("tr");
+    const said = parts.length ? parts.map((size) => `${size} (G = ${G[size]})`).join(" + ") : "nothing";
+    for (const text of [what, said, String(value)]) {
+      const td = document.createElement("td");
+      td.textContent = text;
+      tr.append(td);
+    }
+    return tr;
+  });
+  $("lesson-options").tBodies[0].replaceChildren(...rows);
+  let mex = 0;
+  while (reached.has(mex)) mex++;
+  const values = [...reached].sort((a, b) => a - b);
+  $("lesson-mex").textContent = n === 0
+    ? "A row of 0 pins has no move: the mex of nothing is 0, so G(0) = 0 (the player to move has lost)."
+    : `The moves reach the values {${values.join(", ")}}; the least number missing is ${mex}, ` +
+      `so G(${n}) = ${mex}` + (mex ? "." : ": a row of this size is lost for the player to move.");
+}
+
+function drawSum() {
+  const a = Math.max(0, Math.min(200, Number($("lesson-a").value) || 0));
+  const b = Math.max(0, Math.min(200, Number($("lesson-b").value) || 0));
+  const [x, y] = [lesson.values[a], lesson.values[b]];
+  const bits = Math.max(1, (x | y).toString(2).length);
+  const binary = (v) => v.toString(2).padStart(bits, "0");
+  $("lesson-xor").textContent =
+    `G(${a}) = ${String(x).padStart(3)} = ${binary(x)}\n` +
+    `G(${b}) = ${String(y).padStart(3)} = ${binary(y)}\n` +
+    `nim-sum  = ${String(x ^ y).padStart(3)} = ${binary(x ^ y)}: ` +
+    (x ^ y ? "a win for the player to move" : "a loss for the player to move");
+}
+
+async function drawCode() {
+  try {
+    const query = new URLSearchParams({ game: $("lesson-code").value.trim(), count: "24" });
+    const data = await api(`/api/sequence?${query}`);
+    $("lesson-moves").replaceChildren(...data.moves.map((text) => {
+      const item = document.createElement("li");
+      item.textContent = text;
+      return item;
+    }));
+    $("lesson-code-values").textContent = `${data.game}: G(0..23) = ${data.values.join(", ")}`;
+  } catch (error) {
+    $("lesson-moves").replaceChildren();
+    $("lesson-code-values").textContent = error.message;
+  }
+}
+
+async function drawPeriod() {
+  const data = await api(`/api/sequence?${new URLSearchParams({ game: "kayles" })}`);
+  const { preperiod, period } = data.period;
+  $("lesson-period").textContent = `Kayles (0.77): ${data.proof} So G(n) for n = ` +
+    `${preperiod} on, ${period} at a time, one row each: every column repeats.`;
+  const rows = [];
+  for (let start = preperiod; start + period <= data.values.length && rows.length < 6; start += period) {
+    const tr = document.createElement("tr");
+    const th = document.createElement("th");
+    th.textContent = `n = ${start}`;
+    tr.append(th);
+    for (const value of data.values.slice(start, start + period)) {
+      const td = document.createElement("td");
+      td.textContent = String(value);
+      tr.append(td);
+    }
+    rows.push(tr);
+  }
+  $("lesson-cycle").tBodies[0].replaceChildren(...rows);
+}
+
+async function startLesson() {
+  const data = await api(`/api/sequence?${new URLSearchParams({ game: "kayles-xox", count: "256" })}`);
+  lesson.values = data.values;
+  drawLessonRow();
+  drawMex();
+  drawSum();
+  $("lesson-n").addEventListener("input", drawMex);
+  $("lesson-a").addEventListener("input", drawSum);
+  $("lesson-b").addEventListener("input", drawSum);
+  $("lesson-code").addEventListener("change", drawCode);
+  await drawCode();
+  await drawPeriod();
+}
+
 // -- the page -----------------------------------------------------------------------------------
 
 function showTab(name) {
@@ -443,6 +581,7 @@ async function start() {
   }
   await newGame();
   await show();  // Explore opens on a drawn nim-sequence, not a blank page
+  await startLesson();
   await loadSurvey();
   document.body.dataset.ready = "yes";  // for scripts and tests: the page has loaded its data
 }
