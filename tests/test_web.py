@@ -199,13 +199,25 @@ def test_many_requests_at_once_get_right_answers(client):
 
 
 def test_the_survey_database_is_served(tmp_path):
+    """Rows at the max asked for; without one, at the max with the most rows; every max the
+    file holds is listed with its count (a page picks among them, and says why a max has
+    no rows)."""
     db = tmp_path / "s.sqlite"
-    subprocess.run([sys.executable, "-m", "kayles", "survey", "0.77", "0.07", "--max", "500",
-                    "--jobs", "1", "--db", str(db)], check=True, capture_output=True, cwd=ROOT)
+    for codes, limit in ((["0.77", "0.07"], "500"), (["0.6"], "300")):
+        subprocess.run([sys.executable, "-m", "kayles", "survey", *codes, "--max", limit,
+                        "--jobs", "1", "--db", str(db)], check=True, capture_output=True,
+                       cwd=ROOT)
     with TestClient(create_app(Service(str(db)))) as client:
         data = ok(client.get("/api/survey", params={"max": "500"}))
+        default = ok(client.get("/api/survey"))
+        other = ok(client.get("/api/survey", params={"max": "300"}))
+        none = ok(client.get("/api/survey", params={"max": "1000"}))
     assert [r["code"] for r in data["rows"]] == ["0.07", "0.77"]
     assert data["rows"][1]["period"] == 12 and data["rows"][1]["preperiod"] == 71
+    assert default["max"] == 500 and default["rows"] == data["rows"]
+    assert [r["code"] for r in other["rows"]] == ["0.6"]
+    assert none["rows"] == [] and none["max"] == 1000
+    assert data["limits"] == [{"max": 300, "rows": 1}, {"max": 500, "rows": 2}]
 
 
 def test_start_up_never_pays_for_the_web_stack():

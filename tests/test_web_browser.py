@@ -323,3 +323,55 @@ def test_the_lesson_is_walked_and_every_number_is_right(phone, tmp_path):
              for row in phone.query_selector_all("#lesson-cycle tr")]
     assert len(cycle) >= 2 and all(row == cycle[0] for row in cycle)
     phone.screenshot(path=str(tmp_path / "phone-learn.png"), full_page=True)
+
+
+@pytest.fixture(scope="module")
+def survey_server(tmp_path_factory):
+    """kayles serve --db on a survey database holding rows at two maxes."""
+    pytest.importorskip("uvicorn")
+    db = tmp_path_factory.mktemp("survey") / "s.sqlite"
+    for codes, limit in ((["0.77", "0.07", "0.137"], "500"), (["0.6"], "300")):
+        subprocess.run([sys.executable, "-m", "kayles", "survey", *codes, "--max", limit,
+                        "--jobs", "1", "--db", str(db)], check=True, capture_output=True,
+                       cwd=ROOT, timeout=TIMEOUT)
+    with subprocess.Popen([sys.executable, "-m", "kayles", "serve", "--port", "0", "--db",
+                           str(db)], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                          cwd=ROOT) as process:
+        try:
+            line = process.stdout.readline().decode()
+            assert line.startswith("kayles serve: http://"), process.stderr.read()
+            yield line.split()[2]
+        finally:
+            process.terminate()
+            process.wait(timeout=TIMEOUT)
+
+
+def test_the_survey_explorer_picks_a_max_filters_and_draws_a_row(browser, survey_server,
+                                                                  tmp_path):
+    page = browser.new_page(viewport={"width": 390, "height": 844})
+    page.set_default_timeout(TIMEOUT * 1000)
+    page.goto(survey_server)
+    page.wait_for_selector("body[data-ready=yes]")
+    page.click("#tab-explore")
+    options = [o.inner_text() for o in page.query_selector_all("#survey-max option")]
+    assert options == ["300 values (1 row)", "500 values (3 rows)"]
+    assert page.input_value("#survey-max") == "500"   # the max with the most rows
+    codes = [b.inner_text() for b in page.query_selector_all("#survey-table button.link")]
+    assert codes == ["0.07", "0.137", "0.77"]
+    page.select_option("#survey-max", "300")
+    page.wait_for_function("document.querySelectorAll('#survey-table tbody tr').length === 1")
+    assert page.inner_text("#survey-table tbody").startswith("0.6")
+    page.fill("#survey-filter", "0.9")
+    assert page.inner_text("#survey-message") == 'No code here contains "0.9".'
+    page.fill("#survey-filter", "")
+    page.select_option("#survey-max", "500")
+    page.wait_for_function("document.querySelectorAll('#survey-table tbody tr').length === 3")
+    page.click("#survey-table button.link >> text=0.77")
+    page.wait_for_function("document.getElementById('proof').textContent.startsWith('0.77')")
+    assert "G(n + 12) = G(n) for every n >= 71" in page.inner_text("#proof")
+    assert sideways(page) == 0
+    page.screenshot(path=str(tmp_path / "phone-survey.png"), full_page=True)
+    keep = os.environ.get("KAYLES_SCREENSHOTS")
+    if keep:
+        shutil.copy(tmp_path / "phone-survey.png", keep)
+    page.close()

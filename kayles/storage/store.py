@@ -332,6 +332,14 @@ class Store:
             raise ValueError(f"{self.name}: a row's code is not one kayles wrote")
         return codes
 
+    def limits(self) -> dict[int, int]:
+        """How many done rows there are at each ``max`` the file holds, ascending."""
+        found = self._db.execute("SELECT max, COUNT(*) FROM games WHERE status = 'done' "
+                                 "GROUP BY max ORDER BY max").fetchall()
+        if not all(type(limit) is int and limit > 0 for limit, _ in found):
+            raise ValueError(f"{self.name}: a row's max is not one kayles wrote")
+        return dict(found)
+
     def summaries(self, codes: Iterable[str], limit: int) -> dict[str, Summary]:
         """The done rows among ``codes`` at this ``max``, by code, each checked (see the
         module header): ValueError naming the first row that is not what it claims."""

@@ -255,11 +255,17 @@ class Service:
             raise ValueError("this server has no survey database: start it with --db FILE")
         from ...storage.store import Store
 
-        limit = natural(str(request.get("max", "1048576")), "max")
         with Store(self.store_path) as store:
+            limits = store.limits()
+            asked = request.get("max")
+            if asked in (None, ""):   # the largest max with the most rows
+                limit = max(limits, key=lambda m: (limits[m], m), default=1048576)
+            else:
+                limit = natural(str(asked), "max")
             codes = store.done_codes(limit)
             found = store.summaries(codes, limit)
-        return {"max": limit, "rows": [found[code].row() for code in codes]}
+        return {"max": limit, "limits": [{"max": m, "rows": n} for m, n in limits.items()],
+                "rows": [found[code].row() for code in codes]}
 
     # -- what an analysis says -------------------------------------------------------------------
 

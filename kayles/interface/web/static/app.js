@@ -355,17 +355,30 @@ async function askNimber(event) {
 
 // -- the survey database, when the server has one -----------------------------------------------
 
-const survey = { rows: [], key: "code", down: false };
+const survey = { rows: [], limits: [], max: null, key: "code", down: false };
 
-async function loadSurvey() {
+async function loadSurvey(max) {
+  let data;
   try {
-    const data = await api("/api/survey");
-    survey.rows = data.rows;
-    $("survey").hidden = false;
-    drawSurvey();
+    data = await api(`/api/survey?${new URLSearchParams({ max: max ?? "" })}`);
   } catch (error) {
-    $("survey").hidden = true;  // no --db: nothing to show
+    if (max === undefined) {
+      $("survey").hidden = true;  // no --db: nothing to show
+      return;
+    }
+    $("survey-message").textContent = error.message;
+    return;
   }
+  Object.assign(survey, { rows: data.rows, limits: data.limits, max: data.max });
+  $("survey").hidden = false;
+  $("survey-max").replaceChildren(...data.limits.map(({ max: m, rows }) => {
+    const option = document.createElement("option");
+    option.value = String(m);
+    option.textContent = `${m.toLocaleString("en")} values (${rows} row${rows === 1 ? "" : "s"})`;
+    return option;
+  }));
+  $("survey-max").value = String(data.max);
+  drawSurvey();
 }
 
 function drawSurvey() {
@@ -375,6 +388,7 @@ function drawSurvey() {
   for (const key of keys) {
     const th = document.createElement("th");
     th.textContent = key + (key === survey.key ? (survey.down ? " ▼" : " ▲") : "");
+    th.setAttribute("aria-sort", key === survey.key ? (survey.down ? "descending" : "ascending") : "none");
     th.addEventListener("click", () => {
       survey.down = survey.key === key ? !survey.down : false;
       survey.key = key;
@@ -390,11 +404,30 @@ function drawSurvey() {
     const order = x === y ? 0 : x === null ? 1 : y === null ? -1 : x < y ? -1 : 1;
     return survey.down ? -order : order;
   });
+  const held = survey.limits.map(({ max: m }) => m.toLocaleString("en")).join(", ");
+  $("survey-message").textContent = !survey.rows.length
+    ? `No game was surveyed to ${survey.max.toLocaleString("en")} values in this database` +
+      (held ? ` (it holds rows computed to ${held}).` : " (it holds no finished row yet).") +
+      ` kayles survey --max ${survey.max} --db FILE adds them.`
+    : !rows.length ? `No code here contains "${filter}".` : `${rows.length} of ${survey.rows.length} rows.`;
   table.tBodies[0].replaceChildren(...rows.map((row) => {
     const tr = document.createElement("tr");
     for (const key of keys) {
       const td = document.createElement("td");
-      td.textContent = row[key] === null ? "-" : String(row[key]);
+      if (key === "code") {
+        const open = document.createElement("button");
+        open.className = "link";
+        open.textContent = row.code;
+        open.setAttribute("aria-label", `draw ${row.code}`);
+        open.addEventListener("click", () => {
+          $("explore-game").value = row.code;
+          show();
+          $("explore-form").scrollIntoView();
+        });
+        td.append(open);
+      } else {
+        td.textContent = row[key] === null ? "-" : String(row[key]);
+      }
       tr.append(td);
     }
     return tr;
@@ -575,6 +608,7 @@ async function start() {
   $("plot").addEventListener("wheel", zoom, { passive: false });
   $("plot").addEventListener("dblclick", () => { plot.from = 0; plot.to = plot.values.length; drawPlot(); });
   $("survey-filter").addEventListener("input", drawSurvey);
+  $("survey-max").addEventListener("change", () => loadSurvey($("survey-max").value));
   window.addEventListener("resize", () => { if (plot.values.length && !$("explore").hidden) drawPlot(); });
   for (const tab of document.querySelectorAll("[role=tab]")) {
     tab.addEventListener("click", () => showTab(tab.dataset.tab));
