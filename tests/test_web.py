@@ -265,3 +265,19 @@ def test_the_games_kept_are_bounded():
     for code in codes:
         service.analyse({"game": code, "misere": True, "position": [6, 3]})
     assert list(service._games) == [get_game(code).name for code in codes[-MAX_GAMES:]]
+
+
+def test_a_hostile_max_in_the_survey_database_is_refused(tmp_path):
+    """A row whose max is not a positive integer (an edited file) is one 400 line naming
+    the file, not a traceback or a row shown."""
+    import sqlite3
+
+    db = tmp_path / "s.sqlite"
+    subprocess.run([sys.executable, "-m", "kayles", "survey", "0.77", "--max", "300",
+                    "--jobs", "1", "--db", str(db)], check=True, capture_output=True, cwd=ROOT)
+    with sqlite3.connect(db) as connection:
+        connection.execute("UPDATE games SET max = 'lots'")
+    with TestClient(create_app(Service(str(db)))) as client:
+        response = client.get("/api/survey")
+    assert response.status_code == 400
+    assert response.json()["error"].endswith("a row's max is not one kayles wrote")
