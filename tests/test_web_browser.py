@@ -5,7 +5,7 @@ system's Chromium (Debian's ``chromium``).  Where no Chromium can be had the tes
 skip, saying so, unless KAYLES_REQUIRE_BROWSER=1 (CI sets it: there they fail).
 Each test leaves screenshots in its tmp_path (KAYLES_SCREENSHOTS=DIR keeps copies:
 ``make screenshots`` puts them in docs/screenshots, where the README and docs show
-them), on a desktop window (1280 x 860) and a phone's (390 x 844).
+them), on a desktop window (1280 x 900) and a phone's (390 x 844).
 """
 
 from __future__ import annotations
@@ -63,7 +63,7 @@ def browser():
 
 @pytest.fixture
 def page(browser, server, tmp_path):
-    page = browser.new_page(viewport={"width": 1280, "height": 860})
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
     page.set_default_timeout(TIMEOUT * 1000)
     page.goto(server)
     page.wait_for_selector("body[data-ready=yes]")
@@ -118,6 +118,7 @@ def test_a_whole_game_followed_by_hints_is_won(page, tmp_path):
         play(page, hinted)
         if not (tmp_path / "desktop-play.png").exists():
             page.screenshot(path=str(tmp_path / "desktop-play.png"))
+    assert sideways(page) == 0
     page.screenshot(path=str(tmp_path / "desktop-won.png"))
     assert page.inner_text("#message") == "No move is left: you win!"
     assert len(page.query_selector_all("#board .pin.gone")) == 9
@@ -172,6 +173,7 @@ def test_the_explorer_shows_kayles_proved_period(page, tmp_path):
     page.wait_for_function("document.getElementById('nimber-value').textContent !== ''")
     value = shared("kayles").nimber(10**12)
     assert page.inner_text("#nimber-value") == f"G(1000000000000) = {value}"
+    assert sideways(page) == 0
     page.screenshot(path=str(tmp_path / "desktop-explore.png"))
 
 
