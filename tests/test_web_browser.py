@@ -377,3 +377,26 @@ def test_the_survey_explorer_picks_a_max_filters_and_draws_a_row(browser, survey
     if keep:
         shutil.copy(tmp_path / "phone-survey.png", keep)
     page.close()
+
+
+def test_explore_zooms_to_a_range_typed_and_lists_its_values(phone):
+    """Phones have no wheel: the range is typed; the table lists G(n) of the range drawn,
+    ten a row, the rare ones marked, each the engine's value."""
+    phone.click("#tab-explore")
+    phone.wait_for_selector("#plot svg")
+    phone.fill("#plot-from", "60")
+    phone.fill("#plot-to", "90")
+    phone.press("#plot-to", "Enter")
+    phone.wait_for_function("document.querySelector('#plot svg').getAttribute('aria-label')"
+                            " === 'G(n) for n = 60..90'")
+    rows = [[cell.inner_text() for cell in row.query_selector_all("th, td")]
+            for row in phone.query_selector_all("#value-table tr")][1:]
+    assert [row[0] for row in rows] == ["60", "70", "80", "90"]
+    kayles = shared("kayles")
+    for row in rows:
+        start = int(row[0])
+        assert [int(v) for v in row[1:]] == [kayles.nimber(n) for n in
+                                             range(start, min(start + 10, 91))]
+    rare = {int(cell.inner_text()) for cell in phone.query_selector_all("#value-table td.rare")}
+    assert rare and rare <= {0, 3, 5, 6}   # Kayles' rare values (mask 15)
+    assert sideways(phone) == 0

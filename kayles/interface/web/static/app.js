@@ -328,6 +328,45 @@ function drawPlot() {
     `<text x="${left}" y="${height - 6}" font-size="12">n = ${plot.from}</text>` +
     `<text x="${width - 8}" y="${height - 6}" font-size="12" text-anchor="end">${last}</text>` +
     `${proof}<path class="common" d="${common}"/><path class="rare" d="${rare}"/></svg>`;
+  $("plot-from").value = String(plot.from);
+  $("plot-to").value = String(last);
+  drawValueTable();
+}
+
+// The values drawn, as numbers: the first 100 of the range, ten a row.
+function drawValueTable() {
+  const head = document.createElement("tr");
+  head.append(...["n", ...Array.from({ length: 10 }, (_, k) => `+${k}`)].map((text) => {
+    const th = document.createElement("th");
+    th.textContent = text;
+    return th;
+  }));
+  const rows = [head];
+  const end = Math.min(plot.to, plot.from + 100);
+  for (let start = plot.from; start < end; start += 10) {
+    const tr = document.createElement("tr");
+    const th = document.createElement("th");
+    th.textContent = String(start);
+    tr.append(th);
+    for (let n = start; n < Math.min(start + 10, end); n++) {
+      const td = document.createElement("td");
+      td.textContent = String(plot.values[n]);
+      if (plot.rare.has(plot.values[n])) td.className = "rare";
+      tr.append(td);
+    }
+    rows.push(tr);
+  }
+  $("value-table").replaceChildren(...rows);
+}
+
+// The range typed: heaps from..to (inclusive), at least 16 of them, within the values held.
+function rangeTyped() {
+  if (!plot.values.length) return;
+  const from = Math.max(0, Math.min(plot.values.length - 1, Number($("plot-from").value) || 0));
+  const to = Math.max(from + 15, Math.min(plot.values.length - 1, Number($("plot-to").value) || 0));
+  plot.from = Math.max(0, Math.min(from, plot.values.length - 16));
+  plot.to = Math.min(plot.values.length, to + 1);
+  drawPlot();
 }
 
 function zoom(event) {
@@ -609,6 +648,8 @@ async function start() {
   $("plot").addEventListener("dblclick", () => { plot.from = 0; plot.to = plot.values.length; drawPlot(); });
   $("survey-filter").addEventListener("input", drawSurvey);
   $("survey-max").addEventListener("change", () => loadSurvey($("survey-max").value));
+  $("plot-from").addEventListener("change", rangeTyped);
+  $("plot-to").addEventListener("change", rangeTyped);
   window.addEventListener("resize", () => { if (plot.values.length && !$("explore").hidden) drawPlot(); });
   for (const tab of document.querySelectorAll("[role=tab]")) {
     tab.addEventListener("click", () => showTab(tab.dataset.tab));
