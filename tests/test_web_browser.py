@@ -389,14 +389,14 @@ def test_explore_zooms_to_a_range_typed_and_lists_its_values(phone):
     phone.press("#plot-to", "Enter")
     phone.wait_for_function("document.querySelector('#plot svg').getAttribute('aria-label')"
                             " === 'G(n) for n = 60..90'")
-    rows = [[cell.inner_text() for cell in row.query_selector_all("th, td")]
-            for row in phone.query_selector_all("#value-table tr")][1:]
-    assert [row[0] for row in rows] == ["60", "70", "80", "90"]
+    lines = [[cell.inner_text() for cell in line.query_selector_all("th, td")]
+             for line in phone.query_selector_all("#value-table tr")][1:]
+    assert [line[0] for line in lines] == ["60", "70", "80", "90"]
     kayles = shared("kayles")
-    for row in rows:
-        start = int(row[0])
-        assert [int(v) for v in row[1:]] == [kayles.nimber(n) for n in
-                                             range(start, min(start + 10, 91))]
+    for line in lines:
+        start = int(line[0])
+        assert [int(v) for v in line[1:]] == [kayles.nimber(n) for n in
+                                              range(start, min(start + 10, 91))]
     rare = {int(cell.inner_text()) for cell in phone.query_selector_all("#value-table td.rare")}
     assert rare and rare <= {0, 3, 5, 6}   # Kayles' rare values (mask 15)
     assert sideways(phone) == 0
