@@ -36,10 +36,10 @@ def _chromium() -> str:
     pytest.skip(reason)
 
 
-@pytest.fixture(scope="module")
-def server():
+def serving(*options: str):
+    """kayles serve --port 0 OPTIONS in its own process: yields its address, stops it after."""
     pytest.importorskip("uvicorn")
-    with subprocess.Popen([sys.executable, "-m", "kayles", "serve", "--port", "0"],
+    with subprocess.Popen([sys.executable, "-m", "kayles", "serve", "--port", "0", *options],
                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT) as process:
         try:
             line = process.stdout.readline().decode()
@@ -48,6 +48,11 @@ def server():
         finally:
             process.terminate()
             process.wait(timeout=TIMEOUT)
+
+
+@pytest.fixture(scope="module")
+def server():
+    yield from serving()
 
 
 @pytest.fixture(scope="module")
@@ -61,9 +66,10 @@ def browser():
         chromium.close()
 
 
-@pytest.fixture
-def page(browser, server, tmp_path):
-    page = browser.new_page(viewport={"width": 1280, "height": 900})
+def opened(browser, server, tmp_path, width: int, height: int):
+    """A page of the server at this window size, loaded; its screenshots kept after
+    (KAYLES_SCREENSHOTS)."""
+    page = browser.new_page(viewport={"width": width, "height": height})
     page.set_default_timeout(TIMEOUT * 1000)
     page.goto(server)
     page.wait_for_selector("body[data-ready=yes]")
@@ -73,6 +79,11 @@ def page(browser, server, tmp_path):
         if keep:
             shutil.copy(shot, keep)
     page.close()
+
+
+@pytest.fixture
+def page(browser, server, tmp_path):
+    yield from opened(browser, server, tmp_path, 1280, 900)
 
 
 def start(page, position: str, game: str = "kayles-xox") -> None:
@@ -197,16 +208,7 @@ def test_heaps_are_played_by_picking_a_heap_and_its_parts(page, tmp_path):
 
 @pytest.fixture
 def phone(browser, server, tmp_path):
-    page = browser.new_page(viewport={"width": 390, "height": 844})
-    page.set_default_timeout(TIMEOUT * 1000)
-    page.goto(server)
-    page.wait_for_selector("body[data-ready=yes]")
-    yield page
-    keep = os.environ.get("KAYLES_SCREENSHOTS")
-    for shot in tmp_path.glob("*.png"):
-        if keep:
-            shutil.copy(shot, keep)
-    page.close()
+    yield from opened(browser, server, tmp_path, 390, 844)
 
 
 def sideways(page) -> int:
@@ -331,30 +333,18 @@ def test_the_lesson_is_walked_and_every_number_is_right(phone, tmp_path):
 @pytest.fixture(scope="module")
 def survey_server(tmp_path_factory):
     """kayles serve --db on a survey database holding rows at two maxes."""
-    pytest.importorskip("uvicorn")
     db = tmp_path_factory.mktemp("survey") / "s.sqlite"
     for codes, limit in ((["0.77", "0.07", "0.137"], "500"), (["0.6"], "300")):
         subprocess.run([sys.executable, "-m", "kayles", "survey", *codes, "--max", limit,
                         "--jobs", "1", "--db", str(db)], check=True, capture_output=True,
                        cwd=ROOT, timeout=TIMEOUT)
-    with subprocess.Popen([sys.executable, "-m", "kayles", "serve", "--port", "0", "--db",
-                           str(db)], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                          cwd=ROOT) as process:
-        try:
-            line = process.stdout.readline().decode()
-            assert line.startswith("kayles serve: http://"), process.stderr.read()
-            yield line.split()[2]
-        finally:
-            process.terminate()
-            process.wait(timeout=TIMEOUT)
+    yield from serving("--db", str(db))
 
 
 def test_the_survey_explorer_picks_a_max_filters_and_draws_a_row(browser, survey_server,
                                                                   tmp_path):
-    page = browser.new_page(viewport={"width": 390, "height": 844})
-    page.set_default_timeout(TIMEOUT * 1000)
-    page.goto(survey_server)
-    page.wait_for_selector("body[data-ready=yes]")
+    pages = opened(browser, survey_server, tmp_path, 390, 844)
+    page = next(pages)
     page.click("#tab-explore")
     options = [o.inner_text() for o in page.query_selector_all("#survey-max option")]
     assert options == ["300 values (1 row)", "500 values (3 rows)"]
@@ -374,10 +364,7 @@ def test_the_survey_explorer_picks_a_max_filters_and_draws_a_row(browser, survey
     assert "G(n + 12) = G(n) for every n >= 71" in page.inner_text("#proof")
     assert sideways(page) == 0
     page.screenshot(path=str(tmp_path / "phone-survey.png"), full_page=True)
-    keep = os.environ.get("KAYLES_SCREENSHOTS")
-    if keep:
-        shutil.copy(tmp_path / "phone-survey.png", keep)
-    page.close()
+    next(pages, None)   # keeps the screenshot, closes the page
 
 
 def test_explore_zooms_to_a_range_typed_and_lists_its_values(phone):

@@ -151,6 +151,20 @@ typedef int sweep_fn(const kayles_value *, const ptrdiff_t *, const ptrdiff_t *,
                      const unsigned int *, int, ptrdiff_t, kayles_value *, int, kayles_stamp *,
                      kayles_stamp);
 
+/* nsplits splits whose pairs start at a: remainders r[s] up to 2a + spread, their
+   last smaller parts and constants below width; returns the largest remainder. */
+static ptrdiff_t random_splits(int nsplits, ptrdiff_t a, unsigned spread, unsigned width,
+                               ptrdiff_t *r, ptrdiff_t *last, unsigned *c) {
+    ptrdiff_t top = 0;
+    for (int s = 0; s < nsplits; s++) {
+        r[s] = 2 * a + random_below(spread);
+        last[s] = r[s] / 2;
+        c[s] = random_below(width);
+        top = r[s] > top ? r[s] : top;
+    }
+    return top;
+}
+
 /* gives[v] = 1 for every value some split's pair b in [a, last[s]] gives. */
 static void given(const kayles_value *g, const ptrdiff_t *r, const ptrdiff_t *last,
                   const unsigned *c, int nsplits, ptrdiff_t a, unsigned char *gives) {
@@ -172,14 +186,9 @@ static void test_sweeps(const char *name, sweep_fn *sweep, sweep_set_fn *sweep_s
         unsigned width = set_path ? 2048 : 1u << (1 + random_below(12));
         int nsplits = 1 + random_below(3), n = 1 + random_below(set_path ? 200 : 32);
         n = n < (int) width ? n : (int) width;   /* distinct values below width */
-        ptrdiff_t r[3], last[3], top = 0, a = 1 + random_below(40);
+        ptrdiff_t r[3], last[3], a = 1 + random_below(40);
         unsigned c[3];
-        for (int s = 0; s < nsplits; s++) {
-            r[s] = 2 * a + random_below(3000);
-            last[s] = r[s] / 2;
-            c[s] = random_below(width);
-            top = r[s] > top ? r[s] : top;
-        }
+        ptrdiff_t top = random_splits(nsplits, a, 3000, width, r, last, c);
         kayles_value *g = random_table(top + 1, width);
         kayles_value values[256], set[128] = {0};   /* set: the set path's values < 2048 */
         static unsigned char chosen[1 << 16];
@@ -231,14 +240,9 @@ static void test_window(const char *name, sweep_window_fn *sweep_window) {
         unsigned room = base + 2048 <= 65536 ? 2048 : 65536 - base;   /* values below 2**16 */
         int nsplits = 1 + random_below(3), n = 1 + random_below(400);
         n = n < (int) room ? n : (int) room;
-        ptrdiff_t r[3], last[3], top = 0, a = 1 + random_below(40);
+        ptrdiff_t r[3], last[3], a = 1 + random_below(40);
         unsigned c[3];
-        for (int s = 0; s < nsplits; s++) {
-            r[s] = 2 * a + random_below(6000);
-            last[s] = r[s] / 2;
-            c[s] = random_below(width);
-            top = r[s] > top ? r[s] : top;
-        }
+        ptrdiff_t top = random_splits(nsplits, a, 6000, width, r, last, c);
         kayles_value *g = random_table(top + 1, width);
         kayles_value values[400], set[128] = {0};
         memset(chosen, 0, sizeof chosen);
