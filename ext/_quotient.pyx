@@ -2,9 +2,10 @@
 """The compiled misère-quotient kernels: state walks, marking, minimization.
 
 kayles/engine/_quotient_pure.py is the twin (same names, results, order of work and errors) and
-says what they compute.  Here a state is an element ``x`` and a bit set ``U`` of
-``words`` 64-bit words, kept in one arena; an open-addressing table (linear probing, at
-most half full) finds a state's index.  ``mark`` and ``least_failure`` walk positions in
+says what they compute.  Here a state is an element ``x`` and a set ``U`` kept as its
+sorted elements (a state costs 4 bytes per element of U, not a bit per element of the
+monoid), in one arena; an open-addressing table (linear probing, at most half full)
+finds a state's index.  ``mark`` and ``least_failure`` walk positions in
 the twin's order (its ``_lex_walk``) with one frame per behaviour instead of callbacks;
 ``minimize`` names rows through an open-addressing table of its own.
 """
@@ -13,11 +14,10 @@ from array import array
 
 from cpython.exc cimport PyErr_CheckSignals
 from libc.stdint cimport uint64_t
-from libc.stdlib cimport free, malloc
+from libc.stdlib cimport calloc, free, malloc, qsort
 from libc.string cimport memcmp, memcpy, memset
 
 from _common cimport reserve
-from _kernels cimport lowest_bit
 
 from kayles.engine import _kernel_args as _args
 
@@ -33,27 +33,82 @@ cdef int entries(const int[::1] values, Py_ssize_t limit, str what) except -1:
 cdef enum:
     FIRST_SLOTS = 1024  # a power of two
     SIGNAL_STEPS = 4096
+    STATE_ENTRIES = 9   # a stored state's room besides its set, in 4-byte entries (the twin's)
 
 
 cdef struct Store:
-    Py_ssize_t words      # 64-bit words of a bit set
     Py_ssize_t count      # states stored
     Py_ssize_t room       # states xs holds
-    Py_ssize_t uroom      # states us holds
+    Py_ssize_t kroom      # states keys holds
+    Py_ssize_t sroom      # entries start holds
+    Py_ssize_t used       # set elements stored
+    Py_ssize_t iroom      # set elements items holds
     Py_ssize_t slots      # table size (a power of two)
     int* xs
-    uint64_t* us
+    uint64_t* keys        # each state's hash (set_key)
+    Py_ssize_t* start     # state i's set: items[start[i] : start[i + 1]], in no order
+    int* items
     Py_ssize_t* table     # slot -> state index, or -1
 
 
-cdef int store_open(Store* s, Py_ssize_t words) except -1:
-    s.words = words
-    s.count = 0
-    s.room = 0
-    s.uroom = 0
+# Stamps over the elements: a set is the elements stamped with the current mark, so sets
+# are compared and freed of repeats without sorting them.
+cdef struct Marks:
+    int* stamp
+    int mark
+
+
+cdef int marks_open(Marks* m, Py_ssize_t n) except -1:
+    m.stamp = <int*>calloc(n + 1, sizeof(int))
+    m.mark = 0
+    if m.stamp == NULL:
+        raise MemoryError()
+    return 0
+
+
+cdef inline void marks_next(Marks* m, Py_ssize_t n) noexcept:
+    m.mark += 1
+    if m.mark == 0x7FFFFFFF:
+        memset(m.stamp, 0, (n + 1) * sizeof(int))
+        m.mark = 1
+
+
+cdef inline uint64_t element_hash(int e) noexcept:
+    cdef uint64_t h = (<uint64_t><unsigned int>e + 1) * 0x9E3779B97F4A7C15ULL
+    h ^= h >> 31
+    h *= 0xBF58476D1CE4E5B9ULL
+    return h ^ (h >> 29)
+
+
+cdef inline uint64_t set_key(int x, uint64_t total, Py_ssize_t length) noexcept:
+    """A state's hash from its element x and the sum of its set's element hashes (a sum: the
+    same in any order)."""
+    cdef uint64_t h = total ^ (<uint64_t>x * 0x632BE59BD9B4E019ULL) ^ <uint64_t>length
+    h *= 0x94D049BB133111EBULL
+    return h ^ (h >> 31)
+
+
+cdef uint64_t stamp_set(Marks* m, Py_ssize_t n, int x, const int* u,
+                        Py_ssize_t length) noexcept:
+    """Stamp a set of distinct elements with a new mark; returns its state's key."""
+    cdef uint64_t total = 0
+    cdef Py_ssize_t i
+    marks_next(m, n)
+    for i in range(length):
+        m.stamp[u[i]] = m.mark
+        total += element_hash(u[i])
+    return set_key(x, total, length)
+
+
+cdef int store_open(Store* s) except -1:
+    s.count = s.room = s.kroom = s.sroom = s.used = s.iroom = 0
     s.slots = FIRST_SLOTS
     s.xs = NULL
-    s.us = NULL
+    s.keys = NULL
+    s.items = NULL
+    s.start = NULL
+    reserve(<void**>&s.start, &s.sroom, 1, sizeof(Py_ssize_t))
+    s.start[0] = 0
     s.table = <Py_ssize_t*>malloc(FIRST_SLOTS * sizeof(Py_ssize_t))
     if s.table == NULL:
         raise MemoryError()
@@ -63,17 +118,10 @@ cdef int store_open(Store* s, Py_ssize_t words) except -1:
 
 cdef void store_close(Store* s) noexcept:
     free(s.xs)
-    free(s.us)
+    free(s.keys)
+    free(s.start)
+    free(s.items)
     free(s.table)
-
-
-cdef inline uint64_t state_hash(int x, const uint64_t* u, Py_ssize_t words) noexcept:
-    cdef uint64_t h = <uint64_t>x * 0x9E3779B97F4A7C15ULL + 0x632BE59BD9B4E019ULL
-    cdef Py_ssize_t i
-    for i in range(words):
-        h = (h ^ u[i]) * 0x100000001B3ULL
-        h ^= h >> 29
-    return h
 
 
 cdef int store_grow_table(Store* s) except -1:
@@ -83,7 +131,7 @@ cdef int store_grow_table(Store* s) except -1:
         raise MemoryError()
     memset(table, 0xFF, slots * sizeof(Py_ssize_t))
     for i in range(s.count):
-        k = <Py_ssize_t>(state_hash(s.xs[i], s.us + i * s.words, s.words) & <uint64_t>(slots - 1))
+        k = <Py_ssize_t>(s.keys[i] & <uint64_t>(slots - 1))
         while table[k] >= 0:
             k = (k + 1) & (slots - 1)
         table[k] = i
@@ -93,23 +141,40 @@ cdef int store_grow_table(Store* s) except -1:
     return 0
 
 
-cdef Py_ssize_t store_add(Store* s, int x, const uint64_t* u, bint* new) except -1:
-    """The index of state (x, u), stored first if new (then ``new[0]`` is set)."""
+cdef inline bint same_set(Store* s, Py_ssize_t i, const Marks* m) noexcept:
+    """Whether state i's set is the stamped one (their sizes already agree)."""
+    cdef Py_ssize_t j
+    for j in range(s.start[i], s.start[i + 1]):
+        if m.stamp[s.items[j]] != m.mark:
+            return False
+    return True
+
+
+cdef Py_ssize_t store_add(Store* s, int x, const int* u, Py_ssize_t length, uint64_t key,
+                          const Marks* m, bint* new) except -1:
+    """The index of state (x, u): u the set stamped last in m, ``key`` its set_key; stored
+    first if new (then ``new[0]`` is set)."""
     cdef Py_ssize_t k, i
-    k = <Py_ssize_t>(state_hash(x, u, s.words) & <uint64_t>(s.slots - 1))
+    k = <Py_ssize_t>(key & <uint64_t>(s.slots - 1))
     while True:
         i = s.table[k]
         if i < 0:
             break
-        if s.xs[i] == x and memcmp(s.us + i * s.words, u, s.words * sizeof(uint64_t)) == 0:
+        if (s.keys[i] == key and s.xs[i] == x and s.start[i + 1] - s.start[i] == length
+                and same_set(s, i, m)):
             new[0] = False
             return i
         k = (k + 1) & (s.slots - 1)
     reserve(<void**>&s.xs, &s.room, s.count + 1, sizeof(int))
-    reserve(<void**>&s.us, &s.uroom, s.count + 1, s.words * sizeof(uint64_t))
+    reserve(<void**>&s.keys, &s.kroom, s.count + 1, sizeof(uint64_t))
+    reserve(<void**>&s.start, &s.sroom, s.count + 2, sizeof(Py_ssize_t))
+    reserve(<void**>&s.items, &s.iroom, s.used + length + 1, sizeof(int))
     i = s.count
     s.xs[i] = x
-    memcpy(s.us + i * s.words, u, s.words * sizeof(uint64_t))
+    s.keys[i] = key
+    memcpy(s.items + s.used, u, length * sizeof(int))
+    s.used += length
+    s.start[i + 1] = s.used
     s.count += 1
     s.table[k] = i
     new[0] = True
@@ -122,6 +187,7 @@ cdef class _Behaviours:
     """The heaps' behaviours as flat arrays: images, and options' images (CSR), as columns
     of a table with rows of ``stride`` entries (see kayles/engine/_quotient_pure.py)."""
     cdef int count
+    cdef int widest  # the most options of one behaviour
     cdef Py_ssize_t stride
     cdef int* g
     cdef int* start
@@ -132,10 +198,12 @@ cdef class _Behaviours:
         cdef int b, e, k = 0, total = 0
         self.count = len(behaviours)
         self.stride = stride
+        self.widest = 0
         if table.shape[0] != n * stride:
             raise ValueError("the table does not have n rows of stride entries")
         for _, options in behaviours:
             total += len(options)
+            self.widest = max(self.widest, len(options))
         self.g = <int*>malloc((self.count + 1) * sizeof(int))
         self.start = <int*>malloc((self.count + 1) * sizeof(int))
         self.items = <int*>malloc((total + 1) * sizeof(int))
@@ -159,141 +227,220 @@ cdef class _Behaviours:
         free(self.columns)
 
 
-cdef inline int successor(const int* table, int n, _Behaviours beh, int b, int x,
-                          const uint64_t* u, uint64_t* out, Py_ssize_t words) noexcept:
-    """Write g_b U + x T_b into ``out``; return x g_b."""
-    cdef Py_ssize_t i
-    cdef uint64_t w
-    cdef int e, k
+cdef int compare_ints(const void* a, const void* b) noexcept nogil:
+    cdef int x = (<const int*>a)[0], y = (<const int*>b)[0]
+    return (x > y) - (x < y)
+
+
+cdef inline Py_ssize_t successor(const int* table, int n, _Behaviours beh, int b, int x,
+                                 const int* u, Py_ssize_t length, int* out, int* y,
+                                 Marks* m, uint64_t* key) noexcept:
+    """Write g_b U + x T_b into ``out`` (no repeats, in no order; stamped in m), x g_b into
+    ``y`` and the state's set_key into ``key``; returns the set's size.  ``out`` holds
+    length + beh.widest entries."""
+    cdef Py_ssize_t i, count = 0
+    cdef int k, e
+    cdef uint64_t total = 0
     cdef const int* column = beh.columns + <Py_ssize_t>b * n
-    memset(out, 0, words * sizeof(uint64_t))
-    for i in range(words):
-        w = u[i]
-        while w:
-            e = column[i * 64 + lowest_bit(w)]
-            out[e >> 6] |= (<uint64_t>1) << (e & 63)
-            w &= w - 1
+    marks_next(m, n)
+    for i in range(length):
+        e = column[u[i]]
+        if m.stamp[e] != m.mark:
+            m.stamp[e] = m.mark
+            out[count] = e
+            count += 1
+            total += element_hash(e)
     for k in range(beh.start[b], beh.start[b + 1]):
         e = table[x * beh.stride + beh.items[k]]
-        out[e >> 6] |= (<uint64_t>1) << (e & 63)
-    return table[x * beh.stride + beh.g[b]]
+        if m.stamp[e] != m.mark:
+            m.stamp[e] = m.mark
+            out[count] = e
+            count += 1
+            total += element_hash(e)
+    y[0] = table[x * beh.stride + beh.g[b]]
+    key[0] = set_key(y[0], total, count)
+    return count
 
 
-cdef inline bint meets(const uint64_t* u, const uint64_t* pset, Py_ssize_t words) noexcept:
+cdef inline bint meets(const int* u, Py_ssize_t length, const unsigned char[::1] p,
+                       int value) noexcept:
+    """Whether some element of the set has the flag ``value``."""
     cdef Py_ssize_t i
-    for i in range(words):
-        if u[i] & pset[i]:
+    for i in range(length):
+        if p[u[i]] == value:
             return True
     return False
 
 
-cdef uint64_t* bit_set(const unsigned char[::1] p, int n, Py_ssize_t words, int value) except NULL:
-    cdef uint64_t* out = <uint64_t*>malloc((words + 1) * sizeof(uint64_t))
-    cdef int e
+cdef int* scratch_for(int n, _Behaviours beh) except NULL:
+    """A set buffer: any set of elements, plus one behaviour's options before repeats go."""
+    cdef int* out = <int*>malloc((<Py_ssize_t>n + beh.widest + 1) * sizeof(int))
     if out == NULL:
         raise MemoryError()
-    memset(out, 0, (words + 1) * sizeof(uint64_t))
-    for e in range(n):
-        if p[e] == value:
-            out[e >> 6] |= (<uint64_t>1) << (e & 63)
     return out
 
 
-def candidates(const int[::1] table, Py_ssize_t n, const unsigned char[::1] p, options, bint lost):
+cdef int check_sets(const int[::1] us, Py_ssize_t count, Py_ssize_t n) except -1:
+    """The pure twin's check_sets, in C (the same errors, in the same order)."""
+    cdef Py_ssize_t at = 0, i, k, length = us.shape[0]
+    for i in range(count):
+        if at >= length or not 0 <= us[at] <= n or at + 1 + us[at] > length:
+            raise _args.bad_sets()
+        for k in range(at + 1, at + 1 + us[at]):
+            if not 0 <= us[k] < n:
+                raise _args.out_of_range("a known state's element", n)
+        for k in range(at + 2, at + 1 + us[at]):
+            if us[k - 1] >= us[k]:
+                raise ValueError("a known state's elements must increase")
+        at += 1 + us[at]
+    if at != length:
+        raise _args.bad_sets()
+    return 0
+
+
+cdef int tree_entries(const int[::1] trans, Py_ssize_t n) except -1:
+    """The checks of for_candidates and for_columns that read the whole transition table."""
+    entries(trans, n, "a transition's element")
+    return 0
+
+
+cdef Py_ssize_t path_of(const int[::1] parent, const int[::1] letter, Py_ssize_t y,
+                        int* path) noexcept:
+    """y's letters from 0, first letter first, into ``path``; returns their count."""
+    cdef Py_ssize_t length = 0, i
+    cdef int swap
+    while y:
+        path[length] = letter[y]
+        length += 1
+        y = parent[y]
+    for i in range(length // 2):
+        swap = path[i]
+        path[i] = path[length - 1 - i]
+        path[length - 1 - i] = swap
+    return length
+
+
+def candidates(const int[::1] trans, Py_ssize_t width, const int[::1] parent,
+               const int[::1] letter, const unsigned char[::1] p, const int[::1] table,
+               Py_ssize_t stride, options, bint lost):
     """See kayles/engine/_quotient_pure.py."""
-    _args.for_candidates(table, n, p, options, None)
+    _args.for_candidates(trans, width, parent, letter, p, table, stride, options, None)
+    cdef Py_ssize_t n = parent.shape[0], count = len(options), x, y, k, a, length, losers = 0
+    tree_entries(trans, n)
     entries(table, n, "a product")
-    cdef Py_ssize_t count = len(options), x, y, k, row
     cdef int* option = <int*>malloc((count + 1) * sizeof(int))
-    cdef bint ok
+    cdef int* losing = <int*>malloc((n + 1) * sizeof(int))
+    cdef int* path = <int*>malloc((n + 1) * sizeof(int))
+    cdef int z
     found = array("i")
-    if option == NULL:
-        raise MemoryError()
     try:
+        if option == NULL or losing == NULL or path == NULL:
+            raise MemoryError()
         for k in range(count):
             option[k] = options[k]
+        for y in range(n):
+            for k in range(count):
+                if p[table[y * stride + option[k]]]:
+                    losing[losers] = <int>y
+                    losers += 1
+                    break
         for x in range(n):
+            if (x & (SIGNAL_STEPS - 1)) == 0:
+                PyErr_CheckSignals()
             if (p[x] != 0) != lost:
                 continue
-            ok = True
-            for y in range(n):
-                row = y * n
-                if p[table[row + x]]:
-                    for k in range(count):
-                        if p[table[row + option[k]]]:
-                            ok = False
-                            break
-                    if not ok:
-                        break
-            if ok:
+            length = path_of(parent, letter, x, path)
+            for y in range(losers):
+                z = losing[y]
+                for a in range(length):
+                    z = trans[z * width + path[a]]
+                if p[z]:
+                    break
+            else:
                 found.append(x)
         return found
     finally:
         free(option)
+        free(losing)
+        free(path)
 
 
-def grow(const int[::1] table, Py_ssize_t n, const unsigned char[::1] p, behaviours, xs,
-         const unsigned char[::1] us, int first, Py_ssize_t limit):
+def grow(const int[::1] table, Py_ssize_t n, Py_ssize_t stride, const unsigned char[::1] p,
+         behaviours, xs, us, int first, Py_ssize_t limit, Py_ssize_t room):
     """See kayles/engine/_quotient_pure.py."""
-    _args.for_walk(table, n, p, behaviours, limit, entries=None)
-    _args.for_grow(n, behaviours, xs, us, first)
+    _args.for_walk(table, n, p, behaviours, limit, stride, entries=None)
+    _args.for_grow(n, behaviours, xs, us, first, room, None)
     entries(table, n, "a product")
-    cdef _Behaviours beh = _Behaviours(table, n, behaviours, n)
-    cdef Py_ssize_t words = (n + 63) // 64, s = 0, known = len(xs), i, found
+    cdef _Behaviours beh = _Behaviours(table, n, behaviours, stride)
+    cdef Py_ssize_t s = 0, known = len(xs), i, found, length, at = 0, k
+    cdef const int[::1] sets = us if isinstance(us, array) else array("i", us)
+    check_sets(sets, known, n)
     cdef Store store
-    cdef uint64_t* pset = bit_set(p, n, words, 1)
-    cdef uint64_t* scratch = <uint64_t*>malloc((words + 1) * sizeof(uint64_t))
-    cdef uint64_t* here = <uint64_t*>malloc((words + 1) * sizeof(uint64_t))
+    cdef Marks marks
+    cdef int* scratch = scratch_for(n, beh)
+    cdef int* here = scratch_for(n, beh)
+    cdef int[::1] out
     cdef int b, x, y
+    cdef uint64_t key
     cdef bint new, broken = False
+    store.table = store.xs = store.keys = store.start = store.items = NULL
+    marks.stamp = NULL
     try:
-        if scratch == NULL or here == NULL:
-            raise MemoryError()
-        store_open(&store, words)
-        memset(scratch, 0, (words + 1) * sizeof(uint64_t))
+        store_open(&store)
+        marks_open(&marks, n)
         if known == 0:
-            store_add(&store, 0, scratch, &new)
+            store_add(&store, 0, scratch, 0, stamp_set(&marks, n, 0, scratch, 0), &marks,
+                      &new)
             broken = p[0] != 0
         for i in range(known):
-            memcpy(scratch, &us[i * words * 8], words * sizeof(uint64_t))
-            store_add(&store, xs[i], scratch, &new)
+            length = sets[at]
+            for k in range(length):
+                scratch[k] = sets[at + 1 + k]
+            key = stamp_set(&marks, n, xs[i], scratch, length)
+            store_add(&store, xs[i], scratch, length, key, &marks, &new)
+            at += 1 + length
         while s < store.count and not broken:
             if (s & (SIGNAL_STEPS - 1)) == 0:
                 PyErr_CheckSignals()
             x = store.xs[s]
-            memcpy(here, store.us + s * words, words * sizeof(uint64_t))
+            length = store.start[s + 1] - store.start[s]
+            memcpy(here, store.items + store.start[s], length * sizeof(int))
             for b in range(first if s < known else 0, beh.count):
-                y = successor(&table[0], n, beh, b, x, here, scratch, words)
-                found = store_add(&store, y, scratch, &new)
+                k = successor(&table[0], n, beh, b, x, here, length, scratch, &y, &marks, &key)
+                found = store_add(&store, y, scratch, k, key, &marks, &new)
                 if new:
                     if found >= limit:
                         raise ValueError(f"more than {limit} states")
-                    if (p[y] != 0) == meets(scratch, pset, words):
+                    if store.count * STATE_ENTRIES + store.used > room:
+                        raise ValueError(f"more than {room} entries of states")
+                    if (p[y] != 0) == meets(scratch, k, p, 1):
                         broken = True
                         break
             s += 1
-        return (broken, array("i", [store.xs[i] for i in range(store.count)]),
-                (<char*>store.us)[:store.count * words * 8])
+        out_sets = array("i", [0]) * (store.count + store.used)
+        out = out_sets
+        at = 0
+        for i in range(store.count):
+            length = store.start[i + 1] - store.start[i]
+            out[at] = <int>length
+            memcpy(&out[at + 1], store.items + store.start[i], length * sizeof(int))
+            qsort(&out[at + 1], length, sizeof(int), compare_ints)  # the sets, sorted
+            at += 1 + length
+        out_xs = array("i")
+        out_xs.frombytes((<char*>store.xs)[:store.count * sizeof(int)])
+        return broken, out_xs, out_sets
     finally:
         store_close(&store)
-        free(pset)
+        free(marks.stamp)
         free(scratch)
         free(here)
 
 
-cdef int settle_flag(unsigned char[::1] p, uint64_t* pset, int x, const uint64_t* u,
-                     Py_ssize_t words) except -1:
+cdef inline void settle_flag(unsigned char[::1] p, int x, const int* u,
+                             Py_ssize_t length) noexcept:
     """x's flag from its least position's options' images u (flags 0 or 1 are kept)."""
-    cdef Py_ssize_t i
-    cdef bint moves = False
     if p[x] == 2:
-        for i in range(words):
-            if u[i]:
-                moves = True
-        p[x] = moves and not meets(u, pset, words)
-        if p[x]:
-            pset[x >> 6] |= (<uint64_t>1) << (x & 63)
-    return 0
+        p[x] = length > 0 and not meets(u, length, p, 1)
 
 
 def mark(const int[::1] table, Py_ssize_t n, Py_ssize_t stride, unsigned char[::1] p, behaviours,
@@ -302,26 +449,31 @@ def mark(const int[::1] table, Py_ssize_t n, Py_ssize_t stride, unsigned char[::
     _args.for_walk(table, n, p, behaviours, limit, stride, 2, None)
     entries(table, n, "a product")
     cdef _Behaviours beh = _Behaviours(table, n, behaviours, stride)
-    cdef Py_ssize_t words = (n + 63) // 64, visits = 1, width = beh.count, d, k
+    cdef Py_ssize_t visits = 1, width = beh.count, d, k, length
     cdef unsigned char* seen = <unsigned char*>malloc(n + 1)
-    cdef int* at = <int*>malloc((width + 1) * sizeof(int))          # each depth's element
-    cdef uint64_t* sets = <uint64_t*>malloc(((width + 1) * words + 1) * sizeof(uint64_t))
-    cdef uint64_t* scratch = <uint64_t*>malloc((words + 1) * sizeof(uint64_t))
-    cdef uint64_t* pset = bit_set(p, n, words, 1)
+    cdef int* at = <int*>malloc((width + 1) * sizeof(int))              # each depth's element
+    cdef Py_ssize_t* sizes = <Py_ssize_t*>calloc(width + 1, sizeof(Py_ssize_t))
+    cdef Py_ssize_t* rooms = <Py_ssize_t*>calloc(width + 1, sizeof(Py_ssize_t))
+    cdef int** sets = <int**>calloc(width + 1, sizeof(int*))            # each depth's set
+    cdef int* scratch = scratch_for(<int>n, beh)
+    cdef Marks marks
+    cdef uint64_t key
     cdef int y
+    marks.stamp = NULL
     try:
-        if seen == NULL or at == NULL or sets == NULL or scratch == NULL:
+        if seen == NULL or at == NULL or sizes == NULL or rooms == NULL or sets == NULL:
             raise MemoryError()
+        marks_open(&marks, n)
         memset(seen, 0, n + 1)
-        memset(sets, 0, ((width + 1) * words + 1) * sizeof(uint64_t))
         for d in range(width):
             at[d] = 0
         seen[0] = 1
-        settle_flag(p, pset, 0, sets, words)
+        settle_flag(p, 0, scratch, 0)
         while True:
             d = 0
             while d < width:
-                y = successor(&table[0], n, beh, <int>d, at[d], sets + d * words, scratch, words)
+                length = successor(&table[0], <int>n, beh, <int>d, at[d], sets[d], sizes[d],
+                                   scratch, &y, &marks, &key)
                 if not seen[y]:
                     break
                 d += 1
@@ -334,39 +486,50 @@ def mark(const int[::1] table, Py_ssize_t n, Py_ssize_t stride, unsigned char[::
                 PyErr_CheckSignals()
             for k in range(d + 1):
                 at[k] = y
-                memcpy(sets + k * words, scratch, words * sizeof(uint64_t))
+                reserve(<void**>&sets[k], &rooms[k], length + 1, sizeof(int))
+                memcpy(sets[k], scratch, length * sizeof(int))
+                sizes[k] = length
             seen[y] = 1
-            settle_flag(p, pset, y, scratch, words)
+            settle_flag(p, y, scratch, length)
     finally:
+        if sets != NULL:
+            for d in range(width + 1):
+                free(sets[d])
         free(seen)
         free(at)
+        free(sizes)
+        free(rooms)
         free(sets)
         free(scratch)
-        free(pset)
+        free(marks.stamp)
 
 
-def least_failure(const int[::1] table, Py_ssize_t n, const unsigned char[::1] p, behaviours,
-                  Py_ssize_t limit):
+def least_failure(const int[::1] table, Py_ssize_t n, Py_ssize_t stride,
+                  const unsigned char[::1] p, behaviours, Py_ssize_t limit, Py_ssize_t room):
     """See kayles/engine/_quotient_pure.py (the walk of _lex_walk, over stored states)."""
-    _args.for_walk(table, n, p, behaviours, limit, entries=None)
+    _args.for_walk(table, n, p, behaviours, limit, stride, entries=None)
+    _args.check_room(room)
     entries(table, n, "a product")
-    cdef _Behaviours beh = _Behaviours(table, n, behaviours, n)
-    cdef Py_ssize_t words = (n + 63) // 64, width = beh.count, d, k, s, seen_room = 0, i
+    cdef _Behaviours beh = _Behaviours(table, n, behaviours, stride)
+    cdef Py_ssize_t width = beh.count, d, k, s, seen_room = 0, i, length, size
     cdef Store store
+    cdef Marks marks
     cdef unsigned char* seen = NULL
     cdef Py_ssize_t* at = <Py_ssize_t*>malloc((width + 1) * sizeof(Py_ssize_t))
     cdef Py_ssize_t* counts = <Py_ssize_t*>malloc((width + 1) * sizeof(Py_ssize_t))
-    cdef uint64_t* pset = bit_set(p, n, words, 1)
-    cdef uint64_t* scratch = <uint64_t*>malloc((words + 1) * sizeof(uint64_t))
-    cdef uint64_t* here = <uint64_t*>malloc((words + 1) * sizeof(uint64_t))
+    cdef int* scratch = scratch_for(<int>n, beh)
+    cdef int* here = scratch_for(<int>n, beh)
     cdef int y
+    cdef uint64_t key
     cdef bint new
+    store.table = store.xs = store.keys = store.start = store.items = NULL
+    marks.stamp = NULL
     try:
-        if at == NULL or counts == NULL or scratch == NULL or here == NULL:
+        if at == NULL or counts == NULL:
             raise MemoryError()
-        store_open(&store, words)
-        memset(scratch, 0, (words + 1) * sizeof(uint64_t))
-        store_add(&store, 0, scratch, &new)
+        store_open(&store)
+        marks_open(&marks, n)
+        store_add(&store, 0, scratch, 0, stamp_set(&marks, n, 0, scratch, 0), &marks, &new)
         if p[0]:
             return []
         reserve(<void**>&seen, &seen_room, 1, 1)
@@ -377,11 +540,15 @@ def least_failure(const int[::1] table, Py_ssize_t n, const unsigned char[::1] p
         while True:
             d = 0
             while d < width:
-                memcpy(here, store.us + at[d] * words, words * sizeof(uint64_t))
-                y = successor(&table[0], n, beh, <int>d, store.xs[at[d]], here, scratch, words)
-                s = store_add(&store, y, scratch, &new)
+                length = store.start[at[d] + 1] - store.start[at[d]]
+                memcpy(here, store.items + store.start[at[d]], length * sizeof(int))
+                size = successor(&table[0], <int>n, beh, <int>d, store.xs[at[d]], here,
+                                 length, scratch, &y, &marks, &key)
+                s = store_add(&store, y, scratch, size, key, &marks, &new)
                 if new and s >= limit:
                     raise ValueError(f"more than {limit} states")
+                if new and store.count * STATE_ENTRIES + store.used > room:
+                    raise ValueError(f"more than {room} entries of states")
                 if s >= seen_room or not seen[s]:
                     break
                 counts[d] = 0
@@ -398,14 +565,14 @@ def least_failure(const int[::1] table, Py_ssize_t n, const unsigned char[::1] p
             for k in range(d + 1):
                 at[k] = s
             seen[s] = 1
-            if (p[y] != 0) == meets(scratch, pset, words):
+            if (p[y] != 0) == meets(scratch, size, p, 1):
                 return [b for b in range(width - 1, -1, -1) for _ in range(counts[b])]
     finally:
         store_close(&store)
+        free(marks.stamp)
         free(seen)
         free(at)
         free(counts)
-        free(pset)
         free(scratch)
         free(here)
 
@@ -449,32 +616,6 @@ def reach(const int[::1] table, Py_ssize_t n, Py_ssize_t stride, gens):
         free(where)
         free(order)
         free(moves)
-
-
-def restrict(const int[::1] table, Py_ssize_t n, elements):
-    """See kayles/engine/_quotient_pure.py."""
-    _args.for_restrict(table, n, elements, None)
-    entries(table, n, "a product")
-    cdef Py_ssize_t m = len(elements), i, j
-    cdef const int[::1] el = elements if isinstance(elements, array) else array("i", elements)
-    cdef int* rank = <int*>malloc((n + 1) * sizeof(int))
-    if rank == NULL:
-        raise MemoryError()
-    result = array("i", [0]) * (m * m)
-    cdef int[::1] out = result
-    try:
-        for i in range(n):
-            rank[i] = -1
-        for i in range(m):
-            rank[el[i]] = <int>i
-        for i in range(m):
-            for j in range(m):
-                out[i * m + j] = rank[table[el[i] * n + el[j]]]
-                if out[i * m + j] < 0:
-                    raise _args.not_closed()
-        return result
-    finally:
-        free(rank)
 
 
 cdef inline uint64_t row_hash(const int* row, Py_ssize_t length) noexcept:
@@ -558,9 +699,10 @@ cdef inline int power(int i, int tail) noexcept:
     return i if i < tail + 2 else tail + (i - tail) % 2
 
 
-def product_columns(const int[::1] base, Py_ssize_t nb, tails, needed):
+def product_columns(const int[::1] base, Py_ssize_t nb, Py_ssize_t stride, bases, tails,
+                    needed):
     """See kayles/engine/_quotient_pure.py."""
-    _args.for_product_columns(base, nb, tails, needed, None)
+    _args.for_product_columns(base, nb, stride, bases, tails, needed, None)
     entries(base, nb, "a product")
     cdef Py_ssize_t factors = len(tails), m = len(needed), size = nb, x, k, j, r, s
     cdef int tail[64]
@@ -568,50 +710,172 @@ def product_columns(const int[::1] base, Py_ssize_t nb, tails, needed):
     cdef int xd[64]
     cdef int* ed
     cdef const int[::1] want = needed if isinstance(needed, array) else array("i", needed)
+    cdef const int[::1] column = bases if isinstance(bases, array) else array("i", bases)
     for j in range(factors):
         tail[j] = tails[j]
         width[j] = tail[j] + 2
         size *= width[j]
     result = array("i", [0]) * (size * m)
     cdef int[::1] out = result
-    ed = <int*>malloc((m * (factors + 1) + 1) * sizeof(int))
+    ed = <int*>malloc((m * factors + 1) * sizeof(int))
     if ed == NULL:
         raise MemoryError()
     try:
-        for k in range(m):  # each needed element's digits: base part first
+        for k in range(m):  # each needed element's cyclic digits
             r = want[k]
             for j in range(factors - 1, -1, -1):
-                ed[k * (factors + 1) + 1 + j] = r % width[j]
+                ed[k * factors + j] = r % width[j]
                 r //= width[j]
-            ed[k * (factors + 1)] = r
         for x in range(size):
+            if (x & (SIGNAL_STEPS * 16 - 1)) == 0:
+                PyErr_CheckSignals()
             r = x
             for j in range(factors - 1, -1, -1):
                 xd[j] = r % width[j]
                 r //= width[j]
             for k in range(m):
-                s = base[r * nb + ed[k * (factors + 1)]]
+                s = base[r * stride + column[k]]
                 for j in range(factors):
-                    s = s * width[j] + power(xd[j] + ed[k * (factors + 1) + 1 + j], tail[j])
+                    s = s * width[j] + power(xd[j] + ed[k * factors + j], tail[j])
                 out[x * m + k] = <int>s
     finally:
         free(ed)
     return result
 
 
-def paths_table(Py_ssize_t count, Py_ssize_t width, trans, parent, letter):
+def collapse(Py_ssize_t count, Py_ssize_t width, moves, block):
     """See kayles/engine/_quotient_pure.py."""
-    _args.for_paths_table(count, width, trans, parent, letter, None)
-    cdef const int[::1] step = trans if isinstance(trans, array) else array("i", trans)
-    cdef const int[::1] up = array("i", parent)
-    cdef const int[::1] by = array("i", letter)
-    result = array("i", [0]) * (count * count)
+    _args.for_collapse(count, width, moves, block, None)
+    cdef const int[::1] step = moves if isinstance(moves, array) else array("i", moves)
+    cdef const int[::1] of = block if isinstance(block, array) else array("i", block)
+    entries(step, count, "a move's state")
+    cdef Py_ssize_t blocks = 0, s, a, head = 0, n = 0, b
+    for s in range(count):
+        if of[s] >= blocks:
+            blocks = of[s] + 1
+    first_state = array("i", [-1]) * blocks
+    rank_out = array("i", [-1]) * blocks
+    cdef int[::1] first_of = first_state
+    cdef int[::1] rank = rank_out
+    cdef int* queue = <int*>malloc((blocks + 1) * sizeof(int))
+    cdef int* up = <int*>malloc((blocks + 1) * sizeof(int))
+    cdef int* by = <int*>malloc((blocks + 1) * sizeof(int))
+    cdef int nxt
+    try:
+        if queue == NULL or up == NULL or by == NULL:
+            raise MemoryError()
+        for s in range(count - 1, -1, -1):
+            first_of[of[s]] = <int>s
+        if count:
+            queue[0] = of[0]
+            up[0] = by[0] = 0
+            rank[of[0]] = 0
+            n = 1
+        while head < n:
+            b = queue[head]
+            s = first_of[b]
+            for a in range(width):
+                nxt = of[step[s * width + a]]
+                if rank[nxt] < 0:
+                    rank[nxt] = <int>n
+                    queue[n] = nxt
+                    up[n] = <int>head
+                    by[n] = <int>a
+                    n += 1
+            head += 1
+        trans_out = array("i", [0]) * (n * width)
+        first_out = array("i", [0]) * n
+        parent_out = array("i", [0]) * n
+        letter_out = array("i", [0]) * n
+        for b in range(n):
+            s = first_of[queue[b]]
+            first_out[b] = <int>s
+            parent_out[b] = up[b]
+            letter_out[b] = by[b]
+            for a in range(width):
+                trans_out[b * width + a] = rank[of[step[s * width + a]]]
+        return trans_out, parent_out, letter_out, rank_out, first_out
+    finally:
+        free(queue)
+        free(up)
+        free(by)
+
+
+def columns(const int[::1] trans, Py_ssize_t width, const int[::1] parent,
+            const int[::1] letter, needed):
+    """See kayles/engine/_quotient_pure.py (the same columns, each built from its parent's:
+    the needed elements and their ancestors are visited depth first down the spanning tree,
+    one column per depth held at a time)."""
+    _args.for_columns(trans, width, parent, letter, needed, None)
+    cdef Py_ssize_t n = parent.shape[0], m = len(needed), k, y, x, top = 0, child
+    tree_entries(trans, n)
+    cdef const int[::1] want = needed if isinstance(needed, array) else array("i", needed)
+    result = array("i", [0]) * (n * m)
     cdef int[::1] out = result
-    cdef Py_ssize_t x, y, row
-    entries(step, count, "a transition's element")
-    for x in range(count):
-        row = x * count
-        out[row] = <int>x
-        for y in range(1, count):
-            out[row + y] = step[out[row + up[y]] * width + by[y]]
-    return result
+    # The tree of the needed elements and their ancestors: first child and next sibling.
+    cdef int* kept = <int*>malloc((n + 1) * sizeof(int))       # -1: not in the tree
+    cdef int* first = <int*>malloc((n + 1) * sizeof(int))
+    cdef int* sibling = <int*>malloc((n + 1) * sizeof(int))
+    cdef int* wanted = <int*>malloc((n + 1) * sizeof(int))     # first k of an element, or -1
+    cdef int* again = <int*>malloc((m + 1) * sizeof(int))      # the next k of the same element
+    cdef int* stack = <int*>malloc((n + 1) * sizeof(int))
+    cdef int* column = NULL
+    cdef Py_ssize_t depth = 0, height = 1
+    try:
+        if (kept == NULL or first == NULL or sibling == NULL or wanted == NULL
+                or again == NULL or stack == NULL):
+            raise MemoryError()
+        for y in range(n):
+            kept[y] = -1
+            first[y] = sibling[y] = wanted[y] = -1
+        for k in range(m - 1, -1, -1):
+            again[k] = wanted[want[k]]
+            wanted[want[k]] = <int>k
+        kept[0] = 0
+        for k in range(m):
+            y = want[k]
+            while kept[y] < 0:
+                kept[y] = 0
+                sibling[y] = first[parent[y]]
+                first[parent[y]] = <int>y
+                y = parent[y]
+        for y in range(1, n):  # the tree's height: one column per depth on the stack
+            if kept[y] == 0:
+                kept[y] = kept[parent[y]] + 1
+                if kept[y] + 1 > height:
+                    height = kept[y] + 1
+        column = <int*>malloc((height * n + 1) * sizeof(int))
+        if column == NULL:
+            raise MemoryError()
+        for x in range(n):
+            column[x] = <int>x
+        stack[0] = 0
+        top = 1
+        while top:
+            top -= 1
+            y = stack[top]
+            depth = kept[y]
+            if y:
+                PyErr_CheckSignals()
+                for x in range(n):
+                    column[depth * n + x] = trans[column[(depth - 1) * n + x] * width
+                                                  + letter[y]]
+            k = wanted[y]
+            while k >= 0:
+                for x in range(n):
+                    out[x * m + k] = column[depth * n + x]
+                k = again[k]
+            child = first[y]
+            while child >= 0:
+                stack[top] = <int>child
+                top += 1
+                child = sibling[child]
+        return result
+    finally:
+        free(kept)
+        free(first)
+        free(sibling)
+        free(wanted)
+        free(again)
+        free(stack)
+        free(column)

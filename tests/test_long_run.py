@@ -438,7 +438,7 @@ def test_a_survey_database_of_schema_1_gains_the_records_table(tmp_path):
     with Store(db) as opened:
         assert opened.records("0.167") == []
     with sqlite3.connect(db) as connection:
-        assert connection.execute("PRAGMA user_version").fetchone()[0] == 2
+        assert connection.execute("PRAGMA user_version").fetchone()[0] == 3
         tables = {row[0] for row in connection.execute("SELECT name FROM sqlite_master")}
     assert "records" in tables
 

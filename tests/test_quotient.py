@@ -7,6 +7,7 @@ from __future__ import annotations
 import functools
 import itertools
 import json
+import math
 import subprocess
 import sys
 from array import array
@@ -15,12 +16,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import kayles.analysis.quotient as quotient_module
 from kayles.analysis.quotient import quotient
 from kayles.engine.rules import get_game, parse_octal
 
 import oracle
 from conftest import ROOT, assert_usage_error, in_process, load_kernel
+
+ROOM = 1 << 40  # a walk's room (4-byte entries of states): no bound
 
 
 @pytest.fixture(scope="module", params=["cython", "python"])
@@ -121,20 +123,18 @@ def test_a_solved_quotient_predicts_heaps_past_the_search():
 @settings(max_examples=30, deadline=None)
 @given(st.text("01234567", min_size=1, max_size=3), st.integers(1, 10))
 def test_twins_agree(digits, max_heap):
-    """The same quotient, or the same error, from both kernels; with smaller bounds than
-    the search's own (orders to 256, trials to 4096) so that the pure twin stays quick on
-    any code (past them both give the same error, which is compared too)."""
+    """The same quotient, or the same error, from both kernels; with a smaller memory bound
+    than the search's own (tables of 64 Ki entries) so that the pure twin stays quick on
+    any code (past it both give the same error, which is compared too)."""
     game = parse_octal("0." + digits)
     found = []
-    with pytest.MonkeyPatch.context() as bounds:
-        bounds.setattr(quotient_module, "MAX_ORDER", 256)
-        bounds.setattr(quotient_module, "MAX_TRIAL", 4096)
-        for name in ("cython", "python"):
-            try:
-                q = quotient(game, max_heap, 1 << 16, kernel=load_kernel(name, "quotient"))
-                found.append((q.order, q.presentation(), q.p_words(), q.heaps, q.solved))
-            except ValueError as exc:
-                found.append(str(exc))
+    for name in ("cython", "python"):
+        try:
+            q = quotient(game, max_heap, 1 << 16, kernel=load_kernel(name, "quotient"),
+                         memory=1 << 18)
+            found.append((q.order, q.presentation(), q.p_words(), q.heaps, q.solved))
+        except ValueError as exc:
+            found.append(str(exc))
     assert found[0] == found[1]
 
 
@@ -148,7 +148,7 @@ def kernel_view(code: str, max_heap: int, kernel):
     def image(parts) -> int:
         element = 0
         for size in parts:
-            element = q.table[element][q.heap_class(size)]
+            element = q.times(element, q.heap_class(size))
         return element
 
     behaviours = list(dict.fromkeys(  # heaps with no move are the empty position: left out
@@ -179,22 +179,30 @@ def test_grown_walks_reach_every_state(code, max_heap, quotient_kernel):
     q, table, p, behaviours = kernel_view(code, max_heap, quotient_kernel)
     expected = all_states(q, behaviours)
     assert len(expected) > len(behaviours) > 3
-    size = (q.order + 63) // 64 * 8
     for first in (0, len(behaviours) // 2, len(behaviours) - 1):
-        _, head, head_sets = quotient_kernel.grow(table, q.order, p, behaviours[:first],
-                                                  array("i"), b"", 0, 10**6)
-        broken, ys, sets = quotient_kernel.grow(table, q.order, p, behaviours, head,
-                                                head_sets, first, 10**6)
-        found = [(ys[i], int.from_bytes(sets[i * size : (i + 1) * size], "little"))
-                 for i in range(len(ys))]
+        _, head, head_sets = quotient_kernel.grow(table, q.order, q.order, p,
+                                                  behaviours[:first], array("i"), array("i"), 0,
+                                                  10**6, ROOM)
+        broken, ys, sets = quotient_kernel.grow(table, q.order, q.order, p, behaviours, head,
+                                                head_sets, first, 10**6, ROOM)
+        found, at = [], 0
+        for x in ys:  # each set: its size, then its elements in increasing order
+            elements = list(sets[at + 1 : at + 1 + sets[at]])
+            assert elements == sorted(set(elements))
+            found.append((x, frozenset(elements)))
+            at += 1 + sets[at]
+        assert at == len(sets)
         assert not broken and len(set(found)) == len(found)
-        assert {(x, frozenset(e for e in range(q.order) if u >> e & 1)) for x, u in found} \
-            == expected
+        assert set(found) == expected
     with pytest.raises(ValueError, match="more than 5 states"):
-        quotient_kernel.grow(table, q.order, p, behaviours, array("i"), b"", 0, 5)
+        quotient_kernel.grow(table, q.order, q.order, p, behaviours, array("i"), array("i"), 0,
+                             5, ROOM)
+    with pytest.raises(ValueError, match="more than 40 entries of states"):
+        quotient_kernel.grow(table, q.order, q.order, p, behaviours, array("i"), array("i"), 0,
+                             10**6, 40)
     wrong = p[:1] + bytes(1 - flag for flag in p[1:])  # the first new state breaks the rule
-    broken, ys, _ = quotient_kernel.grow(table, q.order, wrong, behaviours, array("i"), b"",
-                                         0, 10**6)
+    broken, ys, _ = quotient_kernel.grow(table, q.order, q.order, wrong, behaviours,
+                                         array("i"), array("i"), 0, 10**6, ROOM)
     assert broken and len(ys) == 2
 
 
@@ -226,12 +234,13 @@ def test_candidates_keep_every_element_a_walk_proves(code, max_heap, quotient_ke
     proved = 0
     for options in [(0,), (1,), (0, 1), tuple(range(0, q.order, 3)), behaviours[-1][1]]:
         for lost in (True, False):
-            kept = set(quotient_kernel.candidates(table, q.order, p, options, lost))
+            kept = set(quotient_kernel.candidates(q.trans, len(q.letters), q.parent,
+                                                  q.letter, p, table, q.order, options, lost))
             assert all(bool(p[x]) == lost for x in kept)
             for x in range(q.order):
-                broken, _, _ = quotient_kernel.grow(table, q.order, p,
+                broken, _, _ = quotient_kernel.grow(table, q.order, q.order, p,
                                                     [*behaviours, (x, options)], array("i"),
-                                                    b"", 0, 10**6)
+                                                    array("i"), 0, 10**6, ROOM)
                 if not broken and bool(p[x]) == lost:
                     assert x in kept, (options, x)
                     proved += 1
@@ -246,7 +255,8 @@ def least_first(vector: tuple[int, ...]) -> tuple[int, ...]:
 def test_the_least_failure_is_broken_and_nothing_before_it_is(code, max_heap,
                                                               quotient_kernel):
     q, table, p, behaviours = kernel_view(code, max_heap, quotient_kernel)
-    assert quotient_kernel.least_failure(table, q.order, p, behaviours, 10**6) is None
+    assert quotient_kernel.least_failure(table, q.order, q.order, p, behaviours, 10**6,
+                                         ROOM) is None
     width = len(behaviours)
 
     def broken(vector, flags) -> bool:
@@ -269,7 +279,8 @@ def test_the_least_failure_is_broken_and_nothing_before_it_is(code, max_heap,
     for flip in range(1, min(q.order, 6)):
         flags = bytearray(p)
         flags[flip] ^= 1
-        word = quotient_kernel.least_failure(table, q.order, bytes(flags), behaviours, 10**6)
+        word = quotient_kernel.least_failure(table, q.order, q.order, bytes(flags), behaviours,
+                                             10**6, ROOM)
         vector = tuple(word.count(b) for b in range(width))
         assert broken(vector, flags)
         for smaller in itertools.product(range(3), repeat=min(width, 5)):
@@ -279,7 +290,11 @@ def test_the_least_failure_is_broken_and_nothing_before_it_is(code, max_heap,
     with pytest.raises(ValueError, match="more than 2 states"):
         flags = bytearray(p)
         flags[-1] ^= 1
-        quotient_kernel.least_failure(table, q.order, bytes(flags), behaviours, 2)
+        quotient_kernel.least_failure(table, q.order, q.order, bytes(flags), behaviours, 2,
+                                      ROOM)
+    with pytest.raises(ValueError, match="more than 30 entries of states"):
+        quotient_kernel.least_failure(table, q.order, q.order, bytes(flags), behaviours, 10**6,
+                                      30)
 
 
 def test_product_columns_multiply_componentwise(quotient_kernel):
@@ -306,7 +321,8 @@ def test_product_columns_multiply_componentwise(quotient_kernel):
 
     size = 3 * 2 * 4 * 5
     needed = [0, 1, 7, 20, 59, 119]
-    out = quotient_kernel.product_columns(base, 3, tails, needed)
+    out = quotient_kernel.product_columns(base, 3, 3, [digits(e)[0] for e in needed], tails,
+                                          needed)
     assert len(out) == size * len(needed)
     for y in range(size):
         for k, e in enumerate(needed):
@@ -318,16 +334,18 @@ def test_games_with_no_move_give_the_trivial_quotient():
     assert (q.order, q.presentation(), q.p_words(), q.tame()) == (1, "<>", [], "T0")
 
 
-def test_beyond_the_search_is_an_error_never_a_guess(quotient_kernel, monkeypatch):
+def test_beyond_the_search_is_an_error_never_a_guess(quotient_kernel):
     with pytest.raises(ValueError, match="beyond this search .*more than 10 states"):
         quotient(get_game("kayles"), 40, 10, kernel=quotient_kernel)
-    monkeypatch.setattr(quotient_module, "MAX_ORDER", 100)  # 0.07 has 144 at heap 25
-    with pytest.raises(ValueError, match="heaps up to 25 is beyond this search .*order past 100"):
-        quotient(get_game("0.07"), 30, kernel=quotient_kernel)
-    monkeypatch.setattr(quotient_module, "MAX_ORDER", 4096)
-    monkeypatch.setattr(quotient_module, "MAX_TRIAL", 1000)  # 0.07 at heap 30 needs more
-    with pytest.raises(ValueError, match="heaps up to 30 is beyond this search .*past 1000"):
-        quotient(get_game("0.07"), 30, kernel=quotient_kernel)
+    # A walk's states (36 bytes each and 4 an element of their sets) within the bound:
+    with pytest.raises(ValueError, match=r"heaps up to 25 is beyond this search \(a walk's "
+                       r"states would pass the memory bound, 200.0 KB \(--memory\); raise "
+                       r"--memory or try a smaller --to\)"):
+        quotient(get_game("0.07"), 30, kernel=quotient_kernel, memory=200 << 10)
+    q = quotient(get_game("0.07"), 40, kernel=quotient_kernel, memory=50 << 10,
+                 as_far_as_it_goes=True)
+    assert (q.max_heap, q.order, q.beyond[0]) == (18, 24, 19)
+    assert "memory bound, 50.0 KB" in q.beyond[1]
 
 
 def kayles(*args) -> subprocess.CompletedProcess:
@@ -458,3 +476,77 @@ def test_one_misere_answer_for_every_front_end():
         Solver(kayles, budget=50).outcome(many)
     move, outcome = misere_answer(Solver(kayles, budget=50_000), many)
     assert outcome in ("P", "N") and (move is None) == (outcome == "P")
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.integers(1, 5), min_size=1, max_size=3), st.data())
+def test_collapse_and_columns_rebuild_a_monoid_from_its_automaton(orders, data):
+    """A product of cyclic groups read as an automaton (a state per element, a letter per
+    factor), labelled at random and minimized: its blocks form a commutative monoid (the
+    syntactic one), so collapse's transition table must send block(s) to block(s + e_a),
+    its tree must spell each element from a smaller one, and columns must give
+    block(s) block(t) = block(s + t); both twins alike."""
+    count = math.prod(orders)
+    width = len(orders)
+
+    def digits(s):
+        out = []
+        for o in reversed(orders):
+            out.append(s % o)
+            s //= o
+        return out[::-1]
+
+    def number(ds):
+        s = 0
+        for o, d in zip(orders, ds):
+            s = s * o + d % o
+        return s
+
+    moves = array("i", [number([d + (j == a) for j, d in enumerate(digits(s))])
+                        for s in range(count) for a in range(width)])
+    labels = data.draw(st.lists(st.integers(0, 1), min_size=count, max_size=count))
+    picks = data.draw(st.lists(st.integers(0, 200), max_size=6))
+    results = []
+    for name in ("cython", "python"):
+        kernel = load_kernel(name, "quotient")
+        block = kernel.minimize(count, width, moves, labels)
+        trans, parent, letter, rank, first = kernel.collapse(count, width, moves, block)
+        n = len(parent)
+        element = [rank[block[s]] for s in range(count)]
+        assert sorted(set(element)) == list(range(n)) and element[0] == 0
+        for s in range(count):
+            for a in range(width):
+                assert trans[element[s] * width + a] == element[moves[s * width + a]]
+        for y in range(1, n):
+            assert parent[y] < y and trans[parent[y] * width + letter[y]] == y
+        assert all(element[first[x]] == x for x in range(n))
+        full = kernel.columns(trans, width, parent, letter, range(n))
+        for s in range(count):
+            for t in range(count):
+                both = number([i + j for i, j in zip(digits(s), digits(t))])
+                assert full[element[s] * n + element[t]] == element[both]
+        needed = [pick % n for pick in picks]
+        some = kernel.columns(trans, width, parent, letter, needed)
+        assert list(some) == [full[x * n + e] for x in range(n) for e in needed]
+        results.append((list(block), [list(a) for a in (trans, parent, letter, rank, first)],
+                        list(some)))
+    assert results[0] == results[1]
+
+
+def test_a_quotient_keeps_transitions_not_its_table():
+    """Products are read from the transition table on the generators; the full table (for
+    small orders) agrees with them, is a commutative monoid, and is not built past
+    FULL_TABLE."""
+    q = quotient(get_game("0.07"), 25)
+    assert len(q.trans) == q.order * len(q.letters)
+    assert q.bytes_per_element() == 4 * len(q.letters) + 9
+    table = q.table
+    for x in range(q.order):
+        for y in range(q.order):
+            assert table[x][y] == q.times(x, y) == table[y][x]
+    for x, y, z in itertools.product(range(0, q.order, 7), repeat=3):
+        assert table[table[x][y]][z] == table[x][table[y][z]]
+    small = quotient(get_game("0.07"), 25)
+    small.words = small.words * 100  # an order past FULL_TABLE, as far as `table` can tell
+    with pytest.raises(ValueError, match="is not built"):
+        _ = small.table

@@ -213,36 +213,77 @@ def test_formats_agree(tmp_path):
 
 def test_misere_adds_each_codes_quotient(tmp_path):
     """--misere: the quotient of each code as kayles.analysis.quotient finds it (its own tests check
-    it against the oracle), in every form; past the search it says so, never a guess."""
+    it against the oracle), in every form; past the search, the heaps it proved and why it
+    stopped, never a guess.  Each is stored, and a rerun reads it back."""
     from kayles.analysis.quotient import quotient
     from kayles.engine.rules import get_game
 
     db = tmp_path / "s.sqlite"
     codes = ["0.77", "0.75", "0.07", "0.6"]
-    found = survey_json(*codes, "--max", "3000", "--misere", "20", "--jobs", "2", db=db)
+    bound = ("--misere", "20", "--budget", "200000")  # 0.6 at heap 17 needs more states
+    found = survey_json(*codes, "--max", "3000", *bound, "--jobs", "2", db=db)
     assert [r["code"] for r in found] == codes
     for row in found[:3]:
         q = quotient(get_game(row["code"]), 20)
         solved = q.solved and dict(zip(("at_heap", "period", "preperiod"), q.solved))
-        assert row["misere"] == {"max_heap": 20, "order": q.order, "p_size": q.p_size,
-                                 "solved": solved, "error": None}
+        assert row["misere"] == {"max_heap": 20, "heaps": 20, "order": q.order,
+                                 "p_size": q.p_size, "solved": solved,
+                                 "checksum": q.checksum(), "error": None}
     assert found[1]["misere"]["solved"] == {"at_heap": 20, "period": 2, "preperiod": 8}
     beyond = found[3]["misere"]
-    assert (beyond["order"], beyond["p_size"], beyond["solved"]) == (None, None, None)
-    assert "0.6 on heaps up to 17 is beyond this search" in beyond["error"]
-    table = survey(*codes, "--max", "3000", "--misere", "20", db=db).stdout.decode()
+    q = quotient(get_game("0.6"), 16)
+    assert (beyond["heaps"], beyond["order"], beyond["p_size"], beyond["solved"]) == (
+        16, q.order, q.p_size, None)
+    assert "0.6 on heaps up to 17 is beyond this search (more than 200000 states" in \
+        beyond["error"]
+    table = survey(*codes, "--max", "3000", *bound, db=db).stdout.decode()
     lines = table.splitlines()
-    assert lines[0].endswith("misere order  misere p  misere solved")
-    assert lines[2].split()[-3:] == ["8", "2", "20"] and lines[4].split()[-3:] == ["beyond",
-                                                                                   "-", "-"]
-    parsed = list(csv.DictReader(io.StringIO(survey(*codes, "--max", "3000", "--misere", "20",
-                                                    "--csv", db=db).stdout.decode())))
-    assert [(r["misere_order"], r["misere_p"], r["misere_solved"]) for r in parsed] == [
-        (str(found[0]["misere"]["order"]), str(found[0]["misere"]["p_size"]), ""),
-        ("8", "2", "20"), (str(found[2]["misere"]["order"]), str(found[2]["misere"]["p_size"]),
-                           ""), ("beyond", "", "")]
+    assert lines[0].endswith("misere heaps  misere order  misere p  misere solved")
+    assert lines[2].split()[-4:] == ["20", "8", "2", "20"]
+    assert lines[4].split()[-4:] == ["16", str(q.order), str(q.p_size), "-"]
+    parsed = list(csv.DictReader(io.StringIO(survey(*codes, "--max", "3000", *bound, "--csv",
+                                                    db=db).stdout.decode())))
+    assert [(r["misere_heaps"], r["misere_order"], r["misere_p"], r["misere_solved"])
+            for r in parsed] == [
+        ("20", str(found[0]["misere"]["order"]), str(found[0]["misere"]["p_size"]), ""),
+        ("20", "8", "2", "20"),
+        ("20", str(found[2]["misere"]["order"]), str(found[2]["misere"]["p_size"]), ""),
+        ("16", str(q.order), str(q.p_size), "")]
     small = survey_json("0.77", "--max", "3000", "--misere", "30", "--budget", "5", db=db)
     assert "more than 5 states" in small[0]["misere"]["error"]
+
+
+def test_misere_rows_are_stored_proved_and_read_back(tmp_path):
+    """A rerun reads each stored quotient row instead of computing it (a row edited in the
+    file shows through, so the rerun computed nothing); a row short of its heap is computed
+    again under a larger budget only; a damaged row is refused in one line."""
+    import sqlite3
+
+    db = tmp_path / "s.sqlite"
+    first = survey_json("0.77", "0.07", "--max", "3000", "--misere", "20", db=db)
+    with sqlite3.connect(db) as con:
+        rows = con.execute("SELECT code, max_heap, heaps, quotient_order, states, error "
+                           "FROM quotients ORDER BY code").fetchall()
+        assert [r[:5] for r in rows] == [
+            ("0.07", 20, 20, first[1]["misere"]["order"], 1 << 21),
+            ("0.77", 20, 20, first[0]["misere"]["order"], 1 << 21)]
+        con.execute("UPDATE quotients SET p_size = 1 WHERE code = '0.07'")
+    again = survey_json("0.77", "0.07", "--max", "3000", "--misere", "20", db=db)
+    assert again[1]["misere"]["p_size"] == 1 and again[0] == first[0]
+    short = survey_json("0.77", "--max", "3000", "--misere", "30", "--budget", "5", db=db)
+    assert short[0]["misere"]["error"] and short[0]["misere"]["heaps"] < 30
+    with sqlite3.connect(db) as con:
+        assert con.execute("SELECT heaps, states FROM quotients WHERE max_heap = 30"
+                           ).fetchone() == (short[0]["misere"]["heaps"], 5)
+    whole = survey_json("0.77", "--max", "3000", "--misere", "30", db=db)
+    assert whole[0]["misere"]["error"] is None and whole[0]["misere"]["heaps"] == 30
+    with sqlite3.connect(db) as con:
+        con.execute("UPDATE quotients SET checksum = 'not hex' WHERE code = '0.77'")
+    result = survey("0.77", "--max", "3000", "--misere", "20", db=db, check=False)
+    assert result.returncode == 2 and result.stdout == b""
+    assert result.stderr.decode().count("\n") == 1
+    assert "the quotient row of 0.77 (heap 20) is damaged or was edited" in \
+        result.stderr.decode()
 
 
 def test_bad_codes_are_reported_one_per_line_and_the_rest_runs(tmp_path):

@@ -25,8 +25,8 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from ..storage.records import Summary
 
-__all__ = ["CLASS_VALUES", "COLUMNS", "FIRST", "census_codes", "census_rows", "escalates",
-           "passes", "summary_markdown"]
+__all__ = ["CLASS_VALUES", "COLUMNS", "FIRST", "MISERE_COLUMNS", "census_codes", "census_rows",
+           "escalates", "misere_rows", "misere_markdown", "passes", "summary_markdown"]
 
 FIRST = 1 << 16  # the first pass: every code to this many values
 STEP = 4  # each later pass computes 2**STEP times more values
@@ -34,6 +34,9 @@ DENSE_SHARE = 16  # an open code goes on while at most one heap in this many is 
 CLASS_VALUES = FIRST  # classes: codes whose first this many values agree
 COLUMNS = ("code", "status", "computed", "preperiod", "period", "values", "largest",
            "largest_heap", "mask", "rare", "last_rare", "checksum", "class")
+# The misère census (--misere): each code's quotient on heaps up to HEAP, or as far as proved.
+MISERE_COLUMNS = ("code", "status", "heaps", "order", "p_size", "solved_at", "period",
+                  "preperiod", "checksum", "stopped_by")
 
 
 def census_codes(digits: int) -> list[str]:
@@ -77,6 +80,52 @@ def census_rows(summaries: list[Summary]) -> list[dict]:
             "class": first[summary.code],
         })
     return rows
+
+
+def misere_rows(summaries: dict[str, dict], codes: list[str]) -> list[dict]:
+    """The published row of each code's misère summary (``survey.misere_summary``): status
+    solved (the quotient of every heap), done (of heaps up to HEAP) or short (of fewer: the
+    next is beyond the search, ``stopped_by`` states or memory, or budget for any other
+    bound)."""
+    rows = []
+    for code in codes:
+        m = summaries[code]
+        solved = m["solved"] or {}
+        error = m["error"] or ""
+        status = "solved" if solved else ("short" if error else "done")
+        stopped = ("" if not error else "memory" if "memory bound" in error
+                   else "states" if "states" in error else "budget")
+        rows.append({"code": code, "status": status, "heaps": m["heaps"], "order": m["order"],
+                     "p_size": m["p_size"], "solved_at": solved.get("at_heap"),
+                     "period": solved.get("period"), "preperiod": solved.get("preperiod"),
+                     "checksum": m["checksum"] and m["checksum"][:16], "stopped_by": stopped})
+    return rows
+
+
+def misere_markdown(rows: list[dict], top: int = 10) -> str:
+    """The misère census in Markdown: by digits, how many quotients are solved, proved to
+    HEAP or stopped short; then the largest orders proved to HEAP and the solved ones with
+    the largest orders."""
+    out = ["| digits | codes | solved | to the heap asked | stopped short | largest order |",
+           "|---:|---:|---:|---:|---:|---:|"]
+    for digits in sorted({len(row["code"]) - 2 for row in rows}):
+        some = [row for row in rows if len(row["code"]) - 2 == digits]
+        count = {status: sum(row["status"] == status for row in some)
+                 for status in ("solved", "done", "short")}
+        largest = max((row["order"] or 0 for row in some if row["status"] != "short"),
+                      default=0)
+        out.append(f"| {digits} | {len(some):,} | {count['solved']:,} | {count['done']:,} | "
+                   f"{count['short']:,} | {largest:,} |")
+    for status, title in (("done", "Largest quotients proved to the heap asked"),
+                          ("solved", "Largest solved quotients")):
+        out += ["", f"**{title}**", "", "| code | heaps | order | P | period | preperiod |",
+                "|---|---:|---:|---:|---:|---:|"]
+        for row in sorted((r for r in rows if r["status"] == status),
+                          key=lambda r: (-r["order"], r["code"]))[:top]:
+            out.append(f"| {row['code']} | {row['heaps']} | {row['order']:,} | "
+                       f"{row['p_size']:,} | {row['period'] or '-'} | "
+                       f"{row['preperiod'] or '-'} |")
+    return "\n".join(out) + "\n"
 
 
 def summary_markdown(rows: list[dict], top: int = 10) -> str:

@@ -164,9 +164,9 @@ def survey(codes: list[str], limit: int, store: Store, executor: Executor, windo
 
 
 def quotients(codes: list[str], max_heap: int, budget: int, executor: Executor, window: int,
-              done: Callable[[str], None]) -> dict[str, dict]:
+              done: Callable[[str, dict], None]) -> dict[str, dict]:
     """{code: kayles.analysis.survey.misere_summary} of every code, at most ``window`` in flight;
-    ``done(code)`` once per code computed."""
+    ``done(code, summary)`` once per code computed, as it arrives."""
     pending = deque(codes)
     flight: dict[Future, str] = {}
     found: dict[str, dict] = {}
@@ -180,7 +180,8 @@ def quotients(codes: list[str], max_heap: int, budget: int, executor: Executor, 
             try:
                 found[code] = future.result()
             except Exception as exc:  # a worker's failure (memory, a lost Dask worker)
-                found[code] = {"max_heap": max_heap, "order": None, "p_size": None,
-                               "solved": None, "error": str(exc) or type(exc).__name__}
-            done(code)
+                found[code] = {"max_heap": max_heap, "heaps": 0, "order": None,
+                               "p_size": None, "solved": None, "checksum": None,
+                               "error": str(exc) or type(exc).__name__, "seconds": 0.0}
+            done(code, found[code])
     return found

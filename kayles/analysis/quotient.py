@@ -32,7 +32,14 @@ is then added so:
    thousands of elements cost what they reduce to.
 
 Nothing is ever guessed into the answer: every printed quotient passed the walk.  Too many
-states or elements raise ValueError instead.
+states, or more memory than the bound given, raise ValueError instead.
+
+Representation.  A quotient is never held as its full product table (order^2 entries): a
+reduced candidate is a transition table (x times each generator) with a spanning tree of
+words, and the walks read only the columns they use (the heaps' images and their
+options' images), built from it by ``kernel.columns``.  So an element costs 4 bytes per
+generator plus its column entries, and orders of 10^5 and more fit; the full table is
+built only on request (``Quotient.table``, small orders).
 
 Solved quotients.  Once the pretending function is periodic, image(n + p) = image(n) for
 n0 <= n <= N - p, and every option of a heap past N leaves an outer part of at least
@@ -55,8 +62,9 @@ import math
 import string
 from array import array
 
+from ..engine import limits
 from ..engine._constants import QUOTIENT_STATES
-from ..engine.limits import QUOTIENT_BUDGET, QUOTIENT_HEAP
+from ..engine.limits import QUOTIENT_BUDGET, QUOTIENT_HEAP, QUOTIENT_MEMORY
 from ..engine.rules import Game, parse_octal
 from .misere import Solver
 
@@ -65,30 +73,69 @@ __all__ = ["MAX_HEAP", "MAX_STATES", "Quotient", "answer_misere", "attach_quotie
 
 TAME_ORDERS = (1, 2, 6, 10, 18, 34)  # T0, T1, then 2**k + 2 (misère Nim, heaps < 2**k)
 MAX_HEAP = QUOTIENT_HEAP.high  # the largest --to (the answer lists the class of every heap)
-REACH = 200  # kayles quotient without --max-heap: till solved, or the search stops, or this
-MAX_STATES = QUOTIENT_STATES  # default bound on the states one walk visits (--budget)
-MAX_ORDER = 4096  # a candidate larger than this: beyond the search
-MAX_TRIAL = 1 << 16  # the most elements of a trial monoid (before its reduction)
+REACH = 200  # kayles quotient without --to: till solved, or the search stops, or this
+MAX_STATES = QUOTIENT_STATES  # default bound on the states one walk visits (--states)
+FULL_TABLE = 4096  # Quotient.table: the full product table, for orders up to this
 MAX_POWER = 30  # the longest tail of a generator's powers (g^(k+2) = g^k)
 MAX_RECALIBRATIONS = 256  # positions set right by freeing heaps (step 3) per new generator
 
 
 class Quotient:
-    """A misère quotient: elements as words in the generators, product table, P-portion."""
+    """A misère quotient: elements as words in the generators, their products, P-portion.
 
-    def __init__(self, game: Game, max_heap: int, words: list[str], table: list[list[int]],
-                 p_portion: set[int], heaps: list[int], relations: list[tuple[str, str]],
-                 letters: list[tuple[str, int]], solved: tuple[int, int, int] | None) -> None:
+    Products are kept as a transition table: ``trans[x * len(letters) + a]`` is x times
+    generator a, and element y > 0 is ``parent[y]`` times generator ``letter[y]`` (its
+    normal form less one letter), so ``times`` follows y's path from x.
+    """
+
+    def __init__(self, game: Game, max_heap: int, words: list[str], trans: array,
+                 parent: array, letter: array, p_portion: set[int], heaps: list[int],
+                 relations: list[tuple[str, str]], letters: list[tuple[str, int]],
+                 solved: tuple[int, int, int] | None) -> None:
         self.game = game
         self.max_heap = max_heap
         self.words = words  # element i's normal form ('1' for the identity)
-        self.table = table
+        self.trans, self.parent, self.letter = trans, parent, letter
         self.p_portion = p_portion
         self.heaps = heaps  # the class of heap 0..max_heap (the pretending function)
         self.relations = relations
         self.letters = letters  # (letter, heap whose class it names)
         self.solved = solved  # None, or (at heap, period, preperiod): the whole game's quotient
         self.beyond: tuple[int, str] | None = None  # (the heap past the search, why)
+        self._paths: dict[int, list[int]] = {}
+        self._table: list[list[int]] | None = None
+
+    def times(self, x: int, y: int) -> int:
+        """The product x y (y's path from x)."""
+        path = self._paths.get(y)
+        if path is None:
+            path, z = [], y
+            while z:
+                path.append(self.letter[z])
+                z = self.parent[z]
+            path.reverse()
+            self._paths[y] = path
+        width = len(self.letters)
+        for a in path:
+            x = self.trans[x * width + a]
+        return x
+
+    @property
+    def table(self) -> list[list[int]]:
+        """The full product table (``table[x][y]`` = x y), for orders up to FULL_TABLE."""
+        if self._table is None:
+            if self.order > FULL_TABLE:
+                raise ValueError(f"a product table of order {self.order} is not built "
+                                 f"(at most {FULL_TABLE}); use times")
+            flat = _kernel().columns(self.trans, len(self.letters), self.parent, self.letter,
+                                     range(self.order))
+            n = self.order
+            self._table = [list(flat[x * n : (x + 1) * n]) for x in range(n)]
+        return self._table
+
+    def bytes_per_element(self) -> int:
+        """What an element costs here: its transitions, tree link and flag (int32s)."""
+        return 4 * len(self.letters) + 4 + 4 + 1
 
     @property
     def order(self) -> int:
@@ -112,19 +159,19 @@ class Quotient:
         classes = [self.heap_class(size) for size in heaps]
         after = [0] * (len(classes) + 1)  # after[i]: the product of classes[i:]
         for i in range(len(classes) - 1, -1, -1):
-            after[i] = self.table[after[i + 1]][classes[i]]
+            after[i] = self.times(after[i + 1], classes[i])
         if after[0] in self.p_portion:
             return None
         before = 0
         for i, size in enumerate(heaps):
-            rest = self.table[before][after[i + 1]]
+            rest = self.times(before, after[i + 1])
             for option in self.game.options(size):
                 element = rest
                 for part in option.parts:
-                    element = self.table[element][self.heap_class(part)]
+                    element = self.times(element, self.heap_class(part))
                 if element in self.p_portion:
                     return i, option.a, option.kind, list(option.parts)
-            before = self.table[before][classes[i]]
+            before = self.times(before, classes[i])
         return None
 
     def heap_class(self, size: int) -> int:
@@ -141,6 +188,15 @@ class Quotient:
         rels = ", ".join(f"{left} = {right}" for left, right in self.relations)
         return f"<{gens} | {rels}>" if rels else f"<{gens}>"
 
+    def checksum(self) -> str:
+        """SHA-256 (hex) of what defines the quotient of heaps 0..max_heap: the presentation,
+        the P-portion and each heap's class, as words (a stored row's fingerprint)."""
+        import hashlib
+
+        text = "\n".join([self.presentation(), " ".join(self.p_words()),
+                          " ".join(self.words[c] for c in self.heaps)])
+        return hashlib.sha256(text.encode()).hexdigest()
+
     def p_words(self) -> list[str]:
         return [self.words[i] for i in sorted(self.p_portion)]
 
@@ -149,7 +205,7 @@ class Quotient:
         solved)."""
         element = 0
         for size in heaps:
-            element = self.table[element][self.heap_class(size)]
+            element = self.times(element, self.heap_class(size))
         return "P" if element in self.p_portion else "N"
 
 
@@ -159,26 +215,37 @@ def _word(exponents: tuple[int, ...], letters: list[str]) -> str:
 
 
 def quotient(game: Game, max_heap: int, budget: int = MAX_STATES, kernel=None, *,
-             as_far_as_it_goes: bool = False) -> Quotient:
+             as_far_as_it_goes: bool = False, memory: int | None = None,
+             progress=None) -> Quotient:
     """The misère quotient of ``game`` on heaps 1..max_heap, proved (see the module header).
 
     Stops early when the quotient is solved (then it holds for every heap).  ``budget``
-    bounds the states a walk may visit; ``kernel``: a quotient kernel module (default: the
-    one ``kayles.engine._impl`` chooses).  A heap beyond the search is a ValueError, or with
-    ``as_far_as_it_goes`` the quotient of the heaps before it, ``beyond`` saying why.
+    bounds the states a walk may visit and ``memory`` the bytes of one table or walk
+    (default: half of KAYLES_MEMORY or of the memory available, ``limits.memory``);
+    ``kernel``: a quotient kernel module (default: the one ``kayles.engine._impl``
+    chooses).  A heap beyond the search is a ValueError, or with ``as_far_as_it_goes`` the
+    quotient of the heaps before it, ``beyond`` saying why.  ``progress(heap, order,
+    p_size)`` is called after each heap.
     """
     QUOTIENT_HEAP.check(max_heap)
     QUOTIENT_BUDGET.check(budget)
-    builder = _Builder(game, budget, kernel or _kernel())
+    if memory is None:
+        have, source = limits.memory()
+        bound = (have // 2, f"half of {source}")
+    else:
+        bound = (QUOTIENT_MEMORY.check(memory), "--memory")
+    builder = _Builder(game, budget, kernel or _kernel(), bound)
     for h in range(1, max_heap + 1):
         try:
             builder.add(h)
         except ValueError as exc:
             if not as_far_as_it_goes or h == 1:
                 raise
-            found = quotient(game, h - 1, budget, kernel)
+            found = _present(game, h - 1, builder)  # a failed heap leaves heaps 1..h-1 as they were
             found.beyond = (h, str(exc))
             return found
+        if progress is not None:
+            progress(h, builder.c.n, sum(builder.c.p))
         if builder.solved is not None:
             break
     return _present(game, max_heap, builder)
@@ -187,21 +254,52 @@ def quotient(game: Game, max_heap: int, budget: int = MAX_STATES, kernel=None, *
 class _Candidate:
     """A monoid (0 the identity), its P flags and the heaps' images.
 
-    ``table`` is the flat product table (``table[x * n + y]``), or for a trial monoid too
-    large for one, only the columns of the elements in ``column`` (element -> column
-    index; rows of ``stride`` entries): the heaps' images and their options' images.
+    ``table`` holds the columns of the elements in ``column`` (element -> column index),
+    rows of ``stride`` entries: ``table[x * stride + column[e]]`` is x e.  A reduced
+    candidate also has its transition table and spanning tree (``tree``: trans, width,
+    parent, letter, as in kayles/engine/_quotient_pure.py), from which ``need`` builds any
+    column; a trial (a product monoid before its reduction) has only the columns it was
+    built with.
     """
 
-    __slots__ = ("n", "table", "p", "image", "options", "stride", "column")
+    __slots__ = ("n", "p", "image", "options", "tree", "table", "column", "stride", "kernel")
 
-    def __init__(self, n: int, table: array, p: bytearray, image: list[int],
-                 column: dict[int, int] | None = None) -> None:
-        self.n, self.table, self.p, self.image, self.column = n, table, p, image, column
-        self.stride = n if column is None else len(column)
+    def __init__(self, n: int, p: bytearray, image: list[int], table: array | None = None,
+                 column: dict[int, int] | None = None, tree: tuple | None = None,
+                 kernel=None) -> None:
+        self.n, self.p, self.image, self.tree, self.kernel = n, p, image, tree, kernel
+        self.table = table if table is not None else array("i")
+        self.column = column if column is not None else {}
+        self.stride = len(self.column)
         self.options: dict[int, list[int]] = {}  # heap -> its options' images (a cache)
 
+    def with_image(self, image: list[int]) -> _Candidate:
+        """The same monoid and flags (shared) with other heap images."""
+        return _Candidate(self.n, self.p, image, self.table, self.column, self.tree,
+                          self.kernel)
+
+    def need(self, elements) -> None:
+        """Build the columns of ``elements`` (a reduced candidate), keeping those built."""
+        missing = {e for e in elements if e not in self.column}
+        if missing:
+            wanted = sorted(missing.union(self.column))
+            trans, width, parent, letter = self.tree
+            self.table = self.kernel.columns(trans, width, parent, letter, wanted)
+            self.column = {e: k for k, e in enumerate(wanted)}
+            self.stride = len(wanted)
+
     def times(self, x: int, e: int) -> int:
-        return self.table[x * self.stride + (e if self.column is None else self.column[e])]
+        k = self.column.get(e)
+        if k is not None:
+            return self.table[x * self.stride + k]
+        trans, width, parent, letter = self.tree  # not a column: e's path from x
+        path = []
+        while e:
+            path.append(letter[e])
+            e = parent[e]
+        for a in reversed(path):
+            x = trans[x * width + a]
+        return x
 
     def product(self, elements) -> int:
         x = 0
@@ -209,16 +307,25 @@ class _Candidate:
             x = self.times(x, e)
         return x
 
+    def columns_of(self, behaviours) -> list:
+        """Behaviours (image, options' images) as columns of ``table``, built as needed."""
+        if self.tree is not None:  # (the identity's column too: a table has one at least)
+            self.need({0, *(e for g, options in behaviours for e in (g, *options))})
+        column = self.column
+        return [(column[g], [column[t] for t in options]) for g, options in behaviours]
+
 
 class _Builder:
     """The quotient of heaps 1..h for growing h (see the module header)."""
 
-    def __init__(self, game: Game, budget: int, kernel) -> None:
+    def __init__(self, game: Game, budget: int, kernel, memory: tuple[int, str]) -> None:
         self.game = game
         self.budget = budget
         self.kernel = kernel
+        self.memory, self.memory_source = memory  # bytes one table or walk may use; whose
         self.parts: list[list[tuple[int, ...]]] = [[]]  # distinct option parts per heap
-        self.c = _Candidate(1, array("i", [0]), bytearray(1), [0])
+        self.c = _Candidate(1, bytearray(1), [0], kernel=kernel,
+                            tree=(array("i"), 0, array("i", [0]), array("i", [0])))
         self.solved: tuple[int, int, int] | None = None  # (at heap, period, preperiod)
         self.last = [0]  # last[p]: the last n with image[n] != image[n + p] (0: none)
         self.known: tuple | None = None  # (behaviours, images, sets): c's states, walked
@@ -299,7 +406,16 @@ class _Builder:
     def _beyond(self, why: str) -> str:
         return (f"the misère quotient of {self.game.name} on heaps up to {len(self.parts) - 1} "
                 f"is beyond this search ({why}{'' if why.endswith(' or') else ';'} try a smaller "
-                "--max-heap)")
+                "--to)")
+
+    def _fits(self, cells: int) -> bool:
+        """Whether a table of ``cells`` 32-bit entries fits the memory bound."""
+        return 4 * cells <= self.memory
+
+    def _past_memory(self, what: str) -> ValueError:
+        return ValueError(self._beyond(f"{what} would pass the memory bound, "
+                                       f"{limits.size_text(self.memory)} "
+                                       f"({self.memory_source}); raise --memory or"))
 
     def _conservative(self, c: _Candidate, options: list[int], lost: bool) -> int | None:
         """An element that heap h may map to with the quotient unchanged, or None.
@@ -314,9 +430,12 @@ class _Builder:
             if list(known) == options:
                 return g  # the behaviour of an earlier heap: nothing new to walk
         trial = tuple(options)
-        for x in self.kernel.candidates(c.table, c.n, bytes(c.p), trial, lost):
+        c.need(trial)
+        trans, width, parent, letter = c.tree
+        for x in self.kernel.candidates(trans, width, parent, letter, bytes(c.p), c.table,
+                                        c.stride, [c.column[t] for t in trial], lost):
             if self.known is None or self.known[0] != len(behaviours):
-                _, xs, us = self._grow(c, behaviours, (array("i"), b""), 0)
+                _, xs, us = self._grow(c, behaviours, (array("i"), array("i")), 0)
                 self.known = (len(behaviours), xs, us)
             broken, xs, us = self._grow(c, [*behaviours, (x, trial)], self.known[1:],
                                         len(behaviours))
@@ -326,22 +445,31 @@ class _Builder:
         return None
 
     def _grow(self, c: _Candidate, behaviours: list, known: tuple, first: int):
-        return self._bounded(self.kernel.grow, c.table, c.n, bytes(c.p), behaviours, *known,
-                             first)
+        columns = c.columns_of(behaviours)  # (builds c.table first)
+        return self._bounded(self.kernel.grow, c.table, c.n, c.stride, bytes(c.p), columns,
+                             *known, first)
 
-    def _bounded(self, walk, *args):
-        """``walk(*args, self.budget)``: its "more than N states" as this search's error."""
+    def _bounded(self, walk, *args, held: bool = True):
+        """``walk(*args, limit[, room])``: limit the --states budget and, for a walk that
+        holds its states (``mark`` holds none), room the 4-byte entries they may take in
+        the memory bound; the walk's "more than N ..." as this search's error."""
         try:
+            if held:
+                return walk(*args, self.budget, max(1, self.memory // 4))
             return walk(*args, self.budget)
-        except ValueError:
-            raise ValueError(self._beyond(f"more than {self.budget} states; raise --budget "
+        except ValueError as exc:
+            if not str(exc).startswith("more than"):
+                raise
+            if str(exc).endswith("entries of states"):
+                raise self._past_memory("a walk's states") from None
+            raise ValueError(self._beyond(f"more than {self.budget} states; raise --states "
                                           "or")) from None
 
     def _expand(self, h: int) -> _Candidate:
         """The quotient of heaps 1..h when heap h needs a new generator (steps 2 and 3)."""
         c = self._adjoin(self.c, h, 2)
         behaviours, _ = self._behaviours(c, h)
-        broken, _, _ = self._grow(c, behaviours, (array("i"), b""), 0)
+        broken, _, _ = self._grow(c, behaviours, (array("i"), array("i")), 0)
         if not broken:
             return c
         return self._free_heaps(c, h)
@@ -353,8 +481,9 @@ class _Builder:
         outcome.  ValueError when no choice does, or past the bounds."""
         for _ in range(MAX_RECALIBRATIONS):
             behaviours, which = self._behaviours(c, h)
-            failure = self._bounded(self.kernel.least_failure, c.table, c.n, bytes(c.p),
-                                    behaviours)
+            columns = c.columns_of(behaviours)
+            failure = self._bounded(self.kernel.least_failure, c.table, c.n, c.stride,
+                                    bytes(c.p), columns)
             if failure is None:
                 return c  # every state walked: proved
             first = {}
@@ -373,31 +502,37 @@ class _Builder:
                     c = trial
                     break
             else:
-                raise ValueError(self._beyond(f"a trial monoid past {MAX_TRIAL} elements"
-                                              if too_large else "no heaps to free"))
+                if too_large:
+                    raise self._past_memory("every trial monoid")
+                raise ValueError(self._beyond("no heaps to free"))
         raise ValueError(self._beyond(f"no proof after {MAX_RECALIBRATIONS} positions set "
                                       "right"))
 
     def _free(self, c: _Candidate, chosen, word: list[int], h: int) -> _Candidate | None:
         """The submonoid of c the other heaps generate, times a cyclic monoid for each
         chosen heap (g^(k+2) = g^k, k that of its image in c or its exponent in ``word``
-        less one, the larger), P marked anew and reduced; None past MAX_TRIAL."""
+        less one, the larger), P marked anew and reduced; None past the memory bound."""
         image = [0 if k in chosen else e for k, e in enumerate(c.image)]
         gens = sorted({image[k] for k in range(1, h + 1) if self.parts[k]})
-        elements = sorted(self.kernel.reach(c.table, c.n, c.n, gens)[0])
-        rank = {x: i for i, x in enumerate(elements)}
-        base = _Candidate(len(elements), self.kernel.restrict(c.table, c.n, elements),
-                          bytearray(len(elements)), [rank[e] for e in image])
+        c.need(gens)
+        order, moves = self.kernel.reach(c.table, c.n, c.stride, [c.column[g] for g in gens])
+        # reach numbers the submonoid breadth first, as collapse does: its tree, no renumbering
+        tree = self.kernel.collapse(len(order), len(gens), moves,
+                                    array("i", range(len(order))))[:3]
+        targets = set(image)
+        rank = {x: i for i, x in enumerate(order) if x in targets}
+        base = _Candidate(len(order), bytearray(len(order)), [rank[e] for e in image],
+                          tree=(tree[0], len(gens), tree[1], tree[2]), kernel=self.kernel)
         factors = [(max(_index(c, c.image[k]), word.count(k) - 1), frozenset([k]))
                    for k in chosen]
         return self._product(base, factors, h, keep=False)
 
     def _adjoin(self, c: _Candidate, h: int, tail: int) -> _Candidate:
         """c x {1, g, ..., g^(tail+1)} (g^(tail+2) = g^tail), heap h as g, reduced."""
-        base = _Candidate(c.n, c.table, c.p, c.image + [0])
-        found = self._product(base, [(tail, frozenset([h]))], h, keep=True)
+        found = self._product(c.with_image(c.image + [0]), [(tail, frozenset([h]))], h,
+                              keep=True)
         if found is None:
-            raise ValueError(self._beyond(f"a trial monoid past {MAX_TRIAL} elements"))
+            raise self._past_memory("the trial monoid")
         return found
 
     def _product(self, base: _Candidate, factors: list[tuple[int, frozenset[int]]], h: int,
@@ -405,12 +540,13 @@ class _Builder:
         """base times a cyclic monoid per factor (tail, heaps): g^(tail+2) = g^tail, those
         heaps mapped to g (the rest as in base); P marked (base's flags kept on its own
         elements when ``keep``) and reduced.  Only the columns the heaps and their options
-        use are built (``kernel.product_columns``).  None past MAX_TRIAL elements, or a
-        tail past MAX_POWER."""
+        use are built (``kernel.product_columns``).  None past the memory bound, or a tail
+        past MAX_POWER."""
         tails = [tail for tail, _ in factors]
         widths = [tail + 2 for tail in tails]
-        size = base.n * math.prod(widths)
-        if size > MAX_TRIAL or max(tails) > MAX_POWER:
+        scale = math.prod(widths)
+        size = base.n * scale
+        if max(tails) > MAX_POWER:
             return None
 
         def encode(x: int, powers) -> int:
@@ -418,11 +554,21 @@ class _Builder:
                 x = x * w + i
             return x
 
+        def columns(needed: list[int]) -> array | None:
+            if not self._fits(size * len(needed)):
+                return None
+            bases = [e // scale for e in needed]
+            base.need(bases)
+            return self.kernel.product_columns(base.table, base.n, base.stride,
+                                               [base.column[x] for x in bases], tails, needed)
+
         image = [encode(e, [int(k in heaps) for _, heaps in factors])
                  for k, e in enumerate(base.image)]
         gens = sorted({image[k] for k in range(1, h + 1)})
         column = {e: k for k, e in enumerate(gens)}
-        by_gens = self.kernel.product_columns(base.table, base.n, tails, gens)
+        by_gens = columns(gens)
+        if by_gens is None:
+            return None
         needed = set(gens)
         for k in range(1, h + 1):
             for parts in self.parts[k]:
@@ -431,12 +577,14 @@ class _Builder:
                     x = by_gens[x * len(gens) + column[image[q]]]
                 needed.add(x)
         needed_list = sorted(needed)
-        table = self.kernel.product_columns(base.table, base.n, tails, needed_list)
+        table = columns(needed_list)
+        if table is None:
+            return None
+        del by_gens
         p = bytearray([2]) * size
         if keep:
-            for x in range(base.n):
-                p[encode(x, [0] * len(widths))] = base.p[x]
-        trial = _Candidate(size, table, p, image, {e: k for k, e in enumerate(needed_list)})
+            p[0::scale] = base.p  # (x, 1, ..., 1) is numbered x * scale
+        trial = _Candidate(size, p, image, table, {e: k for k, e in enumerate(needed_list)})
         self._mark(trial, h)
         return self._reduce(trial, h)
 
@@ -445,54 +593,26 @@ class _Builder:
         compared from their largest heaps down: ``kernel.mark``); elements no position
         reaches stay unsettled and are dropped by the reduction."""
         behaviours, _ = self._behaviours(c, upto)
-        if c.column is not None:  # the behaviours as columns
-            behaviours = [(c.column[g], [c.column[t] for t in options])
-                          for g, options in behaviours]
-        self._bounded(self.kernel.mark, c.table, c.n, c.stride, c.p, behaviours)
+        columns = c.columns_of(behaviours)
+        self._bounded(self.kernel.mark, c.table, c.n, c.stride, c.p, columns, held=False)
 
     def _reduce(self, c: _Candidate, upto: int) -> _Candidate:
-        """The reachable part of c modulo indistinguishability (Moore on the generators)."""
+        """The reachable part of c modulo indistinguishability (Moore on the generators),
+        as a transition table on them (``kernel.collapse``)."""
         gens = sorted({c.image[h] for h in range(1, upto + 1) if self.parts[h]})
-        columns = gens if c.column is None else [c.column[g] for g in gens]
-        order, moves = self.kernel.reach(c.table, c.n, c.stride, columns)
-        where = {x: i for i, x in enumerate(order)}
+        if c.tree is not None:
+            c.need(gens)
+        order, moves = self.kernel.reach(c.table, c.n, c.stride, [c.column[g] for g in gens])
+        targets = set(c.image)
+        where = {x: i for i, x in enumerate(order) if x in targets}
         labels = [c.p[x] for x in order]
         block = self.kernel.minimize(len(order), len(gens), moves, labels)
-        image = [block[where[e]] if e in where else 0 for e in c.image]
-        return self._from_automaton(block, len(gens), moves, labels, image)
-
-    def _from_automaton(self, block, width, moves, labels, image) -> _Candidate:
-        """The monoid of a minimized automaton of a commutative language (start: state 0).
-
-        Blocks are the elements (numbered from the start's block by breadth-first search);
-        x y is where y's path from the start leads from x.
-        """
-        count = max(block) + 1
-        if count > MAX_ORDER:
-            raise ValueError(self._beyond(f"an order past {MAX_ORDER}"))
-        step: list = [None] * count
-        flag = [0] * count
-        for s, b in enumerate(block):
-            if step[b] is None:  # one state of each block (all agree: minimized)
-                flag[b] = labels[s]
-                step[b] = [block[moves[s * width + a]] for a in range(width)]
-        rank = {block[0]: 0}
-        parent = [0]
-        letter = [0]
-        queue = [block[0]]
-        for b in queue:
-            for a in range(width):
-                nxt = step[b][a]
-                if nxt not in rank:
-                    rank[nxt] = len(queue)
-                    queue.append(nxt)
-                    parent.append(rank[b])
-                    letter.append(a)
-        n = len(queue)
-        trans = array("i", [rank[step[b][a]] for b in queue for a in range(width)])
-        table = self.kernel.paths_table(n, width, trans, parent, letter)
-        p = bytearray(flag[b] for b in queue)
-        return _Candidate(n, table, p, [rank[e] if e in rank else 0 for e in image])
+        trans, parent, letter, rank, first = self.kernel.collapse(len(order), len(gens),
+                                                                  moves, block)
+        p = bytearray(labels[s] for s in first)
+        image = [rank[block[where[e]]] if e in where else 0 for e in c.image]
+        return _Candidate(len(parent), p, image, tree=(trans, len(gens), parent, letter),
+                          kernel=self.kernel)
 
 
 def _index(c: _Candidate, x: int) -> int:
@@ -500,7 +620,7 @@ def _index(c: _Candidate, x: int) -> int:
     have another period, the least k where they repeat."""
     powers = [0]
     while True:
-        nxt = c.table[powers[-1] * c.n + x]
+        nxt = c.times(powers[-1], x)
         if nxt in powers:
             return powers.index(nxt)
         powers.append(nxt)
@@ -527,8 +647,7 @@ def _present(game: Game, max_heap: int, builder: _Builder) -> Quotient:
     computed = len(c.image) - 1
     live = [h for h in range(1, computed + 1) if builder.parts[h]]
     units = [c.image[h] for h in live]
-    table = [c.table[x * c.n : (x + 1) * c.n] for x in range(c.n)]
-    p_portion = {x for x in range(c.n) if c.p[x]}
+    c.need(units)
     # Generators: heaps whose class is not a product of earlier generators.
     letters: list[tuple[str, int]] = []
     gen_elements: list[int] = []
@@ -540,28 +659,35 @@ def _present(game: Game, max_heap: int, builder: _Builder) -> Quotient:
             raise ValueError("the quotient needs more than 26 generators")
         letters.append((string.ascii_lowercase[len(letters)], h))
         gen_elements.append(unit)
-        frontier = set(reach)
-        while frontier:
-            frontier = {table[x][g] for x in frontier for g in gen_elements} - reach
-            reach |= frontier
+        reach = set(builder.kernel.reach(c.table, c.n, c.stride,
+                                         [c.column[g] for g in gen_elements])[0])
     names = [letter for letter, _ in letters]
     m = len(gen_elements)
-    # Normal forms by degree, then preferring earlier letters (larger exponents first).
+    # Normal forms by degree, then preferring earlier letters (larger exponents first); each
+    # word found from a normal form one letter shorter (its parent in the tree).
     normal: dict[tuple[int, ...], int] = {}
     element_word: dict[int, tuple[int, ...]] = {}
-    layer = [tuple([0] * m)]
+    origin: dict[int, tuple[int, int]] = {}  # element -> (parent element, letter)
+    layer: dict[tuple[int, ...], tuple[int, int, int]] = {tuple([0] * m): (0, 0, 0)}
     while layer:
         new_layer = []
         for vec in sorted(layer, key=lambda v: tuple(-e for e in v)):
-            element = _image(table, gen_elements, vec)
+            element, up, g = layer[vec]
             if element not in element_word:
                 element_word[element] = vec
                 normal[vec] = element
+                origin[element] = (up, g)
                 new_layer.append(vec)
-        layer = sorted({v[:g] + (v[g] + 1,) + v[g + 1 :] for v in new_layer for g in range(m)})
+        layer = {}
+        for vec in sorted(new_layer):
+            x = normal[vec]
+            for g in range(m):
+                word = vec[:g] + (vec[g] + 1,) + vec[g + 1 :]
+                if word not in layer:
+                    layer[word] = (c.times(x, gen_elements[g]), x, g)
     relations = []
     seen = set()
-    for vec in normal:
+    for vec, x in normal.items():
         for g in range(m):
             word = vec[:g] + (vec[g] + 1,) + vec[g + 1 :]
             if word in normal or word in seen:
@@ -569,30 +695,25 @@ def _present(game: Game, max_heap: int, builder: _Builder) -> Quotient:
             divisors = (word[:y] + (word[y] - 1,) + word[y + 1 :] for y in range(m) if word[y])
             if all(d in normal for d in divisors):
                 seen.add(word)
-                relations.append((word, element_word[_image(table, gen_elements, word)]))
+                relations.append((word, element_word[c.times(x, gen_elements[g])]))
     # As in the literature: by the last generator a relation involves, then as words.
     relations.sort(key=lambda r: (max(g for g in range(m) if r[0][g]), _word(r[0], names)))
     order = sorted(element_word, key=lambda e: (sum(element_word[e]),
                                                 tuple(-x for x in element_word[e])))
     renumber = {e: i for i, e in enumerate(order)}
     words = [_word(element_word[e], names) for e in order]
-    new_table = [[renumber[table[x][y]] for y in order] for x in order]
+    trans = array("i", [renumber[c.times(x, g)] for x in order for g in gen_elements])
+    parent = array("i", [renumber[origin[e][0]] for e in order])
+    letter = array("i", [origin[e][1] for e in order])
     heap_class = [renumber[c.image[h]] for h in range(min(max_heap, computed) + 1)]
     if builder.solved is not None:
         _, period, _ = builder.solved
         for h in range(computed + 1, max_heap + 1):
             heap_class.append(heap_class[h - period])
-    return Quotient(game, max_heap, words, new_table, {renumber[e] for e in p_portion},
-                    heap_class, [(_word(a, names), _word(b, names)) for a, b in relations],
-                    letters, builder.solved)
-
-
-def _image(table: list[list[int]], units: list[int], vector: tuple[int, ...]) -> int:
-    element = 0
-    for unit, count in zip(units, vector):
-        for _ in range(count):
-            element = table[element][unit]
-    return element
+    p_portion = {renumber[x] for x in range(c.n) if c.p[x]}
+    return Quotient(game, max_heap, words, trans, parent, letter, p_portion, heap_class,
+                    [(_word(a, names), _word(b, names)) for a, b in relations], letters,
+                    builder.solved)
 
 
 def _kernel():
@@ -636,7 +757,7 @@ def _close(q: Quotient, other: Quotient, mapping: dict[int, int], gens: list[int
     while todo:
         x, y = todo.pop()
         for g, t in pairs:
-            xg, yt = q.table[x][g], other.table[y][t]
+            xg, yt = q.times(x, g), other.times(y, t)
             known = mapping.get(xg)
             if known is None:
                 if yt in taken or (xg in q.p_portion) != (yt in other.p_portion):

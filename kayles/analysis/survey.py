@@ -113,19 +113,26 @@ def equivalence_classes(summaries: Iterable[Summary], count: int,
 
 
 def misere_summary(code: str, max_heap: int, budget: int) -> dict:
-    """The misère quotient of ``code`` on heaps up to ``max_heap`` (kayles.analysis.quotient) as a
-    dict: max_heap, order, p_size, solved (None, or at_heap, period, preperiod) and error
-    (None, or why the quotient is beyond the search: then order and p_size are None)."""
+    """The misère quotient of ``code`` on heaps up to ``max_heap`` (kayles.analysis.quotient),
+    or on as many as the search proves, as a dict: max_heap, heaps (the heaps proved:
+    max_heap, or fewer when the next is beyond the search), order, p_size, solved (None, or
+    at_heap, period, preperiod), checksum (``Quotient.checksum``), error (None, or why the
+    next heap is beyond the search) and seconds.  Order, p_size and checksum are None when
+    not even heap 1 is proved."""
     from .quotient import quotient
 
+    start = time.process_time()
     try:
-        q = quotient(get_game(code), max_heap, budget)
+        q = quotient(get_game(code), max_heap, budget, as_far_as_it_goes=True)
     except ValueError as exc:
-        return {"max_heap": max_heap, "order": None, "p_size": None, "solved": None,
-                "error": str(exc)}
+        return {"max_heap": max_heap, "heaps": 0, "order": None, "p_size": None,
+                "solved": None, "checksum": None, "error": str(exc),
+                "seconds": time.process_time() - start}
     solved = None
     if q.solved is not None:
         at, period, preperiod = q.solved
         solved = {"at_heap": at, "period": period, "preperiod": preperiod}
-    return {"max_heap": max_heap, "order": q.order, "p_size": q.p_size, "solved": solved,
-            "error": None}
+    return {"max_heap": max_heap, "heaps": q.max_heap, "order": q.order, "p_size": q.p_size,
+            "solved": solved, "checksum": q.checksum(),
+            "error": None if q.beyond is None else q.beyond[1],
+            "seconds": time.process_time() - start}

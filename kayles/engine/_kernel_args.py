@@ -13,10 +13,10 @@ from __future__ import annotations
 
 from ._constants import MAX_BUDGET
 
-__all__ = ["MAX_CELLS", "check_count", "check_entries", "check_flags", "check_heaps",
-           "check_memo", "check_sized", "for_candidates", "for_grow", "for_minimize",
-           "for_paths_table", "for_product_columns", "for_reach", "for_restrict", "for_walk",
-           "not_closed", "out_of_range"]
+__all__ = ["MAX_CELLS", "bad_sets", "check_count", "check_entries", "check_flags",
+           "check_heaps", "check_memo", "check_room", "check_sets", "check_sized",
+           "for_candidates", "for_collapse", "for_columns", "for_grow", "for_minimize",
+           "for_product_columns", "for_reach", "for_walk", "out_of_range"]
 
 MAX_CELLS = (1 << 31) - 1  # entries of a table a kernel makes or reads (int32 indices)
 
@@ -85,17 +85,38 @@ def _behaviours(behaviours, columns: int) -> None:
         check_entries((g, *options), columns, "a behaviour's column")
 
 
-def for_candidates(table, n, p, options, entries=check_entries) -> None:
-    _table(table, n, n)
+def _tree(trans, width, parent, letter, entries) -> int:
+    """A monoid's transition table and spanning tree (kayles/engine/_quotient_pure.py);
+    returns its order."""
+    n = len(parent)
+    check_count(n, "the order", 1, MAX_CELLS)
+    check_count(width, "width", 0, MAX_CELLS)
+    if n * width > MAX_CELLS:
+        raise ValueError(f"a transition table of {n} elements is too large")
+    check_sized(trans, n * width, "the transitions")
+    check_sized(letter, n, "the letters")
+    for y in range(1, n):
+        if not 0 <= parent[y] < y:
+            raise ValueError(f"element {y}'s parent must be 0 to {y - 1}")
+    check_entries(letter[1:], width, "a letter")
+    if entries:
+        entries(trans, n, "a transition's element")
+    return n
+
+
+def for_candidates(trans, width, parent, letter, p, table, stride, options,
+                   entries=check_entries) -> None:
+    n = _tree(trans, width, parent, letter, entries)
     check_flags(p, n)
-    check_entries(options, n, "an option's image")
+    _table(table, n, stride)
+    check_entries(options, stride, "an option's column")
     if entries:
         entries(table, n, "a product")
 
 
 def for_walk(table, n, p, behaviours, limit, stride=None, flags=1,
              entries=check_entries) -> None:
-    """grow, least_failure (stride n, flags 0 or 1) and mark (flags up to 2)."""
+    """grow, least_failure (flags 0 or 1) and mark (flags up to 2)."""
     stride = n if stride is None else stride
     _table(table, n, stride)
     check_flags(p, n, flags)
@@ -105,11 +126,40 @@ def for_walk(table, n, p, behaviours, limit, stride=None, flags=1,
         entries(table, n, "a product")
 
 
-def for_grow(n, behaviours, xs, us, first) -> None:
-    """grow's own arguments, past for_walk's: the known states and the first behaviour."""
+def check_room(room) -> None:
+    """The most 4-byte entries a walk's stored states may take."""
+    check_count(room, "the room", 1, 1 << 62)
+
+
+def check_sets(us, count: int, n: int) -> None:
+    """``count`` sets of elements 0..n-1 in ``us``: each its size, then its elements in
+    increasing order, and nothing after the last."""
+    at = 0
+    for _ in range(count):
+        if at >= len(us) or not 0 <= us[at] <= n or at + 1 + us[at] > len(us):
+            raise bad_sets()
+        elements = us[at + 1 : at + 1 + us[at]]
+        check_entries(elements, n, "a known state's element")
+        if any(a >= b for a, b in zip(elements, elements[1:])):
+            raise ValueError("a known state's elements must increase")
+        at += 1 + us[at]
+    if at != len(us):
+        raise bad_sets()
+
+
+def bad_sets() -> ValueError:
+    return ValueError("the known states' sets are not one size and its elements each")
+
+
+def for_grow(n, behaviours, xs, us, first, room, sets=check_sets) -> None:
+    """grow's own arguments, past for_walk's: the known states, the first behaviour, the
+    room.  ``sets``: the check of the known sets (check_sets; None for the compiled twin,
+    which runs its own C loop after these)."""
     check_entries(xs, n, "a known state's image")
-    check_sized(us, len(xs) * ((n + 63) // 64) * 8, "the known states' sets (bytes)")
     check_count(first, "first", 0, len(behaviours))
+    check_room(room)
+    if sets:
+        sets(us, len(xs), n)
 
 
 def for_reach(table, n, stride, gens, entries=check_entries) -> None:
@@ -117,19 +167,6 @@ def for_reach(table, n, stride, gens, entries=check_entries) -> None:
     check_entries(gens, stride, "a generator's column")
     if entries:
         entries(table, n, "a product")
-
-
-def for_restrict(table, n, elements, entries=check_entries) -> None:
-    _table(table, n, n)
-    check_entries(elements, n, "an element")
-    if len(set(elements)) != len(elements):
-        raise ValueError("the elements must be distinct")
-    if entries:
-        entries(table, n, "a product")
-
-
-def not_closed() -> ValueError:
-    return ValueError("the elements are not closed under products")
 
 
 def for_minimize(count, width, moves, labels, entries=check_entries) -> None:
@@ -145,9 +182,11 @@ def for_minimize(count, width, moves, labels, entries=check_entries) -> None:
         entries(moves, count, "a move's state")
 
 
-def for_product_columns(base, nb, tails, needed, entries=check_entries) -> int:
+def for_product_columns(base, nb, stride, bases, tails, needed, entries=check_entries) -> int:
     """The product's size, once its arguments are checked."""
-    _table(base, nb, nb)
+    _table(base, nb, stride)
+    check_sized(bases, len(needed), "the needed elements' base columns")
+    check_entries(bases, stride, "a base column")
     if len(tails) > 64:
         raise ValueError("at most 64 cyclic factors")
     size = nb
@@ -163,17 +202,20 @@ def for_product_columns(base, nb, tails, needed, entries=check_entries) -> int:
     return size
 
 
-def for_paths_table(count, width, trans, parent, letter, entries=check_entries) -> None:
+def for_collapse(count, width, moves, block, entries=check_entries) -> None:
     check_count(count, "count", 0, MAX_CELLS)
     check_count(width, "width", 0, MAX_CELLS)
-    if count * count > MAX_CELLS or count * width > MAX_CELLS:
-        raise ValueError(f"a table of {count} elements is too large")
-    check_sized(trans, count * width, "the transitions")
-    check_sized(parent, count, "the parents")
-    check_sized(letter, count, "the letters")
-    for y in range(1, count):
-        if not 0 <= parent[y] < y:
-            raise ValueError(f"element {y}'s parent must be 0 to {y - 1}")
-    check_entries(letter[1:], width, "a letter")
+    if count * width > MAX_CELLS:
+        raise ValueError(f"an automaton of {count} states and {width} letters is too large")
+    check_sized(moves, count * width, "the moves")
+    check_sized(block, count, "the blocks")
+    check_entries(block, count, "a block")
     if entries:
-        entries(trans, count, "a transition's element")
+        entries(moves, count, "a move's state")
+
+
+def for_columns(trans, width, parent, letter, needed, entries=check_entries) -> None:
+    n = _tree(trans, width, parent, letter, entries)
+    if n * len(needed) > MAX_CELLS:
+        raise ValueError(f"{len(needed)} columns of {n} elements are too large")
+    check_entries(needed, n, "a needed element")

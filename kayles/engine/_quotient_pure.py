@@ -1,9 +1,13 @@
 """The misère-quotient kernels, pure Python twin of ext/_quotient.pyx.
 
-A candidate quotient is a commutative monoid of ``n`` elements (0 the identity) given by
-its flat product table (``table[x * n + y]``), the flags ``p`` of its P-portion (a bytes
-object, 1 for P), and the behaviour of each heap: ``(g, options)``, the heap's image and
-the images of its options.  Positions are words in the heaps (count vectors).
+A candidate quotient is a commutative monoid of ``n`` elements (0 the identity), the flags
+``p`` of its P-portion (a bytes object, 1 for P), and the behaviour of each heap:
+``(g, options)``, the heap's image and the images of its options.  Positions are words in
+the heaps (count vectors).  The monoid is kept as a *transition table* (``trans[x * width
++ a]``: x times generator a) with a spanning tree (element y > 0 is ``parent[y] < y``
+times generator ``letter[y]``), so x y is read by following y's path from x; the walks
+read only the *columns* they need (``table[x * stride + k]``: x times the element of
+column k, built by ``columns``), never the full product table.
 
 ``grow`` walks the *states* of the words: a word's state is ``(x, U)``, its image and the
 set of its options' images (U a bit mask over the elements).  Adding a heap of behaviour
@@ -15,8 +19,8 @@ induction on positions, the image of a position is then in P exactly when the po
 a loss.  ``least_failure`` finds the least position that breaks that rule, ``mark``
 settles unknown P flags from each element's least position (both in one order of
 positions, ``_lex_walk``), ``minimize`` is Moore's partition refinement of such an
-automaton, ``product_columns`` the columns of a trial product monoid and ``paths_table``
-the product table of a reduced one.
+automaton, ``product_columns`` the columns of a trial product monoid, ``collapse`` the transition
+table of a minimized automaton's monoid and ``columns`` any columns of one.
 """
 
 from __future__ import annotations
@@ -25,8 +29,10 @@ from array import array
 
 from . import _kernel_args as args
 
-__all__ = ["candidates", "grow", "least_failure", "mark", "minimize", "paths_table",
-           "product_columns", "reach", "restrict"]
+STATE_ENTRIES = 9  # a stored state's room besides its set, in 4-byte entries (ext/_quotient.pyx)
+
+__all__ = ["STATE_ENTRIES", "candidates", "collapse", "columns", "grow", "least_failure",
+           "mark", "minimize", "product_columns", "reach"]
 
 
 def _times(mask: int, column: list[int]) -> int:
@@ -39,46 +45,77 @@ def _times(mask: int, column: list[int]) -> int:
     return out
 
 
-def candidates(table, n: int, p: bytes, options, lost: bool):
+def _path(parent, letter, y: int) -> list[int]:
+    """The letters of y's path from 0 in the spanning tree, first letter first."""
+    path = []
+    while y:
+        path.append(letter[y])
+        y = parent[y]
+    return path[::-1]
+
+
+def candidates(trans, width: int, parent, letter, p: bytes, table, stride: int, options,
+               lost: bool):
     """The elements x a new heap with these options' images may map to, by the outcome rule
     on positions "H + the heap" alone: x in P exactly when ``lost`` (the heap alone), and
-    for every element y (every H's image), y x in P only when no y t (t in ``options``) is.
-    A necessary condition, checked without a walk; returns them in increasing order."""
-    args.for_candidates(table, n, p, options)
+    for every element y (every H's image), y x in P only when no y t (t in ``options``,
+    columns of ``table``) is.  A necessary condition, checked without a walk (y x by x's
+    path); returns them in increasing order."""
+    args.for_candidates(trans, width, parent, letter, p, table, stride, options)
+    n = len(p)
+    losing = [y for y in range(n) if any(p[table[y * stride + t]] for t in options)]
     found = array("i")
     for x in range(n):
         if bool(p[x]) != lost:
             continue
-        for y in range(n):
-            row = y * n
-            if p[table[row + x]] and any(p[table[row + t]] for t in options):
+        path = _path(parent, letter, x)
+        for y in losing:
+            for a in path:
+                y = trans[y * width + a]
+            if p[y]:
                 break
         else:
             found.append(x)
     return found
 
 
-def grow(table, n: int, p: bytes, behaviours, xs, us: bytes, first: int, limit: int):
+def _elements(mask: int) -> list[int]:
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+def grow(table, n: int, stride: int, p: bytes, behaviours, xs, us, first: int, limit: int,
+         room: int):
     """The states reachable from known ones, up to the first broken one (see the header).
 
-    ``xs``, ``us``: states already walked (their images, and their sets as ``words`` 64-bit
-    little-endian words each, ``words = (n + 63) // 64``), closed under ``behaviours[:first]``
-    and none broken; empty: only the start is known (then ``first`` is 0).  Only
-    ``behaviours[first:]`` are applied to the known states, every behaviour to new ones.
-    Returns ``(broken, xs, us)``: the known states and then the new ones in order of
-    discovery (up to the broken one).  ValueError past ``limit`` states.
+    ``table`` has rows of ``stride`` entries and the behaviours name its columns (as in
+    ``mark``).  ``xs``, ``us``: states already walked (their images, and their sets as 32-bit
+    integers: each set's size, then its elements in increasing order), closed under
+    ``behaviours[:first]`` and none broken; empty: only the start is known (then ``first``
+    is 0).  Only ``behaviours[first:]`` are applied to the known states, every behaviour to
+    new ones.  Returns ``(broken, xs, us)``: the known states and then the new ones in order
+    of discovery (up to the broken one).  ValueError past ``limit`` states, or when the
+    states' sizes pass ``room`` (``STATE_ENTRIES`` a state and one an element of its set:
+    4-byte entries, the compiled twin's memory).
     """
-    args.for_walk(table, n, p, behaviours, limit)
-    args.for_grow(n, behaviours, xs, us, first)
-    size = (n + 63) // 64 * 8
+    args.for_walk(table, n, p, behaviours, limit, stride)
+    args.for_grow(n, behaviours, xs, us, first, room)
     images = list(xs) or [0]
-    sets = [int.from_bytes(us[i * size : (i + 1) * size], "little") for i in range(len(xs))]
+    sets, at = [], 0
+    for _ in range(len(xs)):
+        sets.append(sum(1 << e for e in us[at + 1 : at + 1 + us[at]]))
+        at += 1 + us[at]
     sets = sets or [0]
     if not len(xs) and p[0]:
-        return True, array("i", images), bytes(size)
-    columns = [[table[x * n + g] for x in range(n)] for g, _ in behaviours]
+        return True, array("i", images), array("i", [0])
+    columns = [[table[x * stride + g] for x in range(n)] for g, _ in behaviours]
     pmask = sum(1 << x for x in range(n) if p[x])
     seen = {(x, u): i for i, (x, u) in enumerate(zip(images, sets))}
+    used = sum(u.bit_count() for u in sets)
     known = len(images) if len(xs) else 0
     broken = False
     s = 0
@@ -86,13 +123,16 @@ def grow(table, n: int, p: bytes, behaviours, xs, us: bytes, first: int, limit: 
         x, u = images[s], sets[s]
         for b in range(first if s < known else 0, len(behaviours)):
             g, options = behaviours[b]
-            y = table[x * n + g]
+            y = table[x * stride + g]
             v = _times(u, columns[b])
             for t in options:
-                v |= 1 << table[x * n + t]
+                v |= 1 << table[x * stride + t]
             if (y, v) not in seen:
                 if len(images) >= limit:
                     raise ValueError(f"more than {limit} states")
+                used += v.bit_count()
+                if (len(images) + 1) * STATE_ENTRIES + used > room:
+                    raise ValueError(f"more than {room} entries of states")
                 seen[y, v] = len(images)
                 images.append(y)
                 sets.append(v)
@@ -100,40 +140,51 @@ def grow(table, n: int, p: bytes, behaviours, xs, us: bytes, first: int, limit: 
                     broken = True
                     break
         s += 1
-    return broken, array("i", images), b"".join(u.to_bytes(size, "little") for u in sets)
+    out = array("i")
+    for u in sets:
+        elements = _elements(u)
+        out.append(len(elements))
+        out.extend(elements)
+    return broken, array("i", images), out
 
 
-def least_failure(table, n: int, p: bytes, behaviours, limit: int):
+def least_failure(table, n: int, stride: int, p: bytes, behaviours, limit: int, room: int):
     """The behaviours of the least position that breaks the outcome rule, or None.
 
     Positions in ``mark``'s order, pruned where an earlier position had the same state (of
     ``grow``): every extension of it is then preceded by the same extension of the
     earlier one.  The least broken position's options come before it, so their images'
     flags are right and its own flag is the wrong one.  Returns the behaviour of each of
-    its heaps, the last behaviour first.  ValueError past ``limit`` states.
+    its heaps, the last behaviour first.  ValueError past ``limit`` states or ``room``
+    (``table``, the behaviours and ``room`` as in ``grow``).
     """
-    args.for_walk(table, n, p, behaviours, limit)
+    args.for_walk(table, n, p, behaviours, limit, stride)
+    args.check_room(room)
     if p[0]:
         return []
-    columns = [[table[x * n + g] for x in range(n)] for g, _ in behaviours]
+    columns = [[table[x * stride + g] for x in range(n)] for g, _ in behaviours]
     pmask = sum(1 << x for x in range(n) if p[x])
     index = {(0, 0): 0}
     states = [(0, 0)]
     seen = {0}
     counts = [0] * len(behaviours)
+    used = [STATE_ENTRIES]  # the start's
 
     def extend(s: int, b: int):
         x, u = states[s]
         g, options = behaviours[b]
         v = _times(u, columns[b])
         for t in options:
-            v |= 1 << table[x * n + t]
-        state = (table[x * n + g], v)
+            v |= 1 << table[x * stride + t]
+        state = (table[x * stride + g], v)
         found = index.get(state)
         if found is None:
             found = index[state] = len(states)
             if found >= limit:
                 raise ValueError(f"more than {limit} states")
+            used[0] += STATE_ENTRIES + v.bit_count()
+            if used[0] > room:
+                raise ValueError(f"more than {room} entries of states")
             states.append(state)
         return None if found in seen else found
 
@@ -197,17 +248,6 @@ def reach(table, n: int, stride: int, gens):
             moves.append(found)
         s += 1
     return order, moves
-
-
-def restrict(table, n: int, elements):
-    """The product table of the submonoid on ``elements`` (closed under products), each
-    numbered by its place in ``elements``."""
-    args.for_restrict(table, n, elements)
-    rank = {x: i for i, x in enumerate(elements)}
-    out = array("i", [rank.get(table[x * n + y], -1) for x in elements for y in elements])
-    if -1 in out:
-        raise args.not_closed()
-    return out
 
 
 def minimize(count: int, width: int, moves, labels: list[int]) -> list[int]:
@@ -278,16 +318,16 @@ def mark(table, n: int, stride: int, p: bytearray, behaviours, limit: int) -> No
     _lex_walk(len(behaviours), (0, 0), extend, visit, [0] * len(behaviours))
 
 
-def product_columns(base, nb: int, tails, needed):
+def product_columns(base, nb: int, stride: int, bases, tails, needed):
     """Columns of the product of a monoid and cyclic monoids, for ``needed`` elements.
 
-    The monoid has ``nb`` elements (``base[x * nb + y]``, 0 the identity); factor j is
-    {1, g, ..., g^(tails[j]+1)} with g^(tails[j]+2) = g^tails[j].  Element (x, i_1, ..., i_k)
-    is numbered x, then each i_j in turn in base tails[j] + 2 (0 the identity).  Returns
-    the table with rows of ``len(needed)`` entries: ``out[y * len(needed) + k]`` is
-    ``y needed[k]``.
+    The monoid has ``nb`` elements (0 the identity) and ``base[x * stride + bases[k]]`` is x
+    times the monoid part of ``needed[k]``; factor j is {1, g, ..., g^(tails[j]+1)} with
+    g^(tails[j]+2) = g^tails[j].  Element (x, i_1, ..., i_k) is numbered x, then each i_j
+    in turn in base tails[j] + 2 (0 the identity).  Returns the table with rows of
+    ``len(needed)`` entries: ``out[y * len(needed) + k]`` is ``y needed[k]``.
     """
-    args.for_product_columns(base, nb, tails, needed)
+    args.for_product_columns(base, nb, stride, bases, tails, needed)
     widths = [tail + 2 for tail in tails]
     size = nb
     for w in widths:
@@ -305,7 +345,7 @@ def product_columns(base, nb: int, tails, needed):
     for y in range(size):
         mine = digits(y)
         for k, other in enumerate(wanted):
-            s = base[mine[0] * nb + other[0]]
+            s = base[mine[0] * stride + bases[k]]
             for j, tail in enumerate(tails):
                 i = mine[j + 1] + other[j + 1]
                 s = s * widths[j] + (i if i < tail + 2 else tail + (i - tail) % 2)
@@ -313,17 +353,52 @@ def product_columns(base, nb: int, tails, needed):
     return out
 
 
-def paths_table(count: int, width: int, trans, parent, letter):
-    """The product table of a commutative automaton's monoid: x y = y's path read from x.
+def collapse(count: int, width: int, moves, block):
+    """The transition table of the monoid of a minimized commutative automaton.
 
-    ``trans[x * width + a]``: where letter ``a`` leads ``x``; element 0 is the start and
-    element ``y > 0`` is reached from ``parent[y] < y`` by ``letter[y]``.
+    ``moves[s * width + a]``: where letter a leads state s (state 0 the start, every state
+    reached from it); ``block``: each state's block (``minimize``), numbered 0 up.  The
+    elements are the blocks, numbered breadth first from the start's block (letters in
+    order).  Returns ``(trans, parent, letter, rank, first)``: the transition table and
+    spanning tree of the module header, each block's element (-1: not reached) and each
+    element's first state.
     """
-    args.for_paths_table(count, width, trans, parent, letter)
-    out = array("i", [0]) * (count * count)
-    for x in range(count):
-        row = x * count
-        out[row] = x
-        for y in range(1, count):
-            out[row + y] = trans[out[row + parent[y]] * width + letter[y]]
+    args.for_collapse(count, width, moves, block)
+    blocks = max(block, default=-1) + 1
+    first_state = [-1] * blocks
+    for s in range(count - 1, -1, -1):
+        first_state[block[s]] = s
+    rank = array("i", [-1]) * blocks
+    queue = [block[0]] if count else []
+    parent, letter = array("i", [0] * len(queue)), array("i", [0] * len(queue))
+    if queue:
+        rank[block[0]] = 0
+    for b in queue:
+        s = first_state[b]
+        for a in range(width):
+            nxt = block[moves[s * width + a]]
+            if rank[nxt] < 0:
+                rank[nxt] = len(queue)
+                queue.append(nxt)
+                parent.append(rank[b])
+                letter.append(a)
+    trans = array("i", [rank[block[moves[first_state[b] * width + a]]]
+                        for b in queue for a in range(width)])
+    return trans, parent, letter, rank, array("i", [first_state[b] for b in queue])
+
+
+def columns(trans, width: int, parent, letter, needed):
+    """Columns of the product table of a monoid kept as a transition table and spanning
+    tree (the module header): ``out[x * len(needed) + k]`` is x times ``needed[k]``, read
+    by following ``needed[k]``'s path from x.  ``needed`` all elements: the full table."""
+    args.for_columns(trans, width, parent, letter, needed)
+    n, m = len(parent), len(needed)
+    out = array("i", [0]) * (n * m)
+    for k, e in enumerate(needed):
+        path = _path(parent, letter, e)
+        for x in range(n):
+            z = x
+            for a in path:
+                z = trans[z * width + a]
+            out[x * m + k] = z
     return out

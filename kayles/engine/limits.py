@@ -18,9 +18,10 @@ from ._constants import MAX_BUDGET, MAX_THREADS
 from ._numbers import brief
 
 __all__ = ["BYTES_PER_VALUE", "CORES", "MISERE_BUDGET", "QUOTIENT_BUDGET", "QUOTIENT_HEAP",
+           "QUOTIENT_MEMORY",
            "RUN_CHECKPOINT_SECONDS", "RUN_WINDOW", "SAVE_CHUNK", "SAVE_CHUNK_SECONDS",
            "SURVEY_MISERE_HEAP", "TABLE_LIMIT", "THREADS", "Range", "cpu_model", "memory",
-           "table_limit", "too_long"]
+           "parse_size", "size_text", "table_limit", "too_long"]
 
 
 class Range:
@@ -52,6 +53,7 @@ CORES = Range("cores", 1, MAX_THREADS)  # cores a crew counts on (Scratch(cores=
 MISERE_BUDGET = Range("the search budget", 1, MAX_BUDGET, "positions")  # misère search memo
 QUOTIENT_BUDGET = Range("the budget", 1, None, "states")  # states a quotient's walk visits
 QUOTIENT_HEAP = Range("the largest heap", 0, 100_000)  # a quotient lists each heap's class
+QUOTIENT_MEMORY = Range("the memory bound", 1, None, "bytes")  # one quotient table or walk
 SURVEY_MISERE_HEAP = Range("--misere HEAP", 1, QUOTIENT_HEAP.high)  # kayles survey
 
 # Defaults (kayles.storage.table_file and kayles.analysis.long_run use them under their own names)
@@ -71,15 +73,14 @@ def memory() -> tuple[int, str]:
     a K, M, G or T suffix) where it is set, else the memory Linux calls available now."""
     from ._environ import getenv
 
-    text = getenv("KAYLES_MEMORY").strip().upper().removesuffix("B")
-    if text:
-        number, unit = (text[:-1], _UNITS[text[-1]]) if text[-1] in _UNITS else (text, 1)
-        if not number.isdigit() or int(number) == 0:
+    text = getenv("KAYLES_MEMORY")
+    if text.strip():
+        try:
+            return parse_size(text, "KAYLES_MEMORY"), "KAYLES_MEMORY"
+        except ValueError as exc:
             from ..errors import SetupError
 
-            raise SetupError(f"KAYLES_MEMORY must be a number of bytes such as 8G, "
-                             f"not {brief(text)}")
-        return int(number) * unit, "KAYLES_MEMORY"
+            raise SetupError(str(exc)) from None
     try:
         with open("/proc/meminfo", "rb") as info:
             for line in info.read(1 << 16).splitlines():
@@ -88,6 +89,15 @@ def memory() -> tuple[int, str]:
     except (OSError, ValueError, IndexError):
         pass
     return 1 << 32, "a guess (no /proc/meminfo)"
+
+
+def parse_size(text: str, what: str) -> int:
+    """A number of bytes, or of K, M, G or T bytes ('8G'), at least 1; else ValueError."""
+    text = text.strip().upper().removesuffix("B")
+    number, unit = (text[:-1], _UNITS[text[-1]]) if text and text[-1] in _UNITS else (text, 1)
+    if not number.isdigit() or int(number) == 0 or len(number) > 18:
+        raise ValueError(f"{what} must be a number of bytes such as 8G, not {brief(text)}")
+    return int(number) * unit
 
 
 def table_limit() -> int:
@@ -104,11 +114,11 @@ def too_long(count: int) -> str:
     have, source = memory()
     if count > TABLE_LIMIT:
         return f"{brief(count)} values is past the {TABLE_LIMIT:,} a table holds"
-    return (f"{count:,} values need about {_size(count * BYTES_PER_VALUE)} of memory, and "
-            f"{source} is {_size(have)} (set KAYLES_MEMORY to allow more)")
+    return (f"{count:,} values need about {size_text(count * BYTES_PER_VALUE)} of memory, and "
+            f"{source} is {size_text(have)} (set KAYLES_MEMORY to allow more)")
 
 
-def _size(count: int) -> str:
+def size_text(count: int) -> str:
     for unit in ("TB", "GB", "MB", "KB"):
         scale = _UNITS[unit[0]]
         if count >= scale:

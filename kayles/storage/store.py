@@ -1,13 +1,15 @@
 """Where surveys and long runs keep their results: one SQLite file.
 
 Surveys keep one row per (code, max) in ``games``; long runs (``kayles run``)
-one row per (game, power of two) in ``records``.
+one row per (game, power of two) in ``records``; misère surveys (``kayles survey
+--misere``) one row per (code, heap) in ``quotients``.
 
 The file (default ``$XDG_CACHE_HOME/kayles/survey.sqlite``, ``~/.cache`` when the
 variable is unset) runs in WAL mode with a busy timeout, so several surveys and
 readers may share it; every change is one ``BEGIN IMMEDIATE`` transaction, so a
-killed survey leaves every row it finished intact.  Schema (``PRAGMA user_version`` 2;
-a file of version 1, without ``records``, gains it when opened for writing):
+killed survey leaves every row it finished intact.  Schema (``PRAGMA user_version`` 3;
+a file of version 1 or 2, without ``records`` or ``quotients``, gains them when opened
+for writing):
 
     CREATE TABLE games (
         code TEXT NOT NULL,        -- the game's canonical code, e.g. '0.77'
@@ -32,6 +34,23 @@ a file of version 1, without ``records``, gains it when opened for writing):
         seconds REAL NOT NULL,     -- the run's computing time to n
         updated REAL NOT NULL,
         PRIMARY KEY (game, n))
+
+    CREATE TABLE quotients (       -- kayles.analysis.survey.misere_summary, proved only
+        code TEXT NOT NULL,        -- the game's canonical code
+        max_heap INTEGER NOT NULL, -- the heaps asked for (--misere HEAP)
+        heaps INTEGER NOT NULL,    -- heaps 1..heaps proved: max_heap, or fewer when beyond
+        quotient_order INTEGER NOT NULL, p_size INTEGER NOT NULL,
+        solved_at INTEGER, period INTEGER, preperiod INTEGER,  -- NULL unless solved
+        checksum TEXT NOT NULL,    -- SHA-256 of presentation, P-portion, heaps' classes
+        states INTEGER NOT NULL,   -- the walk budget (--budget) it ran under
+        error TEXT,                -- why heap heaps + 1 is beyond the search, or NULL
+        seconds REAL NOT NULL,
+        updated REAL NOT NULL,
+        PRIMARY KEY (code, max_heap))
+
+A quotient row holds only what was proved: the quotient of heaps 1..heaps (all of
+them, when solved).  A row with an error is computed again by a survey with a larger
+budget; any other is final.
 
 A record is written once (``put_record``); a run that reaches a stored record
 again must find the same figures, or it stops (a damaged file, or a bug).
@@ -74,7 +93,7 @@ if TYPE_CHECKING:
 
 __all__ = ["SCHEMA_VERSION", "Store", "default_path"]
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 BUSY_TIMEOUT = 60.0  # seconds a writer waits for another survey's transaction
 
 _SCHEMA = """
@@ -111,6 +130,27 @@ _RECORD_COLUMNS = (("game", "TEXT"), ("n", "INTEGER"),
                                               "checksum")),
                    ("frequencies", "BLOB"), ("seconds", "REAL"), ("updated", "REAL"))
 
+_QUOTIENTS_SCHEMA = """
+CREATE TABLE IF NOT EXISTS quotients (
+    code TEXT NOT NULL,
+    max_heap INTEGER NOT NULL,
+    heaps INTEGER NOT NULL,
+    quotient_order INTEGER NOT NULL, p_size INTEGER NOT NULL,
+    solved_at INTEGER, period INTEGER, preperiod INTEGER,
+    checksum TEXT NOT NULL,
+    states INTEGER NOT NULL,
+    error TEXT,
+    seconds REAL NOT NULL,
+    updated REAL NOT NULL,
+    PRIMARY KEY (code, max_heap)
+)
+"""
+_QUOTIENT_COLUMNS = (("code", "TEXT"), ("max_heap", "INTEGER"), ("heaps", "INTEGER"),
+                     ("quotient_order", "INTEGER"), ("p_size", "INTEGER"),
+                     ("solved_at", "INTEGER"), ("period", "INTEGER"), ("preperiod", "INTEGER"),
+                     ("checksum", "TEXT"), ("states", "INTEGER"), ("error", "TEXT"),
+                     ("seconds", "REAL"), ("updated", "REAL"))
+
 _RESULT = ("proved", "preperiod", "period", "values_used", "largest", "largest_heap",
            "mask", "rare", "last_rare", "checksum")
 
@@ -119,7 +159,8 @@ _COLUMNS = (("code", "TEXT"), ("max", "INTEGER"), ("status", "TEXT"), ("owner", 
             ("updated", "REAL"), ("seconds", "REAL"), *((c, "INTEGER") for c in _RESULT),
             ("head", "BLOB"), ("error", "TEXT"))
 _OURS = {("table", "games"), ("index", "sqlite_autoindex_games_1"),
-         ("table", "records"), ("index", "sqlite_autoindex_records_1")}
+         ("table", "records"), ("index", "sqlite_autoindex_records_1"),
+         ("table", "quotients"), ("index", "sqlite_autoindex_quotients_1")}
 LARGEST_VALUE = (1 << 16) - 1  # values are 16-bit
 MAX_PID = (1 << 31) - 1  # pid_t
 
@@ -208,6 +249,7 @@ class Store:
                 with self._transaction():
                     self._db.execute(_SCHEMA)
                     self._db.execute(_RECORDS_SCHEMA)
+                    self._db.execute(_QUOTIENTS_SCHEMA)
                     self._db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
         except sqlite3.Error as exc:
             self._db.close()
@@ -219,7 +261,7 @@ class Store:
     def _check_schema(self) -> None:
         """ValueError unless the file is empty or holds exactly our tables (module header)."""
         version = self._db.execute("PRAGMA user_version").fetchone()[0]
-        if version not in (0, 1, SCHEMA_VERSION):
+        if version not in (0, 1, 2, SCHEMA_VERSION):
             raise ValueError(f"{self.name}: survey database of schema {version}, this kayles "
                              f"reads schema {SCHEMA_VERSION}")
         objects = [tuple(row) for row in
@@ -228,7 +270,8 @@ class Store:
             if (kind, name) not in _OURS:
                 raise ValueError(f"{self.name}: not a kayles survey database: it holds a "
                                  f"{kind} {name!r} that kayles does not make")
-        for table, expected in (("games", _COLUMNS), ("records", _RECORD_COLUMNS)):
+        for table, expected in (("games", _COLUMNS), ("records", _RECORD_COLUMNS),
+                                ("quotients", _QUOTIENT_COLUMNS)):
             if ("table", table) not in objects:
                 continue
             columns = tuple((row[1], row[2]) for row in
@@ -375,6 +418,60 @@ class Store:
             fields["proved"] = bool(fields["proved"])
             yield Summary(code=code, max=limit, seconds=seconds, packed=head, **fields)
 
+    # -- misère quotients --------------------------------------------------------------------
+
+    def put_quotient(self, code: str, summary: dict, states: int) -> None:
+        """Store a misère summary (``misere_summary``) computed under ``states``; one with
+        nothing proved is not stored, nor one over a row without an error."""
+        if self.read_only or summary["order"] is None:
+            return
+        solved = summary["solved"] or {}
+        with self._transaction():
+            self._db.execute(
+                "INSERT INTO quotients (code, max_heap, heaps, quotient_order, p_size, "
+                "solved_at, period, preperiod, checksum, states, error, seconds, updated) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (code, max_heap) "
+                "DO UPDATE SET heaps = excluded.heaps, quotient_order = excluded.quotient_order, "
+                "p_size = excluded.p_size, solved_at = excluded.solved_at, "
+                "period = excluded.period, preperiod = excluded.preperiod, "
+                "checksum = excluded.checksum, states = excluded.states, error = excluded.error, "
+                "seconds = excluded.seconds, updated = excluded.updated "
+                "WHERE quotients.error IS NOT NULL",
+                (code, summary["max_heap"], summary["heaps"], summary["order"],
+                 summary["p_size"], solved.get("at_heap"), solved.get("period"),
+                 solved.get("preperiod"), summary["checksum"], states, summary["error"],
+                 summary["seconds"], time.time()))
+
+    def quotients(self, codes: Iterable[str], max_heap: int) -> dict[str, tuple[dict, int]]:
+        """The stored quotient rows among ``codes`` at ``max_heap``: code -> (summary, the
+        budget it ran under), each checked (ValueError naming a damaged row)."""
+        exists = self._db.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND "
+                                  "name = 'quotients'").fetchone()
+        if not exists:  # an older file, read-only
+            return {}
+        wanted = set(codes)
+        found = {}
+        for row in self._db.execute(
+                "SELECT code, heaps, quotient_order, p_size, solved_at, period, preperiod, "
+                "checksum, states, error, seconds FROM quotients WHERE max_heap = ?",
+                (max_heap,)):
+            code, heaps, order, p_size, at, period, preperiod, checksum, states, error, \
+                seconds = row
+            if code not in wanted:
+                continue
+            why = _quotient_damage(max_heap, heaps, order, p_size, (at, period, preperiod),
+                                   checksum, states, error, seconds)
+            if why:
+                raise ValueError(f"{self.name}: the quotient row of {code} (heap {max_heap}) "
+                                 f"is damaged or was edited ({why}); delete it, or the file, "
+                                 "to compute it again")
+            solved = None if at is None else {"at_heap": at, "period": period,
+                                              "preperiod": preperiod}
+            found[code] = ({"max_heap": max_heap, "heaps": heaps, "order": order,
+                            "p_size": p_size, "solved": solved, "checksum": checksum,
+                            "error": error, "seconds": seconds}, states)
+        return found
+
     # -- the records of long runs -----------------------------------------------------------
 
     def put_record(self, record: Record) -> None:
@@ -457,6 +554,30 @@ def _damage(fields: dict, seconds, head, limit: int) -> str:
         pieces = [(head_values, 1)]
     if fletcher32_of_pieces(pieces) != fields["checksum"]:
         return "its values do not have its checksum"
+    return ""
+
+
+def _quotient_damage(max_heap: int, heaps, order, p_size, solved: tuple, checksum, states,
+                     error, seconds) -> str:
+    """Why a quotient row cannot be what it claims ('' when it can)."""
+    numbers = (heaps, order, p_size, states)
+    if not all(type(v) is int for v in numbers) or type(seconds) not in (int, float) or not (
+            error is None or isinstance(error, str)) or not isinstance(checksum, str):
+        return "a value of the wrong type"
+    if not (0 < heaps <= max_heap and order >= 1 and 0 <= p_size < order and states >= 1
+            and seconds >= 0 and len(checksum) == 64
+            and all(c in "0123456789abcdef" for c in checksum)
+            and (error is None or 0 < len(error) <= 1000)):
+        return "a number or text out of range"
+    at, period, preperiod = solved
+    if at is None:
+        if period is not None or preperiod is not None:
+            return "a period without its heap"
+    elif not (all(type(v) is int for v in solved) and 1 <= period and 1 <= preperiod
+              and at <= heaps == max_heap and error is None):
+        return "a solution out of range"
+    if error is None and at is None and heaps != max_heap:
+        return "fewer heaps than asked without an error"
     return ""
 
 

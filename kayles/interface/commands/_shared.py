@@ -30,6 +30,7 @@ __all__ = [
     "add_old_name",
     "natural",
     "open_sequence",
+    "size",
     "threads_of",
 ]
 
@@ -43,6 +44,20 @@ def natural(what: str = "N") -> Callable[[str], int]:
     def parse(text: str) -> int:
         try:
             return count(text, what)
+        except ValueError as exc:
+            raise argparse.ArgumentTypeError(str(exc)) from None
+
+    return parse
+
+
+def size(what: str) -> Callable[[str], int]:
+    """An argparse ``type``: a number of bytes, or of K, M, G or T bytes (8G)."""
+
+    def parse(text: str) -> int:
+        from ...engine.limits import parse_size
+
+        try:
+            return parse_size(text, what)
         except ValueError as exc:
             raise argparse.ArgumentTypeError(str(exc)) from None
 

@@ -9,6 +9,7 @@ from ._shared import (
     dump_json,
     heap_move_json,
     natural,
+    size,
 )
 
 __all__ = [
@@ -57,6 +58,12 @@ def register(sub) -> None:
         "--states", type=natural("--states"), default=QUOTIENT_STATES, metavar="N",
         dest="budget", help=f"let one walk visit at most N states (default "
         f"{QUOTIENT_STATES}); past it, an error, never a guess"))
+    p.add_argument("--memory", type=size("--memory"), metavar="SIZE",
+                   help="let one table or walk use at most SIZE bytes (8G, 500M; default: "
+                   "half of KAYLES_MEMORY or of the memory available); past it, an error")
+    p.add_argument("--progress", action="store_true",
+                   help="write a line to stderr as each heap is proved: its heap, the "
+                   "order, |P| and the seconds it took")
     add_json_option(p, "object")
     p.set_defaults(handler=command_quotient)
 
@@ -79,10 +86,13 @@ def command_quotient(args, out) -> None:
     from ...analysis.quotient import REACH, quotient
     from ...engine.rules import get_game
 
+    report = _progress() if args.progress else None
     if args.max_heap is None:
-        q = quotient(get_game(args.game), REACH, args.budget, as_far_as_it_goes=True)
+        q = quotient(get_game(args.game), REACH, args.budget, as_far_as_it_goes=True,
+                     memory=args.memory, progress=report)
     else:
-        q = quotient(get_game(args.game), args.max_heap, args.budget)
+        q = quotient(get_game(args.game), args.max_heap, args.budget, memory=args.memory,
+                     progress=report)
     beyond = None if q.beyond is None else {"heap": q.beyond[0], "why": q.beyond[1]}
     tame = q.tame()  # builds misère Nim's quotient of the same order: once
     solved = None
@@ -114,6 +124,22 @@ def command_quotient(args, out) -> None:
     out.write(f"heaps 0..{start - 1}: {' '.join(q.words[c] for c in q.heaps[:start])}\n")
     cycle = [q.words[q.heap_class(h)] for h in range(start, start + period)]
     out.write(f"heaps {start}.. repeat every {period}: {' '.join(cycle)}\n")
+
+
+def _progress():
+    """A quotient's progress: 'heap H: order N, |P| K, S s' on stderr per heap."""
+    import sys
+    import time
+
+    last = [time.perf_counter()]
+
+    def report(heap: int, order: int, p_size: int) -> None:
+        now = time.perf_counter()
+        sys.stderr.write(f"heap {heap}: order {order}, |P| {p_size}, {now - last[0]:.2f} s\n")
+        sys.stderr.flush()
+        last[0] = now
+
+    return report
 
 
 def command_misere_move(args, out) -> None:

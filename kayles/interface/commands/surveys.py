@@ -61,8 +61,9 @@ def register(sub) -> None:
                    "N values after each sequence's leading zeros")
     p.add_argument("--misere", type=natural("--misere"), nargs="?", const=MISERE_HEAP,
                    metavar="HEAP", help="add each game's misère quotient on heaps up to HEAP "
-                   f"({MISERE_HEAP} without a number): its order, P-portion size and the heap "
-                   "where it was solved (computed in the same workers; not stored)")
+                   f"({MISERE_HEAP} without a number), or on as many as the search proves: "
+                   "the heaps proved, its order, P-portion size and the heap where it was "
+                   "solved (computed in the same workers, stored in the database)")
     add_old_name(p, "--budget", p.add_argument(
         "--states", type=natural("--states"), metavar="N", dest="budget",
         help="with --misere: the most states one proof of a quotient may walk (default: "
@@ -108,7 +109,14 @@ def _register_census(sub) -> None:
     p.add_argument("--plot", metavar="FILE", help="also draw the census to FILE (.png, .svg or "
                    ".pdf; needs kayles[plot]): codes solved and open by digits, periods "
                    "against preperiods")
-    p.set_defaults(handler=command_census, equivalent=None, misere=None)
+    p.add_argument("--misere", type=natural("--misere"), nargs="?", const=MISERE_HEAP,
+                   metavar="HEAP", help="the misère census instead: each code's misère "
+                   f"quotient on heaps up to HEAP ({MISERE_HEAP} without a number), or on as "
+                   "many as --states allows, stored in the database")
+    p.add_argument("--states", type=natural("--states"), metavar="N", dest="budget",
+                   help="with --misere: the most states one proof of a quotient may walk "
+                   "(default: kayles quotient's)")
+    p.set_defaults(handler=command_census, equivalent=None)
 
 
 def _codes(args) -> tuple[list[str], list[str]]:
@@ -208,7 +216,7 @@ def command_survey(args, out) -> int:
                                       _say_waiting, seconds()[0])
                 found = store.summaries(codes, args.max)
                 misere = _quotients(args, [code for code in codes if code in found], pool,
-                                    window)
+                                    window, store)
     finally:
         signal.signal(signal.SIGTERM, previous)
     for code, error in failures.items():
@@ -241,6 +249,10 @@ def command_census(args, out) -> int:
     from ..progress import bar, seconds
 
     codes = census_codes(args.digits)
+    if args.misere is not None:
+        return _misere_census(args, codes, out)
+    if args.budget is not None:
+        raise ValueError("--states goes with --misere")
     steps = passes(args.max)
     if args.plot is not None:
         from ...analysis.plot import save_format
@@ -286,6 +298,39 @@ def command_census(args, out) -> int:
     return 1 if failures else 0
 
 
+def _misere_census(args, codes: list[str], out) -> int:
+    """kayles census --misere: every code's quotient (stored rows read back), as rows."""
+    from ...analysis.census import MISERE_COLUMNS, misere_markdown, misere_rows
+    from ...analysis.executors import open_executor
+    from ...engine.limits import SURVEY_MISERE_HEAP
+    from ...storage.store import Store, default_path
+
+    SURVEY_MISERE_HEAP.check(args.misere)
+    if args.budget == 0:
+        raise ValueError("--states must be at least 1")
+    if args.plot is not None:
+        raise ValueError("--plot draws the normal-play census: leave out --misere")
+    path = args.db if args.db is not None else default_path()
+    previous = signal.signal(signal.SIGTERM, _terminated)
+    try:
+        with Store(path, make_parents=args.db is None, reclaim=args.reclaim) as store:
+            with open_executor(_jobs(args, len(codes)), args.dask) as (pool, window):
+                found = _quotients(args, codes, pool, window, store)
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+    failed = [code for code in codes if found[code]["order"] is None]
+    for code in failed:
+        sys.stderr.write(f"kayles census: {code}: {found[code]['error']}\n")
+    rows = misere_rows(found, [code for code in codes if code not in failed])
+    if args.summary:
+        out.write(misere_markdown(rows))
+        return 1 if failed else 0
+    if args.csv:
+        out.write(_census_header(args))
+    _write_table(rows, args, out, list(MISERE_COLUMNS))
+    return 1 if failed else 0
+
+
 def _counter(shown):
     """A done(code) that moves the bar one game on."""
     count = [0]
@@ -307,38 +352,56 @@ def _census_header(args) -> str:
 
     machine = cpu_model()
     made = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
-    return (f"# kayles census --digits {args.digits} --to {args.max}\n"
-            f"# kayles {__version__} ({_impl.IMPLEMENTATION} core), {made}, {machine}, "
-            f"{os.cpu_count()} cores\n"
+    made_by = f"# kayles {__version__} ({_impl.IMPLEMENTATION} core), {made}, {machine}, " \
+        f"{os.cpu_count()} cores\n"
+    if args.misere is not None:
+        from ...analysis.quotient import MAX_STATES
+
+        return (f"# kayles census --digits {args.digits} --misere {args.misere} --states "
+                f"{args.budget or MAX_STATES}\n{made_by}"
+                "# status solved: the quotient of every heap; done: of heaps 1..heaps; short: "
+                "the next heap is beyond the search (stopped_by states or memory)\n"
+                "# checksum: the first 16 hex digits of the SHA-256 of the presentation, "
+                "P-portion and heaps' classes (kayles quotient --to heaps)\n")
+    return (f"# kayles census --digits {args.digits} --to {args.max}\n{made_by}"
             "# status solved: preperiod and period proved; open: computed to 'computed' values"
             "\n# checksum: Fletcher-32 of G(0..values-1); class: the first code whose first "
             "65536 values are the same\n")
 
 
-def _quotients(args, codes: list[str], pool, window: int) -> dict[str, dict] | None:
-    """Each code's misère quotient (``survey.misere_summary``) with --misere, else None."""
+def _quotients(args, codes: list[str], pool, window: int, store) -> dict[str, dict] | None:
+    """Each code's misère quotient (``survey.misere_summary``) with --misere, else None:
+    the stored row where there is one (a row short of the heap asked for only when it ran
+    under a budget at least this one), else computed and stored as it arrives."""
     if args.misere is None:
         return None
     from ...analysis.executors import quotients
     from ...analysis.quotient import MAX_STATES
     from ..progress import bar
 
-    with bar(len(codes), "misère quotients", "games") as shown:
+    budget = args.budget or MAX_STATES
+    found = {code: summary for code, (summary, states) in store.quotients(codes,
+                                                                          args.misere).items()
+             if summary["error"] is None or states >= budget}
+    todo = [code for code in codes if code not in found]
+    with bar(len(todo), "misère quotients", "games") as shown:
         count = [0]
 
-        def done(code: str) -> None:
+        def done(code: str, summary: dict) -> None:
+            store.put_quotient(code, summary, budget)
             count[0] += 1
             shown.update(count[0])
 
-        return quotients(codes, args.misere, args.budget or MAX_STATES, pool, window, done)
+        found.update(quotients(todo, args.misere, budget, pool, window, done))
+    return {code: {k: v for k, v in found[code].items() if k != "seconds"} for code in codes}
 
 
 # -- output ------------------------------------------------------------------------------------
 
 # A table's headings are the CSV and JSON names, '_' written as a space (one vocabulary);
 # its masks are written as people read them (6+parity), CSV and JSON keep the integer.
-# With --misere, JSON rows gain a "misere" object; the other forms three columns from it.
-MISERE_COLUMNS = ("misere_order", "misere_p", "misere_solved")
+# With --misere, JSON rows gain a "misere" object; the other forms four columns from it.
+MISERE_COLUMNS = ("misere_heaps", "misere_order", "misere_p", "misere_solved")
 
 
 def _write_table(rows: list[dict], args, out, columns=None) -> None:
@@ -377,11 +440,11 @@ def _write_table(rows: list[dict], args, out, columns=None) -> None:
 
 
 def _flat(row: dict) -> dict:
-    """A row's misère quotient as three cells: order, P size, the heap where it was solved
-    (order "beyond" when the quotient is beyond the search)."""
+    """A row's misère quotient as four cells: the heaps proved (fewer than --misere when the
+    next is beyond the search), the order, P size, the heap where it was solved."""
     quotient = row["misere"]
     solved = quotient["solved"]
-    return {**row, "misere_order": "beyond" if quotient["error"] else quotient["order"],
+    return {**row, "misere_heaps": quotient["heaps"], "misere_order": quotient["order"],
             "misere_p": quotient["p_size"], "misere_solved": solved and solved["at_heap"]}
 
 
