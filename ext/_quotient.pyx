@@ -20,6 +20,9 @@ from libc.string cimport memcmp, memcpy, memset
 from _common cimport reserve
 
 from kayles.engine import _kernel_args as _args
+from kayles.engine._constants import STATE_ENTRIES as _STATE_ENTRIES
+
+cdef Py_ssize_t STATE_ENTRIES = _STATE_ENTRIES  # a stored state's room besides its set
 
 
 cdef int entries(const int[::1] values, Py_ssize_t limit, str what) except -1:
@@ -33,7 +36,6 @@ cdef int entries(const int[::1] values, Py_ssize_t limit, str what) except -1:
 cdef enum:
     FIRST_SLOTS = 1024  # a power of two
     SIGNAL_STEPS = 4096
-    STATE_ENTRIES = 9   # a stored state's room besides its set, in 4-byte entries (the twin's)
 
 
 cdef struct Store:
@@ -673,6 +675,7 @@ def minimize(Py_ssize_t count, Py_ssize_t width, moves, labels):
         for s in range(count):
             block[s] = name_row(rows, s, 1, length, table, slots, block, &names)
         while True:
+            PyErr_CheckSignals()
             for s in range(count):
                 rows[s * length] = block[s]
                 for b in range(width):

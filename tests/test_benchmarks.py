@@ -18,3 +18,30 @@ def test_each_benchmark_starts(script):
     result = subprocess.run([sys.executable, str(script), "--help"], capture_output=True,
                             text=True, timeout=120, cwd=ROOT)
     assert result.returncode == 0 and "usage" in result.stdout, result.stderr[-2000:]
+
+
+def test_the_frontier_run_keeps_its_quotients_and_draws_them(tmp_path):
+    """benchmarks/quotient.py --frontier: each game in a process of its own, the quotients
+    kept with what made them (the same as the API's), the orders drawn as a real PNG."""
+    import json
+
+    from kayles.analysis.quotient import quotient
+    from kayles.engine.rules import parse_octal
+
+    kept, picture = tmp_path / "kept.json", tmp_path / "growth.png"
+    result = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "quotient.py"),
+                             "--frontier", "0.75:12", "0.07:14", "--memory", "256M", "--keep",
+                             str(kept), "--plot", str(picture)], capture_output=True, text=True,
+                            timeout=300, cwd=ROOT)
+    assert result.returncode == 0, result.stderr[-2000:]
+    assert "heap  14: order" in result.stdout and "an element costs" in result.stdout
+    made = json.loads(kept.read_text())
+    assert made["command"].startswith("benchmarks/quotient.py --frontier 0.75:12")
+    for entry, (code, heap) in zip(made["quotients"], [("0.75", 12), ("0.07", 14)]):
+        q = quotient(parse_octal(code), heap)
+        assert (entry["code"], entry["heap"], entry["order"], entry["checksum"],
+                entry["presentation"]) == (code, heap, q.order, q.checksum(), q.presentation())
+    import matplotlib.image
+
+    pixels = matplotlib.image.imread(picture)
+    assert pixels.shape[:2] == (480, 840) and pixels.std() > 0.05  # drawn, not blank

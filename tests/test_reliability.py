@@ -64,7 +64,12 @@ def test_ctrl_c_ends_a_long_misere_search_at_once(pure):
     (["period", "--game", "0.161", "--to", "100000000", "--threads", "2"], signal.SIGINT, 130),
     (["survey", "0.6252", "--to", "3000000", "--jobs", "1", "--db", "{tmp}/s.sqlite"],
      signal.SIGTERM, 143),
-], ids=["dense-one-thread", "dense-crew", "sparse-crew", "survey-sigterm"])
+    (["quotient", "--game", "0.6", "--to", "30", "--states", "100000000", "--memory", "2G"],
+     signal.SIGINT, 130),
+    (["census", "--digits", "1", "--misere", "30", "--states", "100000000", "--jobs", "1",
+      "--db", "{tmp}/m.sqlite"], signal.SIGTERM, 143),
+], ids=["dense-one-thread", "dense-crew", "sparse-crew", "survey-sigterm", "quotient-ctrl-c",
+        "misere-census-sigterm"])
 def test_a_long_kernel_call_answers_signals_at_once(tmp_path, command, number, status):
     """The compiled kernels look at signals as they go (every 2**25 pairs or so, and between
     a crew's stretches): a table of minutes ends well under a second of CPU time after

@@ -772,6 +772,7 @@ def _close(q: Quotient, other: Quotient, mapping: dict[int, int], gens: list[int
 
 QUOTIENT_FIRST = 10  # more heaps than this: ask the misère quotient before the search
 QUOTIENT_TOKENS = 10**7  # ... and never for positions of more tokens (each option is read)
+ANSWER_MEMORY = 256 << 20  # ... within this bound: answers while a player waits
 
 
 def misere_answer(solver: Solver, position) -> tuple[object, str]:
@@ -822,7 +823,8 @@ def attach_quotient(solver: Solver, heaps: list[int]) -> bool:
     if sum(heaps) > QUOTIENT_TOKENS:
         return False
     try:
-        q = quotient(solver.game, min(largest, MAX_HEAP), solver.budget)
+        q = quotient(solver.game, min(largest, MAX_HEAP), solver.budget,
+                     memory=ANSWER_MEMORY)
     except ValueError:
         return False
     if largest > q.max_heap and q.solved is None:

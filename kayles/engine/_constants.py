@@ -7,7 +7,8 @@ accept exactly these sizes.
 """
 
 __all__ = ["DEFAULT_BUDGET", "GAP", "MAX_BUDGET", "MAX_KEPT", "MAX_KINDS", "MAX_SPAN",
-           "MAX_THREADS", "PIN", "QUOTIENT_STATES", "WORDS_PER_POSITION", "WORDS_SLACK"]
+           "MAX_THREADS", "PIN", "QUOTIENT_STATES", "STATE_ENTRIES", "WORDS_PER_POSITION",
+           "WORDS_SLACK"]
 
 MAX_KINDS = 64  # move kinds in one game (an octal code of 63 digits after '4.')
 MAX_KEPT = 8  # kept 'o' runs in one pattern
@@ -16,6 +17,7 @@ MAX_THREADS = 64  # threads on one nim-sequence (Scratch(threads=...); ext/src/k
 PIN = ord("x")  # a standing pin in a row (bytes)
 GAP = ord(".")  # a removed pin
 QUOTIENT_STATES = 1 << 21  # misère quotients: the states one walk may visit (--budget default)
+STATE_ENTRIES = 9  # ... and a stored state's room besides its set, in 4-byte entries
 DEFAULT_BUDGET = 1_000_000  # misère search: stored positions (about 90 MB compiled, 175 MB pure)
 WORDS_PER_POSITION = 16  # ... and budget * this many 32-bit words of positions (stored and open)
 WORDS_SLACK = 1 << 16  # ... plus this many, so that small budgets count positions alone

@@ -28,10 +28,9 @@ from __future__ import annotations
 from array import array
 
 from . import _kernel_args as args
+from ._constants import STATE_ENTRIES
 
-STATE_ENTRIES = 9  # a stored state's room besides its set, in 4-byte entries (ext/_quotient.pyx)
-
-__all__ = ["STATE_ENTRIES", "candidates", "collapse", "columns", "grow", "least_failure",
+__all__ = ["candidates", "collapse", "columns", "grow", "least_failure",
            "mark", "minimize", "product_columns", "reach"]
 
 
