@@ -85,8 +85,8 @@ def census_rows(summaries: list[Summary]) -> list[dict]:
 def misere_rows(summaries: dict[str, dict], codes: list[str]) -> list[dict]:
     """The published row of each code's misère summary (``survey.misere_summary``): status
     solved (the quotient of every heap), done (of heaps up to HEAP) or short (of fewer: the
-    next is beyond the search, ``stopped_by`` states or memory, or budget for any other
-    bound)."""
+    next is beyond the search, ``stopped_by`` states, memory, or powers: a position of
+    more equal heaps than a generator's powers may reach, MAX_POWER)."""
     rows = []
     for code in codes:
         m = summaries[code]
@@ -94,7 +94,8 @@ def misere_rows(summaries: dict[str, dict], codes: list[str]) -> list[dict]:
         error = m["error"] or ""
         status = "solved" if solved else ("short" if error else "done")
         stopped = ("" if not error else "memory" if "memory bound" in error
-                   else "states" if "states" in error else "budget")
+                   else "states" if "states" in error
+                   else "powers" if "equal heaps" in error else "other")
         rows.append({"code": code, "status": status, "heaps": m["heaps"], "order": m["order"],
                      "p_size": m["p_size"], "solved_at": solved.get("at_heap"),
                      "period": solved.get("period"), "preperiod": solved.get("preperiod"),

@@ -48,10 +48,11 @@ images of the heap p below it, hence the same behaviour, and the walk is the sam
 quotient of heaps 1..N is the quotient of the whole game (games with "unequal" moves
 excepted, as for nim-sequences).
 
-Presentation: generators a, b, c, ... for the heaps (in size order) whose class is not a
-product of earlier ones; every element's normal form is its least word (by length, then
-preferring earlier letters); the relations are "w = normal form" for the minimal words that
-are not normal forms, which is a complete rewriting system.
+Presentation: generators a, b, c, ... (then A, B, ...: 52 at most) for the heaps (in size
+order) whose class is not a product of earlier ones; every element's normal form is its
+least word (by length, then preferring earlier letters); the relations are "w = normal
+form" for the minimal words that are not normal forms, which is a complete rewriting
+system.
 """
 
 
@@ -492,26 +493,31 @@ class _Builder:
             word = [first[b] for b in failure]  # the lightest heap of each behaviour
             wrong = c.p[c.product(c.image[k] for k in word)]
             heaps = sorted(set(word))
-            too_large = False
+            stopped = set()  # why trials were not built: "memory", "powers"
             for chosen in (s for size in range(1, len(heaps) + 1)
                            for s in itertools.combinations(heaps, size)):
                 trial = self._free(c, chosen, word, h)
-                too_large |= trial is None
-                if trial is not None and trial.p[trial.product(trial.image[k]
-                                                               for k in word)] != wrong:
+                if isinstance(trial, str):
+                    stopped.add(trial)
+                elif trial.p[trial.product(trial.image[k] for k in word)] != wrong:
                     c = trial
                     break
             else:
-                if too_large:
+                if "memory" in stopped:
                     raise self._past_memory("every trial monoid")
+                if stopped:
+                    raise ValueError(self._beyond(
+                        f"a position of more than {MAX_POWER + 1} equal heaps would need "
+                        "a generator of its own powers"))
                 raise ValueError(self._beyond("no heaps to free"))
         raise ValueError(self._beyond(f"no proof after {MAX_RECALIBRATIONS} positions set "
                                       "right"))
 
-    def _free(self, c: _Candidate, chosen, word: list[int], h: int) -> _Candidate | None:
+    def _free(self, c: _Candidate, chosen, word: list[int], h: int) -> _Candidate | str:
         """The submonoid of c the other heaps generate, times a cyclic monoid for each
         chosen heap (g^(k+2) = g^k, k that of its image in c or its exponent in ``word``
-        less one, the larger), P marked anew and reduced; None past the memory bound."""
+        less one, the larger), P marked anew and reduced; "powers" when some k passes
+        MAX_POWER, "memory" past the memory bound."""
         image = [0 if k in chosen else e for k, e in enumerate(c.image)]
         gens = sorted({image[k] for k in range(1, h + 1) if self.parts[k]})
         c.need(gens)
@@ -525,7 +531,10 @@ class _Builder:
                           tree=(tree[0], len(gens), tree[1], tree[2]), kernel=self.kernel)
         factors = [(max(_index(c, c.image[k]), word.count(k) - 1), frozenset([k]))
                    for k in chosen]
-        return self._product(base, factors, h, keep=False)
+        if max(tail for tail, _ in factors) > MAX_POWER:
+            return "powers"
+        found = self._product(base, factors, h, keep=False)
+        return "memory" if found is None else found
 
     def _adjoin(self, c: _Candidate, h: int, tail: int) -> _Candidate:
         """c x {1, g, ..., g^(tail+1)} (g^(tail+2) = g^tail), heap h as g, reduced."""
@@ -540,14 +549,11 @@ class _Builder:
         """base times a cyclic monoid per factor (tail, heaps): g^(tail+2) = g^tail, those
         heaps mapped to g (the rest as in base); P marked (base's flags kept on its own
         elements when ``keep``) and reduced.  Only the columns the heaps and their options
-        use are built (``kernel.product_columns``).  None past the memory bound, or a tail
-        past MAX_POWER."""
+        use are built (``kernel.product_columns``).  None past the memory bound."""
         tails = [tail for tail, _ in factors]
         widths = [tail + 2 for tail in tails]
         scale = math.prod(widths)
         size = base.n * scale
-        if max(tails) > MAX_POWER:
-            return None
 
         def encode(x: int, powers) -> int:
             for w, i in zip(widths, powers):
@@ -655,9 +661,10 @@ def _present(game: Game, max_heap: int, builder: _Builder) -> Quotient:
     for h, unit in zip(live, units):
         if unit in reach:
             continue
-        if len(letters) == len(string.ascii_lowercase):
-            raise ValueError("the quotient needs more than 26 generators")
-        letters.append((string.ascii_lowercase[len(letters)], h))
+        if len(letters) == len(string.ascii_letters):
+            raise ValueError(f"the quotient needs more than {len(string.ascii_letters)} "
+                             "generators (a to z, then A to Z)")
+        letters.append((string.ascii_letters[len(letters)], h))
         gen_elements.append(unit)
         reach = set(builder.kernel.reach(c.table, c.n, c.stride,
                                          [c.column[g] for g in gen_elements])[0])

@@ -360,7 +360,7 @@ def _census_header(args) -> str:
         return (f"# kayles census --digits {args.digits} --misere {args.misere} --states "
                 f"{args.budget or MAX_STATES}\n{made_by}"
                 "# status solved: the quotient of every heap; done: of heaps 1..heaps; short: "
-                "the next heap is beyond the search (stopped_by states or memory)\n"
+                "the next heap is beyond the search (stopped_by states, memory or powers)\n"
                 "# checksum: the first 16 hex digits of the SHA-256 of the presentation, "
                 "P-portion and heaps' classes (kayles quotient --to heaps)\n")
     return (f"# kayles census --digits {args.digits} --to {args.max}\n{made_by}"
