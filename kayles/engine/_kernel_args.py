@@ -85,14 +85,19 @@ def _behaviours(behaviours, columns: int) -> None:
         check_entries((g, *options), columns, "a behaviour's column")
 
 
+def _automaton(count, width, cells: int, what: str, low: int = 0) -> None:
+    """``count`` states (or elements) of ``width`` letters each, in ``cells`` entries."""
+    check_count(count, "the order" if low else "count", low, MAX_CELLS)
+    check_count(width, "width", 0, MAX_CELLS)
+    if cells > MAX_CELLS:
+        raise ValueError(f"{what} is too large")
+
+
 def _tree(trans, width, parent, letter, entries) -> int:
     """A monoid's transition table and spanning tree (kayles/engine/_quotient_pure.py);
     returns its order."""
     n = len(parent)
-    check_count(n, "the order", 1, MAX_CELLS)
-    check_count(width, "width", 0, MAX_CELLS)
-    if n * width > MAX_CELLS:
-        raise ValueError(f"a transition table of {n} elements is too large")
+    _automaton(n, width, n * width, f"a transition table of {n} elements", low=1)
     check_sized(trans, n * width, "the transitions")
     check_sized(letter, n, "the letters")
     for y in range(1, n):
@@ -170,10 +175,8 @@ def for_reach(table, n, stride, gens, entries=check_entries) -> None:
 
 
 def for_minimize(count, width, moves, labels, entries=check_entries) -> None:
-    check_count(count, "count", 0, MAX_CELLS)
-    check_count(width, "width", 0, MAX_CELLS)
-    if count * (width + 1) > MAX_CELLS:
-        raise ValueError(f"an automaton of {count} states and {width} letters is too large")
+    _automaton(count, width, count * (width + 1),
+               f"an automaton of {count} states and {width} letters")
     check_sized(moves, count * width, "the moves")
     check_sized(labels, count, "the labels")
     for label in labels:
@@ -203,10 +206,8 @@ def for_product_columns(base, nb, stride, bases, tails, needed, entries=check_en
 
 
 def for_collapse(count, width, moves, block, entries=check_entries) -> None:
-    check_count(count, "count", 0, MAX_CELLS)
-    check_count(width, "width", 0, MAX_CELLS)
-    if count * width > MAX_CELLS:
-        raise ValueError(f"an automaton of {count} states and {width} letters is too large")
+    _automaton(count, width, count * width,
+               f"an automaton of {count} states and {width} letters")
     check_sized(moves, count * width, "the moves")
     check_sized(block, count, "the blocks")
     check_entries(block, count, "a block")
