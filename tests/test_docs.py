@@ -9,7 +9,9 @@ when it is missing.
 
 from __future__ import annotations
 
+import os
 import subprocess
+import sys
 
 import pytest
 
@@ -35,3 +37,15 @@ def test_make_docs_fails_on_a_broken_anchor(tmp_path, anchor, fails):
     result = build_site(tmp_path, anchor)
     assert (result.returncode != 0) == fails, result.stdout + result.stderr
     assert (f"does not contain an anchor '#{anchor}'" in result.stderr) == fails, result.stderr
+
+
+def test_the_projects_own_docs_build_strictly(tmp_path):
+    """The site itself, as `make docs` builds it (strict, no --quiet), into a folder of the
+    test's own: a broken link or anchor in docs/ fails here, before CI."""
+    result = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict",
+                             "--config-file", str(ROOT / "mkdocs.yml"), "--site-dir",
+                             str(tmp_path / "site")], capture_output=True, text=True,
+                            timeout=600, cwd=ROOT,
+                            env={**os.environ, "NO_MKDOCS_2_WARNING": "1"})
+    assert result.returncode == 0, result.stderr[-3000:]
+    assert "WARNING" not in result.stderr, result.stderr[-3000:]
