@@ -56,7 +56,7 @@ test-pure: Kayles-xox $(EXTRAS)
 # STRESS_TESTS (default: the tests that start threads, processes and servers; STRESS_TESTS=tests
 # for all), each beside one busy loop a core; the first failure stops it and shows its log.
 RUNS ?= 20
-STRESS_TESTS ?= tests/test_threads.py tests/test_bounded.py tests/test_serve.py tests/test_web.py \
+STRESS_TESTS ?= tests/test_threads.py tests/test_api_threads.py tests/test_bounded.py tests/test_serve.py tests/test_web.py \
 	tests/test_reliability.py tests/test_long_run.py tests/test_cli_xox.py tests/test_long_run_command.py
 stress: Kayles-xox $(EXTRAS)
 	@hogs=""; for core in $$(seq $$(nproc)); do yes >/dev/null & hogs="$$hogs $$!"; done; \
@@ -110,11 +110,12 @@ sanitize: $(READY)
 		$(KERNEL_TESTS)
 
 # The crews once more under ThreadSanitizer, in build/tsan: the tests that run several
-# threads on a core built with -fsanitize=thread.  The interpreter is not instrumented;
+# threads on a core built with -fsanitize=thread (the crews, and the API from 8 threads).  The interpreter is not instrumented;
 # its locks are seen through the pthread calls TSan intercepts.  The first report stops
 # the run.  One race is meant (ext/tsan.supp says which and why).
 TSANITIZED := build/tsan
-CREW_TESTS := tests/test_threads.py tests/test_bounded.py::test_bounded_crews_stop_where_one_thread_stops \
+CREW_TESTS := tests/test_threads.py tests/test_api_threads.py \
+	tests/test_bounded.py::test_bounded_crews_stop_where_one_thread_stops \
 	tests/test_bounded.py::test_twins_agree_on_bounded_runs
 tsan: $(READY)
 	$(call core_built_in,$(TSANITIZED),-fsanitize=thread)

@@ -6,6 +6,12 @@ that does not fit); C arrays need them at compile time, so they are restated
 here once, and tests/test_kernels.py checks that both twins accept exactly them.
 """
 
+from cpython.pythread cimport (
+    NOWAIT_LOCK,
+    WAIT_LOCK,
+    PyThread_acquire_lock,
+    PyThread_type_lock,
+)
 from libc.stdlib cimport realloc
 from libc.string cimport memset
 
@@ -91,4 +97,13 @@ cdef inline int reserve(void** items, Py_ssize_t* room, Py_ssize_t count,
     """grow(), raising MemoryError when the memory ran out."""
     if grow(items, room, count, size):
         raise MemoryError()
+    return 0
+
+
+cdef inline int hold(PyThread_type_lock lock) except -1:
+    """Take a kernel object's lock for one call: at once when it is free, else waiting
+    without the GIL while another thread's call has it (PyThread_release_lock gives it back)."""
+    if not PyThread_acquire_lock(lock, NOWAIT_LOCK):
+        with nogil:
+            PyThread_acquire_lock(lock, WAIT_LOCK)
     return 0

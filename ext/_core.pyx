@@ -19,6 +19,12 @@ values below the least unmarked common one are confirmed by a search.  The resul
 exact whatever the mask: the mask only decides the speed.
 """
 
+from cpython.pythread cimport (
+    PyThread_allocate_lock,
+    PyThread_free_lock,
+    PyThread_release_lock,
+    PyThread_type_lock,
+)
 from libc.stdlib cimport calloc, free
 from libc.string cimport memcmp, memcpy, memset
 
@@ -31,6 +37,7 @@ from _common cimport (
     allows,
     constant,
     grow,
+    hold,
     load_kinds,
     nimber_t,
     pos_t,
@@ -254,9 +261,14 @@ cdef class Scratch:
     waited for, not from whatever more the crew has settled by then, so which
     heaps are solved again (solved_again) is the same on every run, whatever
     the threads' timing.
+
+    One call at a time uses a scratch: a call from another thread waits for the
+    one under way to end (its lock), so sharing a scratch is safe, only not
+    parallel.
     """
 
     cdef Sparse st
+    cdef PyThread_type_lock lock
 
     def __cinit__(self, vector=None, threads=1, cores=None,
                   crew_from=None, crew_rare=None, bint waited_only=False):
@@ -269,6 +281,9 @@ cdef class Scratch:
             if value is not None and value < 0:
                 raise ValueError(f"{name} must be 0 or more, not {value}")
         memset(&self.st, 0, sizeof(Sparse))
+        self.lock = PyThread_allocate_lock()
+        if self.lock == NULL:
+            raise MemoryError()
         name = vector or VECTORS[0]
         self.st.vec = vectors_named(name.encode())
         self.st.threads = threads
@@ -328,7 +343,17 @@ cdef class Scratch:
         return (self.st.mask, self.st.nrare,
                 self.st.rare[self.st.nrare - 1] if self.st.nrare else -1)
 
+    cdef int hold(self) except -1:
+        """Take the scratch for one call (see the lock); the call gives it back with let_go,
+        whatever happens."""
+        return hold(self.lock)
+
+    cdef void let_go(self) noexcept:
+        PyThread_release_lock(self.lock)
+
     def __dealloc__(self):
+        if self.lock != NULL:
+            PyThread_free_lock(self.lock)
         if self.st.workers:
             for k in range(self.st.threads):
                 free(self.st.workers[k].seen)

@@ -20,13 +20,20 @@ written and before each key stored, as the twin counts them): past it, ValueErro
 """
 
 from cpython.exc cimport PyErr_CheckSignals
+from cpython.pythread cimport (
+    PyThread_allocate_lock,
+    PyThread_free_lock,
+    PyThread_release_lock,
+    PyThread_type_lock,
+)
 from libc.stdint cimport uint32_t, uint64_t
 from libc.stdlib cimport free, malloc
 from libc.string cimport memcmp, memcpy, memset
 
-from _common cimport MAX_KINDS, Kind, allows, load_kinds, reserve
+from _common cimport MAX_KINDS, Kind, allows, hold, load_kinds, reserve
 
 from kayles.engine import _kernel_args as _args
+from kayles.errors import ResourceError
 
 cdef enum:
     SHAPE_LIVE = 0
@@ -71,8 +78,13 @@ cdef inline uint64_t hash_words(const uint32_t* words, Py_ssize_t n) noexcept no
 
 
 cdef class MisereMemo:
-    """The misère values found so far for one game (kinds as in rules.encode)."""
+    """The misère values found so far for one game (kinds as in rules.encode).
 
+    One call at a time uses a memo: a call from another thread waits for the one under
+    way to end (its lock).
+    """
+
+    cdef PyThread_type_lock lock
     cdef Kind kinds[MAX_KINDS]
     cdef int nkinds
     cdef readonly Py_ssize_t budget
@@ -91,6 +103,9 @@ cdef class MisereMemo:
 
     def __cinit__(self, kinds, budget):
         cdef Py_ssize_t i
+        self.lock = PyThread_allocate_lock()
+        if self.lock == NULL:
+            raise MemoryError()
         self.nkinds = load_kinds(kinds, self.kinds)
         self.budget = _args.check_count(budget, "the budget")
         self.word_limit = budget * WORDS_PER_POSITION + WORDS_SLACK
@@ -102,6 +117,8 @@ cdef class MisereMemo:
             self.slots[i].offset = EMPTY_SLOT
 
     def __dealloc__(self):
+        if self.lock != NULL:
+            PyThread_free_lock(self.lock)
         free(self.slots)
         free(self.stored.data)
         free(self.pending.data)
@@ -113,7 +130,7 @@ cdef class MisereMemo:
         return self.count
 
     cdef int too_heavy(self) except -1:
-        raise ValueError(f"the misère search needs more memory than its budget allows "
+        raise ResourceError(f"the misère search needs more memory than its budget allows "
                          f"({self.budget} positions of {WORDS_PER_POSITION} words on average)")
 
     cdef int find(self, const uint32_t* words, Py_ssize_t n) noexcept:
@@ -152,7 +169,7 @@ cdef class MisereMemo:
         cdef uint64_t h
         cdef Py_ssize_t i
         if self.count >= self.budget:
-            raise ValueError(
+            raise ResourceError(
                 f"the misère search needs more than {self.budget} positions (its budget)"
             )
         if self.stored.length + n + 1 + self.pending.length > self.word_limit:
@@ -324,8 +341,14 @@ cdef inline void add_part(const unsigned char* shapes, uint32_t* words, Py_ssize
 def misere_value(memo, heaps, twos):
     """The misère Grundy value of the heaps plus ``twos`` nim heaps *2 (0: a loss to move)."""
     _args.check_memo(memo, MisereMemo)
-    return value_of(memo, _args.check_heaps(heaps),
-                    _args.check_count(twos, "the number of *2 heaps"))
+    heaps = _args.check_heaps(heaps)
+    twos = _args.check_count(twos, "the number of *2 heaps")
+    cdef MisereMemo own = memo
+    hold(own.lock)
+    try:
+        return value_of(own, heaps, twos)
+    finally:
+        PyThread_release_lock(own.lock)
 
 
 cdef int value_of(MisereMemo memo, tuple heaps, Py_ssize_t twos) except -1:
@@ -378,7 +401,14 @@ def misere_layers_agree(memo, low, high):
     See kayles/engine/_misere_pure.py for why that proves the values alternate from ``low`` on.
     """
     _args.check_memo(memo, MisereMemo)
-    return layers_agree(memo, _args.check_count(low, "low"), _args.check_count(high, "high"))
+    low = _args.check_count(low, "low")
+    high = _args.check_count(high, "high")
+    cdef MisereMemo own = memo
+    hold(own.lock)
+    try:
+        return layers_agree(own, low, high)
+    finally:
+        PyThread_release_lock(own.lock)
 
 
 cdef bint layers_agree(MisereMemo memo, Py_ssize_t low, Py_ssize_t high) except -1:

@@ -326,8 +326,10 @@ def candidates(const int[::1] trans, Py_ssize_t width, const int[::1] parent,
                const int[::1] letter, const unsigned char[::1] p, const int[::1] table,
                Py_ssize_t stride, options, bint lost):
     """See kayles/engine/_quotient_pure.py."""
-    _args.for_candidates(trans, width, parent, letter, p, table, stride, options, None)
-    cdef Py_ssize_t n = parent.shape[0], count = len(options), x, y, k, a, length, losers = 0
+    cdef const int[::1] option_columns = _args.for_candidates(trans, width, parent, letter, p,
+                                                              table, stride, options, None)
+    cdef Py_ssize_t n = parent.shape[0], count = len(option_columns), x, y, k, a, length
+    cdef Py_ssize_t losers = 0
     tree_entries(trans, n)
     entries(table, n, "a product")
     cdef int* option = <int*>malloc((count + 1) * sizeof(int))
@@ -339,7 +341,7 @@ def candidates(const int[::1] trans, Py_ssize_t width, const int[::1] parent,
         if option == NULL or losing == NULL or path == NULL:
             raise MemoryError()
         for k in range(count):
-            option[k] = options[k]
+            option[k] = option_columns[k]
         for y in range(n):
             for k in range(count):
                 if p[table[y * stride + option[k]]]:
@@ -370,12 +372,13 @@ def candidates(const int[::1] trans, Py_ssize_t width, const int[::1] parent,
 def grow(const int[::1] table, Py_ssize_t n, Py_ssize_t stride, const unsigned char[::1] p,
          behaviours, xs, us, int first, Py_ssize_t limit, Py_ssize_t room):
     """See kayles/engine/_quotient_pure.py."""
-    _args.for_walk(table, n, p, behaviours, limit, stride, entries=None)
-    _args.for_grow(n, behaviours, xs, us, first, room, None)
+    behaviours = _args.for_walk(table, n, p, behaviours, limit, stride, entries=None)
+    xs, us = _args.for_grow(n, behaviours, xs, us, first, room, None)
     entries(table, n, "a product")
     cdef _Behaviours beh = _Behaviours(table, n, behaviours, stride)
-    cdef Py_ssize_t s = 0, known = len(xs), i, found, length, at = 0, k
-    cdef const int[::1] sets = us if isinstance(us, array) else array("i", us)
+    cdef const int[::1] images = xs
+    cdef Py_ssize_t s = 0, known = images.shape[0], i, found, length, at = 0, k
+    cdef const int[::1] sets = us
     check_sets(sets, known, n)
     cdef Store store
     cdef Marks marks
@@ -398,8 +401,8 @@ def grow(const int[::1] table, Py_ssize_t n, Py_ssize_t stride, const unsigned c
             length = sets[at]
             for k in range(length):
                 scratch[k] = sets[at + 1 + k]
-            key = stamp_set(&marks, n, xs[i], scratch, length)
-            store_add(&store, xs[i], scratch, length, key, &marks, &new)
+            key = stamp_set(&marks, n, images[i], scratch, length)
+            store_add(&store, images[i], scratch, length, key, &marks, &new)
             at += 1 + length
         while s < store.count and not broken:
             if (s & (SIGNAL_STEPS - 1)) == 0:
@@ -448,7 +451,7 @@ cdef inline void settle_flag(unsigned char[::1] p, int x, const int* u,
 def mark(const int[::1] table, Py_ssize_t n, Py_ssize_t stride, unsigned char[::1] p, behaviours,
          Py_ssize_t limit):
     """See kayles/engine/_quotient_pure.py (the walk of _lex_walk, with frames per depth)."""
-    _args.for_walk(table, n, p, behaviours, limit, stride, 2, None)
+    behaviours = _args.for_walk(table, n, p, behaviours, limit, stride, 2, None)
     entries(table, n, "a product")
     cdef _Behaviours beh = _Behaviours(table, n, behaviours, stride)
     cdef Py_ssize_t visits = 1, width = beh.count, d, k, length
@@ -509,7 +512,7 @@ def mark(const int[::1] table, Py_ssize_t n, Py_ssize_t stride, unsigned char[::
 def least_failure(const int[::1] table, Py_ssize_t n, Py_ssize_t stride,
                   const unsigned char[::1] p, behaviours, Py_ssize_t limit, Py_ssize_t room):
     """See kayles/engine/_quotient_pure.py (the walk of _lex_walk, over stored states)."""
-    _args.for_walk(table, n, p, behaviours, limit, stride, entries=None)
+    behaviours = _args.for_walk(table, n, p, behaviours, limit, stride, entries=None)
     _args.check_room(room)
     entries(table, n, "a product")
     cdef _Behaviours beh = _Behaviours(table, n, behaviours, stride)
@@ -581,9 +584,9 @@ def least_failure(const int[::1] table, Py_ssize_t n, Py_ssize_t stride,
 
 def reach(const int[::1] table, Py_ssize_t n, Py_ssize_t stride, gens):
     """See kayles/engine/_quotient_pure.py."""
-    _args.for_reach(table, n, stride, gens, None)
+    cdef const int[::1] generators = _args.for_reach(table, n, stride, gens, None)
     entries(table, n, "a product")
-    cdef Py_ssize_t width = len(gens), s = 0, count = 1, a, found
+    cdef Py_ssize_t width = generators.shape[0], s = 0, count = 1, a, found
     cdef int* gen = <int*>malloc((width + 1) * sizeof(int))
     cdef Py_ssize_t* where = <Py_ssize_t*>malloc((n + 1) * sizeof(Py_ssize_t))
     cdef int* order = <int*>malloc((n + 1) * sizeof(int))
@@ -593,7 +596,7 @@ def reach(const int[::1] table, Py_ssize_t n, Py_ssize_t stride, gens):
         if gen == NULL or where == NULL or order == NULL or moves == NULL:
             raise MemoryError()
         for a in range(width):
-            gen[a] = gens[a]
+            gen[a] = generators[a]
         for a in range(n):
             where[a] = -1
         order[0] = 0
@@ -651,8 +654,8 @@ cdef int name_row(const int* rows, Py_ssize_t s, Py_ssize_t used, Py_ssize_t len
 def minimize(Py_ssize_t count, Py_ssize_t width, moves, labels):
     """See kayles/engine/_quotient_pure.py (the same blocks, numbered alike: each round names a
     state's (block, successors' blocks) in order of first appearance)."""
-    _args.for_minimize(count, width, moves, labels, None)
-    cdef const int[::1] step = moves if isinstance(moves, array) else array("i", moves)
+    moves, labels = _args.for_minimize(count, width, moves, labels, None)
+    cdef const int[::1] step = moves
     cdef Py_ssize_t length = width + 1, s, b, slots = 16, blocks = -1, names
     cdef int* block = <int*>malloc((count + 1) * sizeof(int))
     cdef int* new = <int*>malloc((count + 1) * sizeof(int))
@@ -705,15 +708,16 @@ cdef inline int power(int i, int tail) noexcept:
 def product_columns(const int[::1] base, Py_ssize_t nb, Py_ssize_t stride, bases, tails,
                     needed):
     """See kayles/engine/_quotient_pure.py."""
-    _args.for_product_columns(base, nb, stride, bases, tails, needed, None)
+    _, bases, tails, needed = _args.for_product_columns(base, nb, stride, bases, tails, needed,
+                                                        None)
     entries(base, nb, "a product")
     cdef Py_ssize_t factors = len(tails), m = len(needed), size = nb, x, k, j, r, s
     cdef int tail[64]
     cdef int width[64]
     cdef int xd[64]
     cdef int* ed
-    cdef const int[::1] want = needed if isinstance(needed, array) else array("i", needed)
-    cdef const int[::1] column = bases if isinstance(bases, array) else array("i", bases)
+    cdef const int[::1] want = needed
+    cdef const int[::1] column = bases
     for j in range(factors):
         tail[j] = tails[j]
         width[j] = tail[j] + 2
@@ -748,9 +752,9 @@ def product_columns(const int[::1] base, Py_ssize_t nb, Py_ssize_t stride, bases
 
 def collapse(Py_ssize_t count, Py_ssize_t width, moves, block):
     """See kayles/engine/_quotient_pure.py."""
-    _args.for_collapse(count, width, moves, block, None)
-    cdef const int[::1] step = moves if isinstance(moves, array) else array("i", moves)
-    cdef const int[::1] of = block if isinstance(block, array) else array("i", block)
+    moves, block = _args.for_collapse(count, width, moves, block, None)
+    cdef const int[::1] step = moves
+    cdef const int[::1] of = block
     entries(step, count, "a move's state")
     cdef Py_ssize_t blocks = 0, s, a, head = 0, n = 0, b
     for s in range(count):
@@ -809,10 +813,10 @@ def columns(const int[::1] trans, Py_ssize_t width, const int[::1] parent,
     """See kayles/engine/_quotient_pure.py (the same columns, each built from its parent's:
     the needed elements and their ancestors are visited depth first down the spanning tree,
     one column per depth held at a time)."""
-    _args.for_columns(trans, width, parent, letter, needed, None)
+    needed = _args.for_columns(trans, width, parent, letter, needed, None)
     cdef Py_ssize_t n = parent.shape[0], m = len(needed), k, y, x, top = 0, child
     tree_entries(trans, n)
-    cdef const int[::1] want = needed if isinstance(needed, array) else array("i", needed)
+    cdef const int[::1] want = needed
     result = array("i", [0]) * (n * m)
     cdef int[::1] out = result
     # The tree of the needed elements and their ancestors: first child and next sibling.

@@ -1,15 +1,35 @@
-"""The package's own error type and how any message quotes what the user typed.
+"""The package's error kinds and how any message quotes what the user typed.
 
-Every layer reports bad input as ``ValueError``; ``SetupError`` is for an
-environment that cannot run the request (a core setting, a missing optional
-extra).  The front ends turn both into one stderr line and exit status 2.
+    InputError     bad input: an argument, a code, a file's contents (edited, damaged,
+                   of another game or version)
+    ResourceError  a request past a bound: a budget, the memory, the time allowed
+    SetupError     an environment that cannot run the request (a core setting, a
+                   missing optional extra)
+    WriteError     a file the user asked for could not be written
+    Terminated     SIGTERM asked a run to stop
+
+``InputError`` and ``ResourceError`` are ``ValueError``s, so ``except ValueError`` in a
+caller's code keeps catching them.  Any other exception that reaches a front end, a
+plain ``ValueError`` of a kernel's argument checks included, is a bug: the layers above
+the kernels never hand them bad input.  The front ends map each kind onto one exit
+status in one place (``kayles.interface._frontend``; the web page onto one HTTP status).
 """
 
 from __future__ import annotations
 
-__all__ = ["SHOWN_LONGEST", "SetupError", "Terminated", "WriteError", "path_text", "shown"]
+__all__ = ["SHOWN_LONGEST", "InputError", "ResourceError", "SetupError", "Terminated",
+           "WriteError", "path_text", "shown"]
 
 SHOWN_LONGEST = 60  # characters of user text a message quotes; a longer text is cut
+
+
+class InputError(ValueError):
+    """Bad input: what the user gave (an argument, a code, a file's contents) is wrong."""
+
+
+class ResourceError(ValueError):
+    """The request needs more than a bound allows (a budget, the memory, the time); the
+    message says which bound, and how to raise it where it can be raised."""
 
 
 class SetupError(ImportError):

@@ -558,6 +558,34 @@ def test_a_bug_is_an_internal_error_not_bad_input(bug, monkeypatch, capsys):
     assert "internal error" in err and "Traceback" in err and "in broken" in err
 
 
+@pytest.mark.parametrize("twin", ["cython", "python"])
+def test_a_kernels_argument_check_reached_is_a_bug_not_bad_input(twin, monkeypatch, capsys):
+    """A kernel's checks raise a plain ValueError, and no layer hands a kernel bad input: one
+    that reaches the front end is reported as the bug it is (exit 1), never as the user's
+    mistake (exit 2); InputError and ResourceError stay status 2."""
+    import types
+
+    from conftest import load_kernel
+    from kayles.engine import _impl
+    from kayles.interface import kayles_cli
+
+    real = load_kernel(twin)
+
+    def extend_sparse(table, start, stop, kinds, scratch=None):  # as a bug would call it
+        return real.extend_sparse(table, stop, start, kinds, scratch)
+
+    kernel = types.SimpleNamespace(**{name: getattr(real, name) for name in dir(real)})
+    kernel.extend_sparse = extend_sparse
+    monkeypatch.setattr(_impl, "kernel", kernel, raising=False)
+    monkeypatch.delenv("KAYLES_DEBUG", raising=False)
+    assert kayles_cli.main(["grundy", "100", "--game", "0.161"]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("kayles grundy: internal error: ValueError: range ") and \
+        "please report" in err, err
+    assert kayles_cli.main(["period", "--game", "0.161", "--to", "2**30"]) == 2
+    assert "--to" in capsys.readouterr().err
+
+
 def test_bad_input_and_a_failed_file_keep_their_statuses(tmp_path, capsys):
     from kayles.interface import kayles_cli
 

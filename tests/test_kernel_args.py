@@ -72,7 +72,52 @@ QUOTIENT_CASES = {
     "product_columns tails": ("product_columns", ints(0), 1, 1, [0], [0] * 65, [0]),
     "product_columns base column": ("product_columns", SQUARE, 2, 2, [2], [0], [1]),
     "product_columns bases": ("product_columns", SQUARE, 2, 2, [0, 1], [0], [1]),
+    "collapse move past 32 bits": ("collapse", 1, 1, [2**31], [0]),
+    "collapse block past 32 bits": ("collapse", 1, 1, [0], [-2**40]),
+    "minimize move past 32 bits": ("minimize", 1, 1, [2**33], [0]),
+    "grow set past 32 bits": ("grow", SQUARE, 2, 2, FLAGS, [(1, [0])], ints(0), [1, 2**32],
+                              0, 100, 99),
 }
+
+# Good calls of every quotient kernel, their sequence arguments plain lists.
+GOOD_CALLS = {
+    "reach": (SQUARE, 2, 2, [1]),
+    "columns": (ints(1, 0), 1, ints(0, 0), ints(0, 0), [1, 0, 1]),
+    "collapse": (2, 1, [1, 0], [0, 1]),
+    "minimize": (2, 1, [1, 0], [0, 0]),
+    "product_columns": (ints(0), 1, 1, [0, 0], [1], [1, 2]),
+    "candidates": (ints(1, 0), 1, ints(0, 0), ints(0, 0), FLAGS, SQUARE, 2, [1], False),
+    "grow": (SQUARE, 2, 2, FLAGS, [(1, [0])], [0], [0], 0, 100, 99),
+    "least_failure": (SQUARE, 2, 2, FLAGS, [(1, [0])], 100, 99),
+}
+
+
+class Liar(list):
+    """A list whose indexing answers what its iteration does not (10**8 at every index)."""
+
+    def __getitem__(self, index):
+        return 10**8
+
+
+class Shifty(list):
+    """A list whose second and later iterations give 10**8 for every entry."""
+
+    def __init__(self, values):
+        super().__init__(values)
+        self.reads = 0
+
+    def __iter__(self):
+        self.reads += 1
+        return iter(list.__iter__(self) if self.reads == 1 else [10**8] * len(self))
+
+
+def hostile(value, kind):
+    """``value`` with every list in it (behaviours' lists too) made a ``kind``."""
+    if isinstance(value, list):
+        return kind([hostile(v, kind) for v in value])
+    if isinstance(value, tuple):
+        return tuple(hostile(v, kind) for v in value)
+    return value
 
 MISERE_CASES = {
     "no memo": ("misere_value", None, [1], 0),
@@ -119,6 +164,28 @@ def test_a_memo_with_a_bad_budget_is_refused_alike(budget):
     outcomes = [outcome(kernel.MisereMemo, KINDS, budget)
                 for kernel in (load_kernel("cython", "misere"), load_kernel("python", "misere"))]
     assert outcomes[0] == outcomes[1] and outcomes[0][0] in ("TypeError", "ValueError")
+
+
+@pytest.mark.parametrize("name", GOOD_CALLS)
+def test_a_lying_sequence_is_read_once_by_both_twins(name):
+    """Indexing that answers otherwise than iteration: both twins refuse alike (the values
+    one read gives are out of range), and none reads past a table (this crashed before)."""
+    compiled, pure = load_kernel("cython", "quotient"), load_kernel("python", "quotient")
+    args = [hostile(a, Liar) for a in GOOD_CALLS[name]]
+    got = outcome(getattr(compiled, name), *args)
+    assert got == outcome(getattr(pure, name), *args)
+    assert got[0] == "ValueError", got
+
+
+@pytest.mark.parametrize("name", GOOD_CALLS)
+def test_a_sequence_that_changes_between_reads_is_used_as_first_read(name):
+    """Iteration that answers otherwise the second time: the kernels check and use one copy,
+    so each twin answers as with the plain lists."""
+    for kernel in (load_kernel("cython", "quotient"), load_kernel("python", "quotient")):
+        plain = outcome(getattr(kernel, name), *GOOD_CALLS[name])
+        assert plain[0] == "returned"
+        args = [hostile(a, Shifty) for a in GOOD_CALLS[name]]
+        assert outcome(getattr(kernel, name), *args) == plain
 
 
 def test_good_arguments_still_work_alike():

@@ -211,3 +211,15 @@ def test_without_a_setting_the_limit_is_the_available_memory(monkeypatch):
     with open("/proc/meminfo") as info:
         available = next(int(line.split()[1]) for line in info if line.startswith("MemAvailable"))
     assert abs(direct_limit() - min(available * 1024 // 6, (1 << 32) - 1)) < 1 << 24
+
+
+@pytest.mark.parametrize("bad", [0, -3, 2.5, "64", True])
+def test_a_step_that_would_compute_nothing_is_refused(bad):
+    """Sequence.step bounds the values one kernel call computes: 0 looped for ever before."""
+    sequence = Sequence(GAMES["kayles"])
+    with pytest.raises(ValueError, match="step must be None or an integer >= 1"):
+        sequence.step = bad
+    sequence.step = 7
+    assert sequence.nimbers(20) == Sequence(GAMES["kayles"]).nimbers(20)
+    sequence.step = None
+    assert sequence.step is None

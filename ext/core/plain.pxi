@@ -59,14 +59,18 @@ def extend_plain(nimber_t[::1] table, Py_ssize_t start, Py_ssize_t stop, kinds, 
     cdef int value
     cdef Scratch own = open_call(table, start, stop, kinds, scratch, ks, &nkinds)
     cdef Sparse* st = &own.st
-    if start == stop:
-        return
-    with nogil:
-        n = run_plain(&table[0], start, stop, ks, nkinds, st, &value)
-    if n < stop:
-        if value == INTERRUPTED:
-            raise_signalled()
-        put(table, n, value)  # raises: the value does not fit
+    own.hold()
+    try:
+        if start == stop:
+            return
+        with nogil:
+            n = run_plain(&table[0], start, stop, ks, nkinds, st, &value)
+        if n < stop:
+            if value == INTERRUPTED:
+                raise_signalled()
+            put(table, n, value)  # raises: the value does not fit
+    finally:
+        own.let_go()
 
 
 cdef Py_ssize_t run_plain(nimber_t* g, Py_ssize_t start, Py_ssize_t stop, Kind* ks, int nkinds,

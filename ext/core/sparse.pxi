@@ -203,20 +203,24 @@ def extend_sparse(nimber_t[::1] table, Py_ssize_t start, Py_ssize_t stop, kinds,
     cdef Py_ssize_t n
     cdef Scratch own = open_call(table, start, stop, kinds, scratch, ks, &nkinds)
     cdef Sparse* st = &own.st
-    if stop > POSITION_LIMIT:
-        raise ValueError(f"the sparse method stops below {POSITION_LIMIT} heaps")
-    if start == stop:
-        return
-    start_sparse(st, &table[0], start, stop, ks, nkinds)
-    with nogil:
-        n = run_sparse(&table[0], start, stop, ks, nkinds, st, &value)
-    st.table = &table[0]
-    st.next = n
-    if n < stop:
-        if value == INTERRUPTED:
-            st.mask = -1   # the next call lists its rare heaps anew
-            raise_signalled()
-        put(table, n, value)  # raises: the value does not fit
+    own.hold()
+    try:
+        if stop > POSITION_LIMIT:
+            raise ValueError(f"the sparse method stops below {POSITION_LIMIT} heaps")
+        if start == stop:
+            return
+        start_sparse(st, &table[0], start, stop, ks, nkinds)
+        with nogil:
+            n = run_sparse(&table[0], start, stop, ks, nkinds, st, &value)
+        st.table = &table[0]
+        st.next = n
+        if n < stop:
+            if value == INTERRUPTED:
+                st.mask = -1   # the next call lists its rare heaps anew
+                raise_signalled()
+            put(table, n, value)  # raises: the value does not fit
+    finally:
+        own.let_go()
 
 
 def extend_bounded(nimber_t[::1] table, Py_ssize_t start, Py_ssize_t stop, kinds, scratch,
@@ -246,23 +250,27 @@ def extend_bounded(nimber_t[::1] table, Py_ssize_t start, Py_ssize_t stop, kinds
     cdef Py_ssize_t n
     cdef Scratch own = open_call(table, start, stop, kinds, scratch, ks, &nkinds)
     cdef Sparse* st = &own.st
-    check_bounded(&table[0], start, ks, nkinds, mask, counts, prefix, reach)
-    if start == stop:
-        return stop, None
-    start_bounded(st, &table[0], start, stop, ks, nkinds, mask, counts, prefix, reach)
-    with nogil:
-        n = run_sparse(&table[0], start, stop, ks, nkinds, st, &value)
-    st.next = n
-    if n == stop:
-        return stop, None
-    if value == INTERRUPTED:
-        st.frozen = False   # the next call lists its rare heaps anew
-        raise_signalled()
-    if value == OUT_OF_REACH:
-        return n, "reach"
-    if value == RARE_PAST_PREFIX:
-        return n, "rare"
-    put(table, n, value)  # raises: the value does not fit
+    own.hold()
+    try:
+        check_bounded(&table[0], start, ks, nkinds, mask, counts, prefix, reach)
+        if start == stop:
+            return stop, None
+        start_bounded(st, &table[0], start, stop, ks, nkinds, mask, counts, prefix, reach)
+        with nogil:
+            n = run_sparse(&table[0], start, stop, ks, nkinds, st, &value)
+        st.next = n
+        if n == stop:
+            return stop, None
+        if value == INTERRUPTED:
+            st.frozen = False   # the next call lists its rare heaps anew
+            raise_signalled()
+        if value == OUT_OF_REACH:
+            return n, "reach"
+        if value == RARE_PAST_PREFIX:
+            return n, "rare"
+        put(table, n, value)  # raises: the value does not fit
+    finally:
+        own.let_go()
 
 
 cdef int check_bounded(const nimber_t* g, Py_ssize_t start, Kind* ks, int nkinds, int mask,

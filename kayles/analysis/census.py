@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from ..engine._numbers import brief
 from ..engine.spectrum import mask_text
+from ..errors import InputError
 from .survey import codes_with_digits, equivalence_classes
 
 TYPE_CHECKING = False
@@ -43,7 +44,7 @@ def census_codes(digits: int) -> list[str]:
     """Every code of 1 to ``digits`` digits after '0.' whose last digit is not 0, shortest
     first: 7, 56, 448, 3,584 of them for 1 to 4 digits."""
     if not 1 <= digits <= 4:
-        raise ValueError(f"--digits must be 1 to 4, not {brief(digits)}")
+        raise InputError(f"--digits must be 1 to 4, not {brief(digits)}")
     return [code for k in range(1, digits + 1) for code in codes_with_digits(k)]
 
 
@@ -51,7 +52,7 @@ def passes(to: int) -> list[int]:
     """The values of each pass: FIRST, then 2**STEP times more, up to ``to`` (the last pass
     is ``to`` itself)."""
     if to < FIRST:
-        raise ValueError(f"--to must be at least {FIRST} (the first pass), not {brief(to)}")
+        raise InputError(f"--to must be at least {FIRST} (the first pass), not {brief(to)}")
     steps = [FIRST]
     while steps[-1] << STEP < to:
         steps.append(steps[-1] << STEP)

@@ -20,7 +20,7 @@ from collections import deque
 from concurrent.futures import FIRST_COMPLETED, Executor, Future, ProcessPoolExecutor, wait
 from contextlib import contextmanager
 
-from ..errors import SetupError, shown
+from ..errors import InputError, SetupError, shown
 from .survey import misere_summary, summarise
 
 TYPE_CHECKING = False
@@ -84,7 +84,7 @@ def open_executor(jobs: int = 1, dask: str | None = None) -> Iterator[tuple[Exec
         try:
             client = Client(dask, timeout=DASK_TIMEOUT, set_as_default=False)
         except (OSError, TimeoutError, ValueError) as exc:
-            raise ValueError(f"cannot reach the Dask scheduler at {shown(dask)}: {exc}") \
+            raise InputError(f"cannot reach the Dask scheduler at {shown(dask)}: {exc}") \
                 from None
         try:
             threads = sum(client.nthreads().values()) or 1

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from ..engine._numbers import is_natural, natural
 from ..engine.sequence import Sequence, as_sequence
+from ..errors import InputError
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -49,7 +50,7 @@ def parse_heaps(text: str) -> list[int]:
     """Heap sizes written with spaces and/or commas, e.g. '7 5 3' or '7,5,3'."""
     words = text.replace(",", " ").split()
     if not words:
-        raise ValueError("a position needs at least one heap size")
+        raise InputError("a position needs at least one heap size")
     return [natural(word, "a heap size", "is a non-negative integer") for word in words]
 
 
@@ -68,7 +69,7 @@ def winning_move(heaps: list[int], sequence: Sequence | Game) -> HeapMove | None
     """The winning move (see the module header), or None when every move loses."""
     sequence = as_sequence(sequence)
     if any(size < 0 for size in heaps):
-        raise ValueError("heap sizes must be >= 0")
+        raise InputError("heap sizes must be >= 0")
     total = nim_sum(heaps, sequence)
     if not total:
         return None

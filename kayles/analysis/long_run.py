@@ -51,6 +51,7 @@ from ..engine._numbers import brief
 from ..engine.limits import RUN_CHECKPOINT_SECONDS, RUN_WINDOW
 from ..engine.rules import describe_moves, encode
 from ..engine.spectrum import mask_text, split_parity
+from ..errors import InputError, ResourceError
 from ..storage._files import display
 from ..storage.checkpoint import Checkpoint
 from ..storage.checkpoint import write as write_checkpoint
@@ -86,9 +87,9 @@ VERIFIED = {"cython": 1 << 16, "python": 1 << 9}
 MAX_SAVED = 3 * (1 << 31) + MAX_SPAN  # values a checkpoint may hold: prefix and history
 
 
-class RunStopped(ValueError):
+class RunStopped(ResourceError):
     """The run cannot go on as asked (a wider window, or a table on disk, would let it);
-    a checkpoint is saved first.  A ValueError: the front end prints it, status 2."""
+    a checkpoint is saved first.  A ResourceError: the front end prints it, status 2."""
 
 
 class Run:
@@ -124,10 +125,10 @@ class Run:
 
     def _start(self, to: int | None, window: int | None, keep_table: bool) -> None:
         if to is None:
-            raise ValueError(f"{display(self.folder)} holds no run yet: give --to N")
+            raise InputError(f"{display(self.folder)} holds no run yet: give --to N")
         table_path = os.path.join(self.folder, TABLE)
         if os.path.lexists(table_path):
-            raise ValueError(f"{display(table_path)}: a table without a checkpoint (a run "
+            raise InputError(f"{display(table_path)}: a table without a checkpoint (a run "
                              "killed before its first one); remove it to start again")
         self.to = check_to(to)
         self.window = check_window(window or WINDOW)
@@ -146,7 +147,7 @@ class Run:
             header = saved.header
             self._load(header, path)
             if keep_table and not self.keep_table:
-                raise ValueError(f"{display(self.folder)}: this run keeps no table on disk "
+                raise InputError(f"{display(self.folder)}: this run keeps no table on disk "
                                  "and the middle of its values is gone: start again in a new "
                                  "folder with --keep-table")
             if to is not None:
@@ -167,7 +168,7 @@ class Run:
     def _load(self, header: dict, path: str) -> None:
         """The state of a checkpoint header, every field checked."""
         def bad(why: str) -> ValueError:
-            return ValueError(f"{display(path)}: not a checkpoint kayles can use ({why})")
+            return InputError(f"{display(path)}: not a checkpoint kayles can use ({why})")
 
         expected = {"format": int, "game": str, "moves": str, "to": int, "length": int,
                     "window": int, "prefix": int, "keep_table": bool, "n": int, "mask": int,
@@ -180,7 +181,7 @@ class Run:
         if header["format"] != FORMAT:
             raise bad(f"format {header['format']}, this kayles reads {FORMAT}")
         if header["game"] != self.game.name or header["moves"] != describe_moves(self.game):
-            raise ValueError(f"{display(self.folder)} holds a run of {header['game']:.40}, "
+            raise InputError(f"{display(self.folder)} holds a run of {header['game']:.40}, "
                              f"not of {self.game.name}: give that game, or another folder")
         n, length, window, prefix = (header[k] for k in ("n", "length", "window", "prefix"))
         if not (1 <= header["to"] <= MAX_TO and header["to"] < length <= MAX_TO + 1
@@ -218,7 +219,7 @@ class Run:
                 for at in range(start, stop, 1 << 20):
                     end = min(at + (1 << 20), stop)
                     if self.table.values[at:end] != copy.values[at:end]:
-                        raise ValueError(
+                        raise InputError(
                             f"{display(os.path.join(self.folder, TABLE))}: the table does "
                             "not hold the values its checkpoint saved (damaged, or of another "
                             "run): start again in a new folder")
@@ -263,7 +264,7 @@ class Run:
         finally:
             copy.close()
         if not ok:
-            raise ValueError(f"{display(path)}: its values are not those of {self.game.name} "
+            raise InputError(f"{display(path)}: its values are not those of {self.game.name} "
                              "(edited or damaged, whatever its checksum says): start it again "
                              "in a new folder")
 
@@ -275,13 +276,13 @@ class Run:
             _, last = self.kernel.rare_heaps(self.table.values, 0, self.window, self.mask,
                                              split_parity(self.kinds))
             if window <= last:
-                raise ValueError(f"the rare heaps reach heap {last:,}: a window of "
+                raise InputError(f"the rare heaps reach heap {last:,}: a window of "
                                  f"{window:,} cannot hold them")
         kept = self.n - _ranges(self.n, self.prefix, self.window, self.keep_table)[-1][0]
         complete = self.keep_table or kept + self.window >= self.n
         if window > self.window and not complete:
             if window + MAX_SPAN > kept:
-                raise ValueError(f"the checkpoint keeps the last {kept:,} values: a window of "
+                raise InputError(f"the checkpoint keeps the last {kept:,} values: a window of "
                                  f"at most {kept - MAX_SPAN:,} can resume this run")
             self._recompute_prefix(window, self.n - kept)
         self.window = window
@@ -296,7 +297,7 @@ class Run:
         after = [bytes(self.table.values[:self.window]),
                  bytes(self.table.values[recent:max(recent, min(window, self.n))])]
         if before != after:
-            raise ValueError(f"{display(os.path.join(self.folder, CHECKPOINT))}: its values "
+            raise InputError(f"{display(os.path.join(self.folder, CHECKPOINT))}: its values "
                              f"are not those of {self.game.name}: damaged")
 
     # -- computing ---------------------------------------------------------------------------
@@ -506,14 +507,14 @@ def _ranges(n: int, prefix: int, window: int, keep_table: bool) -> list[tuple[in
 def check_to(to: int) -> int:
     """``to`` if a run can go that far, else ValueError."""
     if not 1 <= to <= MAX_TO:
-        raise ValueError(f"--to must be 1 to 2**46, not {brief(to)}")
+        raise InputError(f"--to must be 1 to 2**46, not {brief(to)}")
     return to
 
 
 def check_window(window: int) -> int:
     """``window`` if a run can keep it, else ValueError."""
     if not MIN_WINDOW <= window < 1 << 31:
-        raise ValueError(f"--window must be {MIN_WINDOW} to 2**31 - 1, not {brief(window)}")
+        raise InputError(f"--window must be {MIN_WINDOW} to 2**31 - 1, not {brief(window)}")
     return window
 
 
@@ -528,14 +529,14 @@ def _lock(folder: str) -> int:
     import fcntl
 
     if os.path.lexists(folder) and not os.path.isdir(folder):
-        raise ValueError(f"{display(folder)}: not a folder")
+        raise InputError(f"{display(folder)}: not a folder")
     os.makedirs(folder, exist_ok=True)
     fd = os.open(os.path.join(folder, LOCK), os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW, 0o644)
     try:
         fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except BlockingIOError:
         os.close(fd)
-        raise ValueError(f"{display(folder)}: another kayles run is working in it") from None
+        raise InputError(f"{display(folder)}: another kayles run is working in it") from None
     except BaseException:
         os.close(fd)
         raise

@@ -28,6 +28,7 @@ from ..engine._numbers import brief
 from ..engine.limits import MISERE_BUDGET
 from ..engine.rules import Game, encode
 from ..engine.sequence import Sequence
+from ..errors import InputError, ResourceError
 from .heaps import HeapMove
 from .row import parse_row, runs, taken, without
 
@@ -50,9 +51,9 @@ MAX_TWOS = 64  # genus: give up (ValueError) if the superscripts do not alternat
 def _check_heaps(heaps: list[int], budget: int) -> None:
     for size in heaps:
         if not isinstance(size, int) or size < 0:
-            raise ValueError(f"heap sizes must be integers >= 0, not {size!r}")
+            raise InputError(f"heap sizes must be integers >= 0, not {size!r}")
         if size > budget:  # a larger heap has more options than that (splits), or is refused
-            raise ValueError(f"a heap of {brief(size)} is beyond the misère search budget of "
+            raise ResourceError(f"a heap of {brief(size)} is beyond the misère search budget of "
                              f"{budget} positions")
 
 
@@ -117,7 +118,7 @@ class Solver:
 
     def _runs(self, row: str) -> list[tuple[int, int]]:
         if not self.game.on_rows:
-            raise ValueError(f"{self.game.name} is not played on rows of pins; give heap sizes")
+            raise InputError(f"{self.game.name} is not played on rows of pins; give heap sizes")
         parse_row(row)
         return runs(row)
 
@@ -137,7 +138,7 @@ class Solver:
     def genera(self, n: int) -> list[Genus]:
         """The genus of every single heap 0..n, each proved (see the module header)."""
         if n < 0:
-            raise ValueError("the largest heap must be >= 0")
+            raise InputError("the largest heap must be >= 0")
         _check_heaps([n], self.budget)
         sequence = Sequence(self.game)
         gammas: list[list[int]] = [[] for _ in range(n + 1)]
@@ -150,7 +151,8 @@ class Solver:
                     Genus(sequence.nimber(heap), _written(gammas[heap], twos - 3))
                     for heap in range(n + 1)
                 ]
-        raise ValueError(f"the genus superscripts did not alternate within {MAX_TWOS} copies of *2")
+        raise ResourceError(f"the genus superscripts did not alternate within {MAX_TWOS} "
+                            "copies of *2")
 
 
 def value(heaps: list[int], game: Game, budget: int = DEFAULT_BUDGET) -> int:

@@ -29,7 +29,7 @@ import re
 from ..engine._numbers import natural
 from ..engine.rules import Game
 from ..engine.sequence import Sequence
-from ..errors import shown
+from ..errors import InputError, shown
 from .heaps import HeapMove
 from .row import runs, taken, without
 
@@ -85,9 +85,9 @@ def parse_position(words: list[str], game: Game):
     if looks_like_heaps(words):
         return parse_heaps(" ".join(words))
     if not game.on_rows:
-        raise ValueError(f"{game.name} is played on heaps: give heap sizes")
+        raise InputError(f"{game.name} is played on heaps: give heap sizes")
     if len(words) != 1:
-        raise ValueError("a row is one POSITION of 'x' and '.' (or give heap sizes)")
+        raise InputError("a row is one POSITION of 'x' and '.' (or give heap sizes)")
     parse_row(words[0])
     return words[0]
 
@@ -118,13 +118,13 @@ class Match:
         self.misere = misere
         if isinstance(position, str):
             if not self.game.on_rows:
-                raise ValueError(f"{self.game.name} is played on heaps: give heap sizes")
+                raise InputError(f"{self.game.name} is played on heaps: give heap sizes")
             longest = max(map(len, position.split(".")), default=0)
         else:
             position = list(position)
             longest = max(position, default=0)
         if (len(position) if isinstance(position, str) else sum(position)) > MAX_TOKENS:
-            raise ValueError(f"play takes positions of at most {MAX_TOKENS} pins or tokens")
+            raise InputError(f"play takes positions of at most {MAX_TOKENS} pins or tokens")
         self.position = position
         self._solve = _solver(sequence, misere)
         sequence.nimber(longest)  # the table the game needs, computed once up front
@@ -168,7 +168,7 @@ class Match:
         """The move the user typed (see the module header), or ValueError saying why not."""
         text = " ".join(text.strip().lower().split())
         if not text:
-            raise ValueError("type a move, or 'help'")
+            raise InputError("type a move, or 'help'")
         if self.on_rows:
             return self._parse_row_move(text)
         return self._parse_heap_move(text)
@@ -177,14 +177,14 @@ class Match:
         row = self.position
         if set(text) <= {"x", "."}:
             if len(text) != len(row):
-                raise ValueError(f"a whole row has {len(row)} characters, like {row}, "
+                raise InputError(f"a whole row has {len(row)} characters, like {row}, "
                                  f"not {len(text)}")
             back = [i + 1 for i, (a, b) in enumerate(zip(row, text)) if a == "." and b == "x"]
             if back:
-                raise ValueError(f"pin {back[0]} is down already and cannot come back")
+                raise InputError(f"pin {back[0]} is down already and cannot come back")
             removed = {i for i, (a, b) in enumerate(zip(row, text)) if a != b}
             if not removed:
-                raise ValueError("that is the row as it stands: take at least one pin")
+                raise InputError("that is the row as it stands: take at least one pin")
         else:
             removed = _pins(text)
         return _row_move(row, removed, self.game)
@@ -198,19 +198,19 @@ class Match:
         head, _, rest = re.split(r"(:|->)", text, maxsplit=1)
         index = _number(head.strip(), "a heap number") - 1
         if not 0 <= index < len(heaps):
-            raise ValueError(f"there is no heap {index + 1}: the heaps are 1 to {len(heaps)}"
+            raise InputError(f"there is no heap {index + 1}: the heaps are 1 to {len(heaps)}"
                              if heaps else "there are no heaps left")
         size = heaps[index]
         if "->" in rest:
             said, _, rest = rest.partition("->")
             if _number(said.strip(), "a heap size") != size:
-                raise ValueError(f"heap {index + 1} has {size}, not {said.strip()}")
+                raise InputError(f"heap {index + 1} has {size}, not {said.strip()}")
         words = rest.replace("+", " ").replace(",", " ").split()
         parts = [] if words == ["nothing"] else _numbers(" ".join(words), "a heap size", True)
         parts = tuple(p for p in parts if p)
         why = _heap_move_error(size, parts, self.game)
         if why:
-            raise ValueError(f"heap {index + 1} of {size} cannot become {_parts_text(parts)}: "
+            raise InputError(f"heap {index + 1} of {size} cannot become {_parts_text(parts)}: "
                              f"{why}")
         move = HeapMove(index, size, parts)
         return Move(move.apply(heaps), heap=move)
@@ -282,14 +282,14 @@ def _pins(text: str) -> set[int]:
         first = _number(low, "a pin number")
         last = _number(high, "a pin number") if dash else first
         if last < first:
-            raise ValueError(f"the range {word} runs backwards: write {last}-{first}")
+            raise InputError(f"the range {word} runs backwards: write {last}-{first}")
         if pins & set(range(first, last + 1)):
-            raise ValueError(f"pin {min(pins & set(range(first, last + 1)))} is named twice")
+            raise InputError(f"pin {min(pins & set(range(first, last + 1)))} is named twice")
         pins.update(range(first, last + 1))
     if not pins:
-        raise ValueError(f"cannot read {shown(text)} as a move")
+        raise InputError(f"cannot read {shown(text)} as a move")
     if 0 in pins:
-        raise ValueError("pins are numbered from 1")
+        raise InputError("pins are numbered from 1")
     return {p - 1 for p in pins}
 
 
@@ -297,9 +297,9 @@ def _row_move(row: str, removed: set[int], game: Game) -> Move:
     """The move taking exactly the pins ``removed``, or ValueError saying why there is none."""
     for pin in sorted(removed):
         if pin >= len(row):
-            raise ValueError(f"there is no pin {pin + 1}: the row has pins 1 to {len(row)}")
+            raise InputError(f"there is no pin {pin + 1}: the row has pins 1 to {len(row)}")
         if row[pin] != "x":
-            raise ValueError(f"pin {pin + 1} is down already")
+            raise InputError(f"pin {pin + 1} is down already")
     named = pins_text(tuple(sorted(removed)))
     why = f"{named} is not one move of {game.name} ({_rules(game)})"
     first = min(removed)
@@ -318,7 +318,7 @@ def _row_move(row: str, removed: set[int], game: Game) -> Move:
             continue
         pins = tuple(sorted(removed))
         return Move(without(row, pins), pins)
-    raise ValueError(why)
+    raise InputError(why)
 
 
 def _rules(game: Game) -> str:
@@ -356,7 +356,7 @@ def _heap_move_error(size: int, parts: tuple[int, ...], game: Game) -> str:
 def _heap_list_move(heaps: list[int], after: list[int], game: Game) -> Move:
     """The move that turns ``heaps`` into ``after`` (one heap replaced by its parts)."""
     if after == heaps:
-        raise ValueError("that is the position as it stands: change one heap")
+        raise InputError("that is the position as it stands: change one heap")
     tail = len(heaps)
     reasons = []
     for index in range(len(heaps)):
@@ -373,8 +373,8 @@ def _heap_list_move(heaps: list[int], after: list[int], game: Game) -> Move:
         reasons.append(f"heap {index + 1} of {heaps[index]} cannot become "
                        f"{_parts_text(parts)}: {why}")
     if reasons:
-        raise ValueError(reasons[0])
-    raise ValueError(f"{position_text(after)} is not one move from {position_text(heaps)}: "
+        raise InputError(reasons[0])
+    raise InputError(f"{position_text(after)} is not one move from {position_text(heaps)}: "
                      "a move changes one heap into its parts, the others stay in order")
 
 
@@ -392,5 +392,5 @@ def _number(word: str, what: str) -> int:
 def _numbers(text: str, what: str, empty: bool = False) -> list[int]:
     words = text.replace(",", " ").split()
     if not words and not empty:
-        raise ValueError(f"cannot read {shown(text)} as a move")
+        raise InputError(f"cannot read {shown(text)} as a move")
     return [_number(word, what) for word in words]

@@ -20,7 +20,7 @@ from ..engine._numbers import brief
 from ..engine.rules import get_game
 from ..engine.sequence import Sequence
 from ..engine.spectrum import fewest_rare, parity
-from ..errors import SetupError, shown
+from ..errors import InputError, SetupError, shown
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -64,7 +64,7 @@ def save_format(path: str) -> str:
     """'png', 'svg' or 'pdf' from the file name, or ValueError."""
     stem, dot, ext = path.rpartition(".")
     if not (dot and stem) or ext.lower() not in FORMATS:
-        raise ValueError(f"{shown(path)}: the picture's name must end in .png, .svg or .pdf")
+        raise InputError(f"{shown(path)}: the picture's name must end in .png, .svg or .pdf")
     return ext.lower()
 
 
@@ -72,13 +72,13 @@ def parse_size(text: str) -> tuple[int, int]:
     """'1600x800' -> (1600, 800): width and height in pixels."""
     width, x, height = text.lower().partition("x")
     if not (x and width.isascii() and width.isdigit() and height.isascii() and height.isdigit()):
-        raise ValueError(f"a size is WIDTHxHEIGHT in pixels, like 1600x800, not {shown(text)}")
+        raise InputError(f"a size is WIDTHxHEIGHT in pixels, like 1600x800, not {shown(text)}")
     size = int(width), int(height)
     if not all(MIN_SIDE <= side <= MAX_SIDE for side in size):
-        raise ValueError(f"each side of the picture must be {MIN_SIDE} to {MAX_SIDE} pixels, "
+        raise InputError(f"each side of the picture must be {MIN_SIDE} to {MAX_SIDE} pixels, "
                          f"not {text}")
     if size[0] * size[1] > MAX_PIXELS:
-        raise ValueError(f"a picture has at most {MAX_PIXELS:,} pixels (4000x4000), "
+        raise InputError(f"a picture has at most {MAX_PIXELS:,} pixels (4000x4000), "
                          f"not {size[0] * size[1]:,} ({text})")
     return size
 
@@ -88,9 +88,9 @@ def last_heap(sequence: Sequence, last: int | None = None) -> int:
     DEFAULT_LAST."""
     if last is not None:
         if last < 0:
-            raise ValueError(f"the last heap drawn must be >= 0, not {last}")
+            raise InputError(f"the last heap drawn must be >= 0, not {last}")
         if last > MAX_LAST:
-            raise ValueError(f"a plot draws at most {MAX_LAST} heaps, not {brief(last)}")
+            raise InputError(f"a plot draws at most {MAX_LAST} heaps, not {brief(last)}")
         return last
     found = sequence.prove(PROOF_SEARCH)
     return max(found.values, 100) - 1 if found else DEFAULT_LAST

@@ -67,6 +67,7 @@ from ..engine import limits
 from ..engine._constants import QUOTIENT_STATES
 from ..engine.limits import QUOTIENT_BUDGET, QUOTIENT_HEAP, QUOTIENT_MEMORY
 from ..engine.rules import Game, parse_octal
+from ..errors import InputError, ResourceError
 from .misere import Solver
 
 __all__ = ["MAX_HEAP", "MAX_STATES", "Quotient", "answer_misere", "attach_quotient",
@@ -126,7 +127,7 @@ class Quotient:
         """The full product table (``table[x][y]`` = x y), for orders up to FULL_TABLE."""
         if self._table is None:
             if self.order > FULL_TABLE:
-                raise ValueError(f"a product table of order {self.order} is not built "
+                raise InputError(f"a product table of order {self.order} is not built "
                                  f"(at most {FULL_TABLE}); use times")
             flat = _kernel().columns(self.trans, len(self.letters), self.parent, self.letter,
                                      range(self.order))
@@ -182,7 +183,7 @@ class Quotient:
         if size > self.max_heap and self.solved is not None:
             _, period, start = self.solved
             return self.heaps[start + (size - start) % period]
-        raise ValueError(f"heap {size} is outside 0..{self.max_heap}")
+        raise InputError(f"heap {size} is outside 0..{self.max_heap}")
 
     def presentation(self) -> str:
         gens = ", ".join(letter for letter, _ in self.letters)
@@ -239,7 +240,7 @@ def quotient(game: Game, max_heap: int, budget: int = MAX_STATES, kernel=None, *
     for h in range(1, max_heap + 1):
         try:
             builder.add(h)
-        except ValueError as exc:
+        except ResourceError as exc:
             if not as_far_as_it_goes or h == 1:
                 raise
             found = _present(game, h - 1, builder)  # a failed heap leaves heaps 1..h-1 as they were
@@ -413,8 +414,8 @@ class _Builder:
         """Whether a table of ``cells`` 32-bit entries fits the memory bound."""
         return 4 * cells <= self.memory
 
-    def _past_memory(self, what: str) -> ValueError:
-        return ValueError(self._beyond(f"{what} would pass the memory bound, "
+    def _past_memory(self, what: str) -> ResourceError:
+        return ResourceError(self._beyond(f"{what} would pass the memory bound, "
                                        f"{limits.size_text(self.memory)} "
                                        f"({self.memory_source}); raise --memory or"))
 
@@ -463,7 +464,7 @@ class _Builder:
                 raise
             if str(exc).endswith("entries of states"):
                 raise self._past_memory("a walk's states") from None
-            raise ValueError(self._beyond(f"more than {self.budget} states; raise --states "
+            raise ResourceError(self._beyond(f"more than {self.budget} states; raise --states "
                                           "or")) from None
 
     def _expand(self, h: int) -> _Candidate:
@@ -506,11 +507,11 @@ class _Builder:
                 if "memory" in stopped:
                     raise self._past_memory("every trial monoid")
                 if stopped:
-                    raise ValueError(self._beyond(
+                    raise ResourceError(self._beyond(
                         f"a position of more than {MAX_POWER + 1} equal heaps would need "
                         "a generator of its own powers"))
-                raise ValueError(self._beyond("no heaps to free"))
-        raise ValueError(self._beyond(f"no proof after {MAX_RECALIBRATIONS} positions set "
+                raise ResourceError(self._beyond("no heaps to free"))
+        raise ResourceError(self._beyond(f"no proof after {MAX_RECALIBRATIONS} positions set "
                                       "right"))
 
     def _free(self, c: _Candidate, chosen, word: list[int], h: int) -> _Candidate | str:
@@ -662,7 +663,7 @@ def _present(game: Game, max_heap: int, builder: _Builder) -> Quotient:
         if unit in reach:
             continue
         if len(letters) == len(string.ascii_letters):
-            raise ValueError(f"the quotient needs more than {len(string.ascii_letters)} "
+            raise ResourceError(f"the quotient needs more than {len(string.ascii_letters)} "
                              "generators (a to z, then A to Z)")
         letters.append((string.ascii_letters[len(letters)], h))
         gen_elements.append(unit)
@@ -814,7 +815,7 @@ def answer_misere(solver: Solver, heaps: list[int], answer):
         return answer()
     try:
         return answer()
-    except ValueError:
+    except ResourceError:
         if quotient_first or not attach_quotient(solver, heaps):
             raise
         return answer()
@@ -832,7 +833,7 @@ def attach_quotient(solver: Solver, heaps: list[int]) -> bool:
     try:
         q = quotient(solver.game, min(largest, MAX_HEAP), solver.budget,
                      memory=ANSWER_MEMORY)
-    except ValueError:
+    except ResourceError:
         return False
     if largest > q.max_heap and q.solved is None:
         return False

@@ -15,7 +15,7 @@ input with exactly the removed pins turned into '.'.
 from __future__ import annotations
 
 from ..engine.sequence import Sequence, as_sequence
-from ..errors import shown
+from ..errors import InputError, shown
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -32,7 +32,7 @@ def parse_row(text: str) -> bytes:
     if data.strip(b".x"):
         for i, ch in enumerate(text):
             if ch not in ".x":
-                raise ValueError(f"a position holds only '.' and 'x', not {shown(ch)} (at {i + 1})")
+                raise InputError(f"a position holds only '.' and 'x', not {shown(ch)} (at {i + 1})")
     return data
 
 
@@ -61,7 +61,7 @@ def without(row: str, pins: Iterable[int]) -> str:
 
 def _table_for(data: bytes, sequence: Sequence):
     if not sequence.game.on_rows:
-        raise ValueError(f"{sequence.game.name} is not played on rows of pins; give heap sizes")
+        raise InputError(f"{sequence.game.name} is not played on rows of pins; give heap sizes")
     longest = max(map(len, data.split(b".")), default=0)
     return sequence.table(longest + 1)
 

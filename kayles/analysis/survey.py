@@ -25,6 +25,7 @@ from ..engine.checksum import fletcher32
 from ..engine.rules import encode, get_game
 from ..engine.sequence import Sequence
 from ..engine.spectrum import fewest_rare, is_rare, odd_histogram, split_parity
+from ..errors import InputError
 from ..storage.records import FIELDS, Summary
 
 TYPE_CHECKING = False
@@ -53,9 +54,9 @@ def codes_with_digits(digits: int, first: str = "0") -> list[str]:
     A last digit 0 would repeat a shorter code, so there are 8**(k-1) * 7 of them.
     """
     if digits < 1:
-        raise ValueError(f"--digits must be at least 1, not {digits}")
+        raise InputError(f"--digits must be at least 1, not {digits}")
     if first not in ("0", "4"):
-        raise ValueError(f"--first must be 0 or 4, not {first!r}")
+        raise InputError(f"--first must be 0 or 4, not {first!r}")
     return [f"{first}.{''.join(body)}{last}"
             for body in itertools.product("01234567", repeat=digits - 1)
             for last in "1234567"]

@@ -8,6 +8,7 @@ layers above do.  See ext/_core.pyx for how the sparse-space method works.
 
 from __future__ import annotations
 
+from _thread import allocate_lock
 from bisect import bisect_left
 from operator import mul, xor
 
@@ -99,10 +100,11 @@ class Scratch:
     MAX_THREADS) how many threads it may run and cores how many at once, crew_from
     and crew_rare from which heap and how many rare heaps on, waited_only whether a
     crew's heap sees only the values its block waited for; only the speed depends
-    on them, and here one thread runs.
+    on them, and here one thread runs.  One call at a time uses a scratch: a call from
+    another thread waits for the one under way to end (``lock``).
     """
 
-    __slots__ = ("counts", "mask", "rare_positions", "threads")
+    __slots__ = ("counts", "lock", "mask", "rare_positions", "threads")
 
     def __init__(self, vector: str | None = None, threads: int = 1,
                  cores: int | None = None, crew_from: int | None = None,
@@ -116,6 +118,7 @@ class Scratch:
             if value is not None and value < 0:
                 raise ValueError(f"{name} must be 0 or more, not {value}")
         self.threads = threads
+        self.lock = allocate_lock()
         self.counts: list[int] = []
         self.mask = 0
         self.rare_positions: list[int] = []
@@ -149,10 +152,10 @@ def _scratch_for(scratch) -> Scratch:
 def extend_plain(table, start: int, stop: int, kinds, scratch=None) -> None:
     """Fill table[start:stop] with the mex over every option (the quadratic scan)."""
     check_kinds(kinds)
-    _scratch_for(scratch)
-    _check_range(table, start, stop)
-    for n in range(start, stop):
-        _store(table, n, mex(_options_plain(table, n, kinds)))
+    with _scratch_for(scratch).lock:
+        _check_range(table, start, stop)
+        for n in range(start, stop):
+            _store(table, n, mex(_options_plain(table, n, kinds)))
 
 
 def _check_range(table, start: int, stop: int) -> None:
@@ -218,6 +221,11 @@ def extend_sparse(table, start: int, stop: int, kinds, scratch=None) -> None:
     """Fill table[start:stop] by the sparse-space method; same values as extend_plain."""
     check_kinds(kinds)
     scratch = _scratch_for(scratch)
+    with scratch.lock:
+        _sparse_call(table, start, stop, kinds, scratch)
+
+
+def _sparse_call(table, start: int, stop: int, kinds, scratch: Scratch) -> None:
     _check_range(table, start, stop)
     if stop > POSITION_LIMIT:
         raise ValueError(f"the sparse method stops below {POSITION_LIMIT} heaps")
@@ -242,6 +250,12 @@ def extend_bounded(table, start: int, stop: int, kinds, scratch, mask: int, coun
     """
     check_kinds(kinds)
     scratch = _scratch_for(scratch)
+    with scratch.lock:
+        return _bounded_call(table, start, stop, kinds, scratch, mask, counts, prefix, reach)
+
+
+def _bounded_call(table, start: int, stop: int, kinds, scratch: Scratch, mask: int, counts,
+                  prefix: int, reach: int) -> tuple[int, str | None]:
     _check_range(table, start, stop)
     if not (MAX_SPAN < prefix <= POSITION_LIMIT and 0 <= reach <= prefix):
         raise ValueError(f"extend_bounded needs {MAX_SPAN} < prefix <= {POSITION_LIMIT} and "

@@ -19,6 +19,8 @@ KAYLES_REQUIRE_NATIVE is set.  Light on purpose: no os, no importlib.
 
 from __future__ import annotations
 
+from _thread import RLock
+
 from ..errors import SetupError, shown
 from ._environ import getenv
 from ._environ import system as _system
@@ -37,6 +39,7 @@ SEP = "/" if _system.__name__ == "posix" else "\\"
 HERE = __file__.rpartition(SEP)[0]  # a module's __file__ is an absolute path
 
 _chosen: tuple[str, str] | None = None
+_deciding = RLock()  # one thread decides and loads at a time: every thread gets the same kernels
 
 
 def _flag(name: str) -> bool:
@@ -53,18 +56,24 @@ def choice() -> tuple[str, str]:
     """
     global _chosen
     if _chosen is None:
-        pure, native = _flag("KAYLES_PURE"), _flag("KAYLES_REQUIRE_NATIVE")
-        if pure and native:
-            raise SetupError("KAYLES_PURE and KAYLES_REQUIRE_NATIVE are both set")
-        _chosen = ("python", f"{HERE}{SEP}_core_pure.py")
-        if not pure:
-            built = _built_core()
-            if built is not None:
-                _chosen = ("cython", built)
-            elif native:
-                raise SetupError("KAYLES_REQUIRE_NATIVE is set but the compiled core is "
-                                 "missing; run 'make'")
+        with _deciding:
+            if _chosen is None:
+                _chosen = _decide()
     return _chosen
+
+
+def _decide() -> tuple[str, str]:
+    pure, native = _flag("KAYLES_PURE"), _flag("KAYLES_REQUIRE_NATIVE")
+    if pure and native:
+        raise SetupError("KAYLES_PURE and KAYLES_REQUIRE_NATIVE are both set")
+    if not pure:
+        built = _built_core()
+        if built is not None:
+            return ("cython", built)
+        if native:
+            raise SetupError("KAYLES_REQUIRE_NATIVE is set but the compiled core is "
+                             "missing; run 'make'")
+    return ("python", f"{HERE}{SEP}_core_pure.py")
 
 
 def _built_core() -> str | None:
@@ -107,6 +116,13 @@ def _load(concern: str):
 
 def __getattr__(name: str):
     """kernel, misere_kernel, quotient_kernel and IMPLEMENTATION, on first use (PEP 562)."""
+    with _deciding:
+        if name in globals():  # another thread loaded it while this one waited
+            return globals()[name]
+        return _first_use(name)
+
+
+def _first_use(name: str):
     if name == "kernel":
         value = _load("core")
     elif name == "misere_kernel":

@@ -7,13 +7,21 @@ same words, for the same bad argument (tests/test_kernel_args.py).  The checks o
 small things (lists of options, generators, elements) run here for both; a
 large table's entries are checked by the compiled twin in a C loop that raises
 ``out_of_range`` below, and by the pure twin with ``check_entries``.
+
+A sequence argument is read once: ``copied`` puts its entries into an array of C ints
+(one iteration, or the buffer of an exact ``array("i")``), the checks run on that copy,
+and the kernel then uses the copy alone.  A hostile sequence (a ``list`` subclass whose
+indexing answers otherwise than its iteration, or that changes between two reads)
+cannot make the kernel read what the checks did not see.
 """
 
 from __future__ import annotations
 
+from array import array
+
 from ._constants import MAX_BUDGET
 
-__all__ = ["MAX_CELLS", "bad_sets", "check_count", "check_entries", "check_flags",
+__all__ = ["MAX_CELLS", "bad_sets", "copied", "check_count", "check_entries", "check_flags",
            "check_heaps", "check_memo", "check_room", "check_sets", "check_sized",
            "for_candidates", "for_collapse", "for_columns", "for_grow", "for_minimize",
            "for_product_columns", "for_reach", "for_walk", "out_of_range"]
@@ -49,6 +57,18 @@ def out_of_range(what: str, limit: int) -> ValueError:
     return ValueError(f"{what} must be 0 to {limit - 1}")
 
 
+def copied(values, what: str, limit: int = MAX_CELLS + 1) -> array:
+    """``values`` as an array of C ints, read once (see the module header): an exact
+    ``array("i")`` as it is, anything else copied by one pass; an entry past 32 bits is
+    ``out_of_range(what, limit)`` (the entries' own range is checked on the copy)."""
+    if type(values) is array and values.typecode == "i":
+        return values
+    try:
+        return array("i", values)
+    except OverflowError:
+        raise out_of_range(what, limit) from None
+
+
 def check_entries(values, limit: int, what: str) -> None:
     """Every entry of ``values`` (ints) is 0 to limit - 1."""
     for value in values:
@@ -71,6 +91,7 @@ def check_flags(p, n: int, high: int = 1) -> None:
 # -- the quotient kernels' entries, one check each ----------------------------------------------
 # ``entries``: the check of a big table's entries (check_entries for the pure twin; None for
 # the compiled one, which runs its own C loop after these, so the first error is the same).
+# Each returns the copies (``copied``) of its sequence arguments that the kernel then uses.
 
 def _table(table, n: int, stride: int) -> None:
     check_count(n, "n", 1, MAX_CELLS)
@@ -80,9 +101,20 @@ def _table(table, n: int, stride: int) -> None:
     check_sized(table, n * stride, "the table")
 
 
-def _behaviours(behaviours, columns: int) -> None:
+def _small(values, limit: int, what: str) -> array:
+    """A short sequence argument, copied, each entry 0 to limit - 1."""
+    values = copied(values, what, limit)
+    check_entries(values, limit, what)
+    return values
+
+
+def _behaviours(behaviours, columns: int) -> list[tuple[int, array]]:
+    """The heaps' behaviours, copied: (column of the image, columns of the options)."""
+    copies = []
     for g, options in behaviours:
-        check_entries((g, *options), columns, "a behaviour's column")
+        copies.append((_small((g,), columns, "a behaviour's column")[0],
+                       _small(options, columns, "a behaviour's column")))
+    return copies
 
 
 def _automaton(count, width, cells: int, what: str, low: int = 0) -> None:
@@ -110,25 +142,28 @@ def _tree(trans, width, parent, letter, entries) -> int:
 
 
 def for_candidates(trans, width, parent, letter, p, table, stride, options,
-                   entries=check_entries) -> None:
+                   entries=check_entries) -> array:
+    """The options, copied."""
     n = _tree(trans, width, parent, letter, entries)
     check_flags(p, n)
     _table(table, n, stride)
-    check_entries(options, stride, "an option's column")
+    options = _small(options, stride, "an option's column")
     if entries:
         entries(table, n, "a product")
+    return options
 
 
 def for_walk(table, n, p, behaviours, limit, stride=None, flags=1,
-             entries=check_entries) -> None:
-    """grow, least_failure (flags 0 or 1) and mark (flags up to 2)."""
+             entries=check_entries) -> list[tuple[int, array]]:
+    """grow, least_failure (flags 0 or 1) and mark (flags up to 2); the behaviours, copied."""
     stride = n if stride is None else stride
     _table(table, n, stride)
     check_flags(p, n, flags)
-    _behaviours(behaviours, stride)
+    behaviours = _behaviours(behaviours, stride)
     check_count(limit, "the limit", 1, MAX_CELLS)
     if entries:
         entries(table, n, "a product")
+    return behaviours
 
 
 def check_room(room) -> None:
@@ -156,45 +191,60 @@ def bad_sets() -> ValueError:
     return ValueError("the known states' sets are not one size and its elements each")
 
 
-def for_grow(n, behaviours, xs, us, first, room, sets=check_sets) -> None:
+def for_grow(n, behaviours, xs, us, first, room, sets=check_sets) -> tuple[array, array]:
     """grow's own arguments, past for_walk's: the known states, the first behaviour, the
     room.  ``sets``: the check of the known sets (check_sets; None for the compiled twin,
-    which runs its own C loop after these)."""
-    check_entries(xs, n, "a known state's image")
+    which runs its own C loop after these).  The known states, copied."""
+    xs = _small(xs, n, "a known state's image")
     check_count(first, "first", 0, len(behaviours))
     check_room(room)
+    us = copied(us, "a known state's element", n)
     if sets:
         sets(us, len(xs), n)
+    return xs, us
 
 
-def for_reach(table, n, stride, gens, entries=check_entries) -> None:
+def for_reach(table, n, stride, gens, entries=check_entries) -> array:
+    """The generators, copied."""
     _table(table, n, stride)
-    check_entries(gens, stride, "a generator's column")
+    gens = _small(gens, stride, "a generator's column")
     if entries:
         entries(table, n, "a product")
+    return gens
 
 
-def for_minimize(count, width, moves, labels, entries=check_entries) -> None:
+def for_minimize(count, width, moves, labels, entries=check_entries) -> tuple[array, list]:
+    """The moves and labels, copied."""
     _automaton(count, width, count * (width + 1),
                f"an automaton of {count} states and {width} letters")
+    moves = copied(moves, "a move's state", count)
+    labels = list(labels)
     check_sized(moves, count * width, "the moves")
     check_sized(labels, count, "the labels")
     for label in labels:
         check_count(label, "a label", -(1 << 31), (1 << 31) - 1)
     if entries:
         entries(moves, count, "a move's state")
+    return moves, [label.__index__() for label in labels]
 
 
-def for_product_columns(base, nb, stride, bases, tails, needed, entries=check_entries) -> int:
-    """The product's size, once its arguments are checked."""
+def for_product_columns(base, nb, stride, bases, tails, needed,
+                        entries=check_entries) -> tuple[int, array, list[int], array]:
+    """The product's size, and the base columns, tails and needed elements, copied."""
     _table(base, nb, stride)
+    if len(needed) > MAX_CELLS:
+        raise ValueError("the product monoid's columns are too large")
+    needed = copied(needed, "a needed element")
+    bases = copied(bases, "a base column", stride)
     check_sized(bases, len(needed), "the needed elements' base columns")
     check_entries(bases, stride, "a base column")
+    tails = list(tails)
     if len(tails) > 64:
         raise ValueError("at most 64 cyclic factors")
     size = nb
-    for tail in tails:
-        size *= check_count(tail, "a tail", 0, MAX_CELLS) + 2
+    for k, tail in enumerate(tails):
+        tails[k] = check_count(tail, "a tail", 0, MAX_CELLS)
+        size *= tails[k] + 2
         if size > MAX_CELLS:
             raise ValueError("the product monoid is too large")
     if size * len(needed) > MAX_CELLS:
@@ -202,21 +252,29 @@ def for_product_columns(base, nb, stride, bases, tails, needed, entries=check_en
     check_entries(needed, size, "a needed element")
     if entries:
         entries(base, nb, "a product")
-    return size
+    return size, bases, tails, needed
 
 
-def for_collapse(count, width, moves, block, entries=check_entries) -> None:
+def for_collapse(count, width, moves, block, entries=check_entries) -> tuple[array, array]:
+    """The moves and blocks, copied."""
     _automaton(count, width, count * width,
                f"an automaton of {count} states and {width} letters")
+    moves = copied(moves, "a move's state", count)
+    block = copied(block, "a block", count)
     check_sized(moves, count * width, "the moves")
     check_sized(block, count, "the blocks")
     check_entries(block, count, "a block")
     if entries:
         entries(moves, count, "a move's state")
+    return moves, block
 
 
-def for_columns(trans, width, parent, letter, needed, entries=check_entries) -> None:
+def for_columns(trans, width, parent, letter, needed, entries=check_entries) -> array:
+    """The needed elements, copied."""
     n = _tree(trans, width, parent, letter, entries)
-    if n * len(needed) > MAX_CELLS:
-        raise ValueError(f"{len(needed)} columns of {n} elements are too large")
+    for _ in range(2):  # the size said, before a copy is made, and the copy's
+        if n * len(needed) > MAX_CELLS:
+            raise ValueError(f"{len(needed)} columns of {n} elements are too large")
+        needed = copied(needed, "a needed element", n)
     check_entries(needed, n, "a needed element")
+    return needed

@@ -25,6 +25,9 @@ same order of search, so both raise the same error on the same input.
 
 from __future__ import annotations
 
+from _thread import allocate_lock
+
+from ..errors import ResourceError
 from . import _kernel_args as args
 from ._common_pure import check_kinds, mex
 from ._constants import WORDS_PER_POSITION, WORDS_SLACK
@@ -36,11 +39,16 @@ _LIVE, _DEAD, _STAR1 = 0, 1, 2
 
 
 class MisereMemo:
-    """The misère values found so far for one game (kinds as in rules.encode)."""
+    """The misère values found so far for one game (kinds as in rules.encode).
+
+    One call at a time uses a memo: a call from another thread waits for the one under
+    way to end (``lock``).
+    """
 
     def __init__(self, kinds, budget: int) -> None:
         check_kinds(kinds)
         args.check_count(budget, "the budget")
+        self.lock = allocate_lock()
         self.kinds = tuple(kinds)
         self.budget = budget
         self.values: dict[tuple[int, ...], int] = {}
@@ -97,8 +105,8 @@ def _word_limit(memo: MisereMemo) -> int:
     return memo.budget * WORDS_PER_POSITION + WORDS_SLACK
 
 
-def _too_heavy(memo: MisereMemo) -> ValueError:
-    return ValueError(f"the misère search needs more memory than its budget allows "
+def _too_heavy(memo: MisereMemo) -> ResourceError:
+    return ResourceError(f"the misère search needs more memory than its budget allows "
                       f"({memo.budget} positions of {WORDS_PER_POSITION} words on average)")
 
 
@@ -133,6 +141,11 @@ def misere_value(memo: MisereMemo, heaps, twos: int) -> int:
     args.check_memo(memo, MisereMemo)
     heaps = args.check_heaps(heaps)
     args.check_count(twos, "the number of *2 heaps")
+    with memo.lock:
+        return _value(memo, heaps, twos)
+
+
+def _value(memo: MisereMemo, heaps: tuple[int, ...], twos: int) -> int:
     values = memo.values
     root = _key(memo, heaps, twos, 0)
     if root in values:
@@ -151,7 +164,7 @@ def misere_value(memo: MisereMemo, heaps, twos: int) -> int:
             stack.append([child, _options(memo, child), 0, set()])
             continue
         if len(values) >= memo.budget:
-            raise ValueError(
+            raise ResourceError(
                 f"the misère search needs more than {memo.budget} positions (its budget)"
             )
         if memo.stored_words + _weight(key) + memo.pending_words > _word_limit(memo):
@@ -172,6 +185,11 @@ def misere_layers_agree(memo: MisereMemo, low: int, high: int) -> bool:
     args.check_memo(memo, MisereMemo)
     args.check_count(low, "low")
     args.check_count(high, "high")
+    with memo.lock:
+        return _layers_agree(memo, low, high)
+
+
+def _layers_agree(memo: MisereMemo, low: int, high: int) -> bool:
     values = memo.values
     for key, value in values.items():
         if key[0] == high and values.get((low, *key[1:])) != value:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import sys
 
-from ..errors import shown
+from ..errors import InputError, shown
 
 __all__ = ["MAX_DIGITS", "brief", "count", "is_natural", "natural"]
 
@@ -28,9 +28,9 @@ def natural(text: str, what: str = "N",
             wording: str = "must be a non-negative decimal integer") -> int:
     """``text`` as an int, or ValueError: '<what> <wording>, not <text>' or 'too many digits'."""
     if not is_natural(text):
-        raise ValueError(f"{what} {wording}, not {shown(text)}")
+        raise InputError(f"{what} {wording}, not {shown(text)}")
     if len(text) > MAX_DIGITS:
-        raise ValueError(f"{what} has {len(text)} digits; at most {MAX_DIGITS} are accepted")
+        raise InputError(f"{what} has {len(text)} digits; at most {MAX_DIGITS} are accepted")
     if len(text) > _DEFAULT_LIMIT and hasattr(sys, "set_int_max_str_digits"):
         sys.set_int_max_str_digits(0)  # up to MAX_DIGITS, any size means any size
     return int(text)

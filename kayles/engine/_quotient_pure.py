@@ -60,7 +60,7 @@ def candidates(trans, width: int, parent, letter, p: bytes, table, stride: int, 
     for every element y (every H's image), y x in P only when no y t (t in ``options``,
     columns of ``table``) is.  A necessary condition, checked without a walk (y x by x's
     path); returns them in increasing order."""
-    args.for_candidates(trans, width, parent, letter, p, table, stride, options)
+    options = args.for_candidates(trans, width, parent, letter, p, table, stride, options)
     n = len(p)
     losing = [y for y in range(n) if any(p[table[y * stride + t]] for t in options)]
     found = array("i")
@@ -101,8 +101,8 @@ def grow(table, n: int, stride: int, p: bytes, behaviours, xs, us, first: int, l
     states' sizes pass ``room`` (``STATE_ENTRIES`` a state and one an element of its set:
     4-byte entries, the compiled twin's memory).
     """
-    args.for_walk(table, n, p, behaviours, limit, stride)
-    args.for_grow(n, behaviours, xs, us, first, room)
+    behaviours = args.for_walk(table, n, p, behaviours, limit, stride)
+    xs, us = args.for_grow(n, behaviours, xs, us, first, room)
     images = list(xs) or [0]
     sets, at = [], 0
     for _ in range(len(xs)):
@@ -157,7 +157,7 @@ def least_failure(table, n: int, stride: int, p: bytes, behaviours, limit: int, 
     its heaps, the last behaviour first.  ValueError past ``limit`` states or ``room``
     (``table``, the behaviours and ``room`` as in ``grow``).
     """
-    args.for_walk(table, n, p, behaviours, limit, stride)
+    behaviours = args.for_walk(table, n, p, behaviours, limit, stride)
     args.check_room(room)
     if p[0]:
         return []
@@ -231,7 +231,7 @@ def reach(table, n: int, stride: int, gens):
     elements in order of discovery (0 first) and ``moves[i * len(gens) + a]``, the index
     in ``order`` of ``order[i]`` times generator a.
     """
-    args.for_reach(table, n, stride, gens)
+    gens = args.for_reach(table, n, stride, gens)
     order = array("i", [0])
     where = {0: 0}
     moves = array("i")
@@ -255,7 +255,7 @@ def minimize(count: int, width: int, moves, labels: list[int]) -> list[int]:
     ``moves[s * width + b]`` is the state that letter ``b`` leads ``s`` to.  Returns each
     state's block, numbered in order of first appearance.
     """
-    args.for_minimize(count, width, moves, labels)
+    moves, labels = args.for_minimize(count, width, moves, labels)
     block = list(labels)
     blocks = -1
     while True:
@@ -286,7 +286,7 @@ def mark(table, n: int, stride: int, p: bytearray, behaviours, limit: int) -> No
     ``table[x * stride + k]`` is x times the element of column k (``stride`` n and column e
     for element e: the product table).
     """
-    args.for_walk(table, n, p, behaviours, limit, stride, flags=2)
+    behaviours = args.for_walk(table, n, p, behaviours, limit, stride, flags=2)
     columns = [[table[x * stride + g] for x in range(n)] for g, _ in behaviours]
     pmask = sum(1 << x for x in range(n) if p[x] == 1)
     seen: set[int] = set()
@@ -326,7 +326,7 @@ def product_columns(base, nb: int, stride: int, bases, tails, needed):
     in turn in base tails[j] + 2 (0 the identity).  Returns the table with rows of
     ``len(needed)`` entries: ``out[y * len(needed) + k]`` is ``y needed[k]``.
     """
-    args.for_product_columns(base, nb, stride, bases, tails, needed)
+    _, bases, tails, needed = args.for_product_columns(base, nb, stride, bases, tails, needed)
     widths = [tail + 2 for tail in tails]
     size = nb
     for w in widths:
@@ -362,7 +362,7 @@ def collapse(count: int, width: int, moves, block):
     spanning tree of the module header, each block's element (-1: not reached) and each
     element's first state.
     """
-    args.for_collapse(count, width, moves, block)
+    moves, block = args.for_collapse(count, width, moves, block)
     blocks = max(block, default=-1) + 1
     first_state = [-1] * blocks
     for s in range(count - 1, -1, -1):
@@ -390,7 +390,7 @@ def columns(trans, width: int, parent, letter, needed):
     """Columns of the product table of a monoid kept as a transition table and spanning
     tree (the module header): ``out[x * len(needed) + k]`` is x times ``needed[k]``, read
     by following ``needed[k]``'s path from x.  ``needed`` all elements: the full table."""
-    args.for_columns(trans, width, parent, letter, needed)
+    needed = args.for_columns(trans, width, parent, letter, needed)
     n, m = len(parent), len(needed)
     out = array("i", [0]) * (n * m)
     for k, e in enumerate(needed):

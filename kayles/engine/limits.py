@@ -14,6 +14,7 @@ commands' help shows, so that building the parser loads none of the modules that
 
 from __future__ import annotations
 
+from ..errors import InputError
 from ._constants import MAX_BUDGET, MAX_THREADS
 from ._numbers import brief
 
@@ -45,7 +46,7 @@ class Range:
         unit = f" {self.unit}" if self.unit else ""
         bounds = (f"at least {self.low}{unit}" if self.high is None
                   else f"{self.low} to {self.high}{unit}")
-        raise ValueError(f"{what or self.name} must be {bounds}, not {brief(value)}")
+        raise InputError(f"{what or self.name} must be {bounds}, not {brief(value)}")
 
 
 THREADS = Range("threads", 1, MAX_THREADS)  # threads on one nim-sequence (ext/src/kernels.h)
@@ -96,7 +97,7 @@ def parse_size(text: str, what: str) -> int:
     text = text.strip().upper().removesuffix("B")
     number, unit = (text[:-1], _UNITS[text[-1]]) if text and text[-1] in _UNITS else (text, 1)
     if not number.isdigit() or int(number) == 0 or len(number) > 18:
-        raise ValueError(f"{what} must be a number of bytes such as 8G, not {brief(text)}")
+        raise InputError(f"{what} must be a number of bytes such as 8G, not {brief(text)}")
     return int(number) * unit
 
 

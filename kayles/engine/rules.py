@@ -35,7 +35,7 @@ has bit ``i`` set when ``i`` non-empty parts may remain.
 
 from __future__ import annotations
 
-from ..errors import shown
+from ..errors import InputError, shown
 from ._constants import MAX_KEPT, MAX_KINDS, MAX_SPAN
 
 TYPE_CHECKING = False
@@ -69,18 +69,18 @@ class MoveKind:
     def __init__(self, pattern: str, leave: Iterable[int], unequal: bool = False) -> None:
         leave = frozenset(leave)
         if set(pattern) - {"x", "o"}:
-            raise ValueError(f"pattern {shown(pattern)} may hold only 'x' and 'o'")
+            raise InputError(f"pattern {shown(pattern)} may hold only 'x' and 'o'")
         if pattern and (pattern[0] != "x" or pattern[-1] != "x"):
-            raise ValueError(f"pattern {shown(pattern)} must start and end with 'x'")
+            raise InputError(f"pattern {shown(pattern)} must start and end with 'x'")
         if not leave or leave - {0, 1, 2}:
-            raise ValueError(f"leave {sorted(leave)} must be a non-empty subset of {{0, 1, 2}}")
+            raise InputError(f"leave {sorted(leave)} must be a non-empty subset of {{0, 1, 2}}")
         if not pattern and leave != {2}:
-            raise ValueError("the empty pattern (split) must leave exactly two parts")
+            raise InputError("the empty pattern (split) must leave exactly two parts")
         if len(pattern) > MAX_SPAN:
-            raise ValueError(f"pattern {shown(pattern)} is longer than {MAX_SPAN} tokens")
+            raise InputError(f"pattern {shown(pattern)} is longer than {MAX_SPAN} tokens")
         kept = tuple(len(run) for run in pattern.split("x") if run)
         if len(kept) > MAX_KEPT:
-            raise ValueError(f"pattern {shown(pattern)} keeps more than {MAX_KEPT} runs")
+            raise InputError(f"pattern {shown(pattern)} keeps more than {MAX_KEPT} runs")
         self.pattern = pattern
         self.leave = leave
         self.unequal = bool(unequal)
@@ -165,7 +165,7 @@ class Game:
         self.name = name
         self.kinds = tuple(kinds)
         if len(self.kinds) > MAX_KINDS:
-            raise ValueError(f"{name}: at most {MAX_KINDS} move kinds, not {len(self.kinds)}")
+            raise InputError(f"{name}: at most {MAX_KINDS} move kinds, not {len(self.kinds)}")
         self.summary = summary
 
     @property
@@ -251,15 +251,15 @@ def parse_octal(code: str) -> Game:
     if not dot and head in ("0", "4"):
         digits = "0"  # a bare d0
     elif not dot or "." in digits:
-        raise ValueError(f"octal code {shown(code)} needs exactly one '.' (as in 0.77)")
+        raise InputError(f"octal code {shown(code)} needs exactly one '.' (as in 0.77)")
     if head not in ("", "0", "4"):
-        raise ValueError(f"octal code {shown(code)} must start with '0.', '4.' or '.'")
+        raise InputError(f"octal code {shown(code)} must start with '0.', '4.' or '.'")
     if not digits and head:
         digits = "0"  # '4.' is 4.0
     if not digits or not all(ch in "01234567" for ch in digits):
-        raise ValueError(f"octal code {shown(code)} needs octal digits 0-7 after the '.'")
+        raise InputError(f"octal code {shown(code)} needs octal digits 0-7 after the '.'")
     if len(digits) > MAX_SPAN:
-        raise ValueError(f"octal code {shown(code)} has more than {MAX_SPAN} digits after the '.'")
+        raise InputError(f"octal code {shown(code)} has more than {MAX_SPAN} digits after the '.'")
     kinds = [MoveKind("", {2})] if head == "4" else []
     for place, digit in enumerate(digits, start=1):
         d = int(digit)
@@ -314,4 +314,4 @@ def get_game(spec: str) -> Game:
     if "." in key or key in ("0", "4"):
         return parse_octal(key)
     names = ", ".join(GAMES)
-    raise ValueError(f"unknown game {shown(spec)}: use one of {names} or an octal code like 0.77")
+    raise InputError(f"unknown game {shown(spec)}: use one of {names} or an octal code like 0.77")

@@ -10,11 +10,18 @@ values; the octal periodicity theorem proves it once
 and from then on G(n) for any n costs O(1) and a long range streams in blocks.
 No period is ever typed in: it is found and proved from the table.  Games with
 'unequal' moves (Grundy's game) fall outside the theorem: they are computed.
+
+Threads: one lock per sequence serializes what grows or proves it (the kernel's
+working memory is not shared between calls); values already computed are read
+without it, since a table is only ever appended to, and a grown one replaces the
+old (whose first values stay as they were) before its length is raised.
 """
 
 from __future__ import annotations
 
-from ..errors import shown
+from _thread import RLock
+
+from ..errors import InputError, ResourceError, shown
 from .limits import THREADS, memory, table_limit
 from .rules import Game, encode
 
@@ -78,7 +85,7 @@ class Sequence:
     def __init__(self, game: Game, method: str = "sparse", kernel=None, *,
                  progress=None, threads: int = 1) -> None:
         if method not in ("sparse", "plain"):
-            raise ValueError(f"method must be 'sparse' or 'plain', not {shown(method)}")
+            raise InputError(f"method must be 'sparse' or 'plain', not {shown(method)}")
         THREADS.check(threads)
         self.game = game
         self.method = method
@@ -92,9 +99,21 @@ class Sequence:
         self.period: Period | None = None
         self.progress = progress
         self.threads = threads
-        self.step: int | None = None
+        self._step: int | None = None
+        self._lock = RLock()  # over growth and proofs (see the module header)
         self.listeners: list[Callable[[Sequence], None]] = []
         self._borrowed = 0  # values taken over from a proof computed elsewhere (from_proof)
+
+    @property
+    def step(self) -> int | None:
+        """The most values one kernel call computes (None: as many as a checkpoint allows)."""
+        return self._step
+
+    @step.setter
+    def step(self, value: int | None) -> None:
+        if value is not None and (type(value) is not int or value < 1):
+            raise InputError(f"step must be None or an integer >= 1, not {shown(repr(value))}")
+        self._step = value
 
     @property
     def kernel(self):
@@ -137,7 +156,7 @@ class Sequence:
         """
         length, n0, p, t = period.values, period.preperiod, period.period, game.span
         if len(table) != length or table.format != "H":
-            raise ValueError(f"{game.name}: {len(table)} values, but {period!r}")
+            raise InputError(f"{game.name}: {len(table)} values, but {period!r}")
         raw = table.cast("B")
         if (
             not game.provable
@@ -145,7 +164,7 @@ class Sequence:
             or length < max(2 * max(n0, 1) + 2 * p + t - 1, p + t + 1)
             or raw[2 * (n0 + p) :] != raw[2 * n0 : 2 * (length - p)]
         ):
-            raise ValueError(f"{game.name}: the table does not prove {period!r}")
+            raise InputError(f"{game.name}: the table does not prove {period!r}")
         sequence = cls(game)
         sequence._table = table
         sequence._length = sequence._checkpoint = sequence._borrowed = length
@@ -184,15 +203,15 @@ class Sequence:
             past = (f"so heap sizes past the direct limit ({limit - 1}: the table "
                     f"{memory()[1]} holds) cannot be answered")
             if self.period is not None and self._borrowed and self.period.values > PROOF_LIMIT:
-                raise ValueError(f"{self.game.name}: no period was found within {PROOF_LIMIT} "
-                                 f"values, {past}")
+                raise ResourceError(f"{self.game.name}: no period was found within "
+                                    f"{PROOF_LIMIT} values, {past}")
             if self.period is None and not self.game.provable:
-                raise ValueError(f"{self.game.name}: no period is known (the periodicity "
-                                 f"theorem does not cover unequal splits), {past}")
+                raise ResourceError(f"{self.game.name}: no period is known (the periodicity "
+                                    f"theorem does not cover unequal splits), {past}")
             if self.period is None and self._length < PROOF_LIMIT:
                 self._grow(min(PROOF_LIMIT, limit))
             if self.period is None:
-                raise ValueError(
+                raise ResourceError(
                     f"{self.game.name}: no period was found within {len(self)} values, {past}"
                 )
         self._grow(count)
@@ -203,14 +222,18 @@ class Sequence:
             if self.progress is not None:
                 stop = min(stop, self._length + PROGRESS_STEP)
                 self.progress.update(self._length, count)
-            if self.step is not None:
-                stop = min(stop, self._length + self.step)
+            if self._step is not None:
+                stop = min(stop, self._length + self._step)
             self._reserve(stop)
             kernel = self.kernel
             if self._scratch is None:
                 self._scratch = kernel.Scratch(threads=self.threads)
             extend = kernel.extend_sparse if self.method == "sparse" else kernel.extend_plain
-            extend(self._table, self._length, stop, self.encoded, self._scratch)
+            try:
+                extend(self._table, self._length, stop, self.encoded, self._scratch)
+            except OverflowError as exc:  # a value of 2**16 or more: the table's bound
+                raise ResourceError(f"{self.game.name}: {exc} (nim-values are kept below "
+                                    "65536)") from None
             self._length = stop
             if stop == self._checkpoint:
                 self._check()
@@ -262,27 +285,30 @@ class Sequence:
     def prove(self, limit: int = PROOF_LIMIT) -> Period | None:
         """Search for a proved period, computing up to ``limit`` values."""
         if self.period is None and self.game.provable:
-            self._grow(limit)
-            if self.period is None and self._checked < self._length:
-                self._check()  # the limit fell between checkpoints: search what is there
+            with self._lock:
+                self._grow(limit)
+                if self.period is None and self._checked < self._length:
+                    self._check()  # the limit fell between checkpoints: search what is there
         return self.period
 
     def table(self, count: int) -> memoryview:
         """G(0..count-1) as a memoryview of 16-bit values (valid until the next growth)."""
         if count > self._length:
-            if count <= direct_limit():
-                self._reserve(count)  # the table ends this long either way: one allocation
-            self._compute(count)
-            if self._length < count:
-                self._copy_period(count)
+            with self._lock:
+                if count <= direct_limit():
+                    self._reserve(count)  # the table ends this long either way: one allocation
+                self._compute(count)
+                if self._length < count:
+                    self._copy_period(count)
         return self._table[:count]
 
     def nimber(self, n: int) -> int:
         """G(n) for any n >= 0: O(1) once a period is proved."""
         if n < 0:
-            raise ValueError(f"heap size must be >= 0, not {n}")
+            raise InputError(f"heap size must be >= 0, not {n}")
         if n >= self._length:
-            self._compute(n + 1)
+            with self._lock:
+                self._compute(n + 1)
         p = self.period
         if n < self._length or p is None:
             return self._table[n]
@@ -291,7 +317,7 @@ class Sequence:
     def nimbers(self, n: int) -> list[int]:
         """[G(0), ..., G(n)]."""
         if n < 0:
-            raise ValueError(f"n must be >= 0, not {n}")
+            raise InputError(f"n must be >= 0, not {n}")
         return self.table(n + 1).tolist()
 
     def segments(self, count: int) -> Iterator[tuple[memoryview, int]]:
@@ -302,7 +328,8 @@ class Sequence:
         O(period) memory.
         """
         if count > self._length:
-            self._compute(count)
+            with self._lock:
+                self._compute(count)
         if count <= self._length or self.period is None:
             return iter([(self._table[:count], 1)])
         n0, p = self.period.preperiod, self.period.period

@@ -26,6 +26,8 @@ two classes decide its option's class as before; some games are sparse only so
 
 from __future__ import annotations
 
+from ..errors import InputError
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Iterable
@@ -72,7 +74,7 @@ def walsh_hadamard(counts: Values[int]) -> list[int]:
     w = list(counts)
     size, half = len(w), 1
     if size & (size - 1):
-        raise ValueError(f"the length {size} is not a power of two")
+        raise InputError(f"the length {size} is not a power of two")
     while half < size:
         for start in range(0, size, 2 * half):
             for i in range(start, start + half):

@@ -5,15 +5,17 @@ maps every way a run can end onto one exit status and at most one stderr line, b
 the kind of ending:
 
     0    done
-    2    usage or input: bad arguments, a file's bad contents, an unusable setup
-         (``ValueError``, ``SetupError``: what every layer raises for bad input only):
-         "PROG: <what is wrong>"
+    2    usage or input: bad arguments, a file's bad contents, a request past a bound,
+         an unusable setup (``InputError``, ``ResourceError``, ``SetupError``: the kinds
+         of ``kayles.errors`` the layers raise for these only): "PROG: <what is wrong>"
     1    input/output: a file that cannot be read or written, output that cannot be
          written (disk full, ...), memory run out (``OSError``, ``MemoryError``):
          "PROG: FILE: <why>", "PROG: cannot write FILE: ...", "PROG: cannot write
          output: ...", "PROG: out of memory"
-    1    anything else is a bug: "PROG: internal error: <type>: <message> (please report
-         it ...)"; with KAYLES_DEBUG=1 the traceback follows
+    1    anything else is a bug, a plain ``ValueError`` included (a kernel's argument
+         checks raise it, and no layer hands a kernel bad input): "PROG: internal error:
+         <type>: <message> (please report it ...)"; with KAYLES_DEBUG=1 the traceback
+         follows
     130  Ctrl-C, quietly
     143  SIGTERM where a run saves its work first (``errors.Terminated``), quietly
     141  the reader closed the pipe, quietly
@@ -27,7 +29,7 @@ from __future__ import annotations
 import sys
 
 from ..engine._numbers import natural
-from ..errors import SetupError, Terminated, WriteError, path_text
+from ..errors import InputError, ResourceError, SetupError, Terminated, WriteError, path_text
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -71,20 +73,20 @@ def read_text(path: str) -> str:
             with open(open_regular(path), "rb") as handle:
                 data = handle.read(MAX_INPUT_BYTES + 1)
         if len(data) > MAX_INPUT_BYTES:
-            raise ValueError(f"{where}: longer than {MAX_INPUT_BYTES >> 20} MB")
+            raise InputError(f"{where}: longer than {MAX_INPUT_BYTES >> 20} MB")
         return data.decode("utf-8")
     except UnicodeDecodeError:
-        raise ValueError(f"{where}: not UTF-8 text") from None
+        raise InputError(f"{where}: not UTF-8 text") from None
 
 
 def _read_stdin() -> bytes:
     """All of standard input; ValueError when it is closed or unreadable."""
     if sys.stdin is None:  # started with file descriptor 0 closed
-        raise ValueError("standard input is closed")
+        raise InputError("standard input is closed")
     try:
         return sys.stdin.buffer.read(MAX_INPUT_BYTES + 1)
     except OSError as exc:
-        raise ValueError(f"standard input: {exc.strerror or exc}") from None
+        raise InputError(f"standard input: {exc.strerror or exc}") from None
 
 
 def core_name() -> str:
@@ -168,7 +170,7 @@ def exit_status(prog: str, work: Callable[[Output], int | None], hint: str = "")
         return _fail(f"{prog}: cannot write {exc.filename}: {exc.strerror or exc}", 1)
     except SetupError as exc:
         return _fail(f"{prog}: {exc}", 2)
-    except ValueError as exc:
+    except (InputError, ResourceError) as exc:
         return _fail(f"{prog}: {exc}{hint}", 2)
     except OSError as exc:  # a file named by the user, for reading
         where = f"{path_text(str(exc.filename))}: " if exc.filename is not None else ""

@@ -8,7 +8,7 @@ idea, the older spellings still taken but no longer shown.
 
 from __future__ import annotations
 
-from ..errors import shown
+from ..errors import InputError, shown
 
 __all__ = ["TERMS", "lookup"]
 
@@ -88,6 +88,6 @@ def lookup(term: str) -> list[tuple[str, str]]:
     wanted = term.strip().lower()
     found = [(name, text) for name, text in TERMS.items() if wanted in name.lower()]
     if not found:
-        raise ValueError(f"no term {shown(term)} in the glossary; the terms: "
+        raise InputError(f"no term {shown(term)} in the glossary; the terms: "
                          f"{', '.join(TERMS)}")
     return found

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import sys
 
+from ..errors import InputError
 from ._frontend import exit_status, parse_natural, version_line
 
 __all__ = ["main"]
@@ -64,11 +65,11 @@ def _work(args: list[str], out) -> None:
     elif len(args) == 2 and args[0] == "grundy":
         _grundy(args[1], out)
     elif args == ["grundy"]:
-        raise ValueError("grundy needs a number: grundy N")
+        raise InputError("grundy needs a number: grundy N")
     elif len(args) == 1:
         _position(args[0], out)
     else:
-        raise ValueError(f"expected 'grundy N' or one POSITION ({len(args)} arguments given)")
+        raise InputError(f"expected 'grundy N' or one POSITION ({len(args)} arguments given)")
 
 
 def main(argv: list[str] | None = None) -> int:

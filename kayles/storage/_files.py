@@ -26,7 +26,7 @@ from __future__ import annotations
 import os
 import stat
 
-from ..errors import WriteError, path_text
+from ..errors import InputError, WriteError, path_text
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -49,9 +49,9 @@ def open_regular(path: str | os.PathLike, flags: int = os.O_RDONLY) -> int:
     try:
         mode = os.fstat(fd).st_mode
         if stat.S_ISDIR(mode):
-            raise ValueError(f"{display(path)}: is a directory, not a file")
+            raise InputError(f"{display(path)}: is a directory, not a file")
         if not stat.S_ISREG(mode):
-            raise ValueError(f"{display(path)}: not a regular file (a device, a FIFO or a "
+            raise InputError(f"{display(path)}: not a regular file (a device, a FIFO or a "
                              "socket is never read)")
         if hasattr(os, "set_blocking"):
             os.set_blocking(fd, True)
@@ -66,11 +66,11 @@ def read_regular(path: str | os.PathLike, limit: int, what: str = "the file") ->
     with os.fdopen(open_regular(path), "rb") as handle:
         size = os.fstat(handle.fileno()).st_size
         if size > limit:
-            raise ValueError(f"{display(path)}: {what} is {size} bytes, more than the "
+            raise InputError(f"{display(path)}: {what} is {size} bytes, more than the "
                              f"{limit} this program reads")
         data = handle.read(limit + 1)
     if len(data) > limit:  # it grew while being read
-        raise ValueError(f"{display(path)}: {what} is more than the {limit} bytes this "
+        raise InputError(f"{display(path)}: {what} is more than the {limit} bytes this "
                          "program reads")
     return data
 
@@ -86,12 +86,12 @@ def check_target(path: str | os.PathLike, force: bool = False, hint: str = "") -
     except FileNotFoundError:
         return False
     if stat.S_ISDIR(info.st_mode):
-        raise ValueError(f"{display(path)}: is a directory, not a file")
+        raise InputError(f"{display(path)}: is a directory, not a file")
     if not stat.S_ISREG(info.st_mode):
-        raise ValueError(f"{display(path)}: exists and is not a regular file (a device, a "
+        raise InputError(f"{display(path)}: exists and is not a regular file (a device, a "
                          "FIFO or a socket): never written to")
     if not force:
-        raise ValueError(f"{display(path)}: exists" + (f"; {hint}" if hint else ""))
+        raise InputError(f"{display(path)}: exists" + (f"; {hint}" if hint else ""))
     return True
 
 

@@ -25,6 +25,7 @@ import sys
 import zlib
 from array import array
 
+from ..errors import InputError
 from ._files import display, open_regular, write_atomically
 
 TYPE_CHECKING = False
@@ -46,7 +47,7 @@ def write(path: str | os.PathLike, header: dict, table: memoryview,
     line = json.dumps({**header, "ranges": [list(r) for r in ranges]},
                       separators=(",", ":")).encode() + b"\n"
     if len(line) > HEADER_LIMIT:
-        raise ValueError(f"a checkpoint header of {len(line)} bytes is past the limit")
+        raise InputError(f"a checkpoint header of {len(line)} bytes is past the limit")
 
     def put(handle: BinaryIO) -> None:
         crc = 0
@@ -78,7 +79,7 @@ class Checkpoint:
             raise
 
     def _damaged(self, why: str) -> ValueError:
-        return ValueError(f"{display(self.path)}: not a checkpoint kayles can use ({why}); "
+        return InputError(f"{display(self.path)}: not a checkpoint kayles can use ({why}); "
                           "a damaged run cannot be resumed: start it again in a new folder")
 
     def _read_header(self, max_values: int) -> dict:
@@ -147,7 +148,7 @@ class Checkpoint:
 
 
 def _no_constant(name: str):
-    raise ValueError(f"{name} is not a number a checkpoint holds")
+    raise InputError(f"{name} is not a number a checkpoint holds")
 
 
 def _little_endian(values: memoryview) -> bytes:

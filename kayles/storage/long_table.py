@@ -28,7 +28,7 @@ import mmap
 import os
 import sys
 
-from ..errors import WriteError
+from ..errors import InputError, WriteError
 from ._files import display, open_regular
 
 __all__ = ["LongTable"]
@@ -60,12 +60,12 @@ class LongTable:
                 self._map = mmap.mmap(self._fd, max(size, os.fstat(self._fd).st_size),
                                       flags=mmap.MAP_SHARED)
         except OverflowError:
-            raise ValueError(f"a table of {length:,} values does not fit this system's "
+            raise InputError(f"a table of {length:,} values does not fit this system's "
                              "address space") from None
         except OSError as exc:
             if path is not None:
                 raise
-            raise ValueError(f"cannot reserve address space for {length:,} values ({exc}); "
+            raise InputError(f"cannot reserve address space for {length:,} values ({exc}); "
                              "a strict overcommit policy refuses it: use --keep-table") from None
         self.values = memoryview(self._map).cast("H")
         self.length = len(self.values)
@@ -129,13 +129,13 @@ def _table_file(path, size: int, saved_length: int | None) -> int:
         fd = open_regular(path, os.O_RDWR | os.O_NOFOLLOW)
     except OSError as exc:
         if exc.errno == errno.ELOOP:
-            raise ValueError(f"{display(path)}: a symbolic link, not the run's table file: "
+            raise InputError(f"{display(path)}: a symbolic link, not the run's table file: "
                              "it is left alone") from None
         raise
     try:
         found = os.fstat(fd).st_size
         if found < _size(saved_length) or found % 2:
-            raise ValueError(f"{display(path)}: the table file holds {found:,} bytes, "
+            raise InputError(f"{display(path)}: the table file holds {found:,} bytes, "
                              f"fewer than the {_size(saved_length):,} of its run (cut "
                              "short, or of another run)")
         if found < size:

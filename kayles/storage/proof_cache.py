@@ -51,6 +51,7 @@ u64 preperiod, u64 period, u64 count, count u16 values, u32 CRC-32 of all before
 from __future__ import annotations
 
 import sys
+from _thread import allocate_lock
 
 from ..engine import _impl
 from ..engine.rules import GAMES, Game, describe_moves
@@ -297,6 +298,7 @@ def sequence(game: Game, most: int | None = None) -> Sequence:
 
 
 _SHARED: dict[str, Sequence] = {}
+_SHARING = allocate_lock()
 
 
 def shared(name: str) -> Sequence:
@@ -306,6 +308,10 @@ def shared(name: str) -> Sequence:
     sequence from here, so values computed by one are there for the others; a
     proof a run has stored in the user's cache is loaded.
     """
-    if name not in _SHARED:
-        _SHARED[name] = sequence(GAMES[name])
-    return _SHARED[name]
+    found = _SHARED.get(name)
+    if found is None:
+        with _SHARING:  # two threads asking first make one sequence, not two
+            found = _SHARED.get(name)
+            if found is None:
+                found = _SHARED[name] = sequence(GAMES[name])
+    return found

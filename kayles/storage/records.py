@@ -27,6 +27,7 @@ import zlib
 from array import array
 
 from ..engine.spectrum import mask_text
+from ..errors import InputError
 
 __all__ = ["FIELDS", "Record", "Summary", "pack_counts", "unpack_counts"]
 
@@ -80,7 +81,7 @@ class Record:
         names with counts a list); ValueError saying what is wrong."""
         why = _damage(fields)
         if why:
-            raise ValueError(why)
+            raise InputError(why)
         return cls(**{name: fields[name] for name in cls.__slots__})
 
 
@@ -189,7 +190,7 @@ class Summary:
         if count <= len(head):
             return list(head[:count])
         if not self.proved:
-            raise ValueError(f"{self.code}: only {len(head)} values are known "
+            raise InputError(f"{self.code}: only {len(head)} values are known "
                              f"(no period proved within --max {self.max}), {count} needed")
         n0, p = self.preperiod, self.period
         return list(head) + [head[n0 + (n - n0) % p] for n in range(len(head), count)]

@@ -84,7 +84,7 @@ from array import array
 from pathlib import Path
 
 from ..engine.checksum import fletcher32_of_pieces
-from ..errors import path_text
+from ..errors import InputError, path_text
 from .records import Record, Summary, pack_counts, unpack_counts
 
 TYPE_CHECKING = False
@@ -172,7 +172,7 @@ def default_path() -> Path:
 
     folder = cache_dir()
     if folder is None:
-        raise ValueError("no cache folder (neither XDG_CACHE_HOME nor HOME is an absolute "
+        raise InputError("no cache folder (neither XDG_CACHE_HOME nor HOME is an absolute "
                          "path): give --db FILE")
     return Path(folder) / "survey.sqlite"
 
@@ -229,7 +229,7 @@ class Store:
         if make_parents:
             self.path.parent.mkdir(parents=True, exist_ok=True)
         if self.path.exists() and not self.path.is_file():
-            raise ValueError(f"{self.name}: not a regular file")
+            raise InputError(f"{self.name}: not a regular file")
         self.read_only = self.path.exists() and not os.access(self.path, os.W_OK)
         try:
             if self.read_only:
@@ -239,7 +239,7 @@ class Store:
                 self._db = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT,
                                            isolation_level=None)
         except sqlite3.Error as exc:
-            raise ValueError(f"{self.name}: cannot open the survey database: {exc}") from None
+            raise InputError(f"{self.name}: cannot open the survey database: {exc}") from None
         try:
             self._db.execute("PRAGMA trusted_schema = OFF")  # no SQL of the file's own runs
             self._db.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT * 1000)}")
@@ -253,7 +253,7 @@ class Store:
                     self._db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
         except sqlite3.Error as exc:
             self._db.close()
-            raise ValueError(f"{self.name}: not a usable survey database: {exc}") from None
+            raise InputError(f"{self.name}: not a usable survey database: {exc}") from None
         except BaseException:
             self._db.close()
             raise
@@ -262,13 +262,13 @@ class Store:
         """ValueError unless the file is empty or holds exactly our tables (module header)."""
         version = self._db.execute("PRAGMA user_version").fetchone()[0]
         if version not in (0, 1, 2, SCHEMA_VERSION):
-            raise ValueError(f"{self.name}: survey database of schema {version}, this kayles "
+            raise InputError(f"{self.name}: survey database of schema {version}, this kayles "
                              f"reads schema {SCHEMA_VERSION}")
         objects = [tuple(row) for row in
                    self._db.execute("SELECT type, name FROM sqlite_master").fetchall()]
         for kind, name in objects:
             if (kind, name) not in _OURS:
-                raise ValueError(f"{self.name}: not a kayles survey database: it holds a "
+                raise InputError(f"{self.name}: not a kayles survey database: it holds a "
                                  f"{kind} {name!r} that kayles does not make")
         for table, expected in (("games", _COLUMNS), ("records", _RECORD_COLUMNS),
                                 ("quotients", _QUOTIENT_COLUMNS)):
@@ -277,10 +277,10 @@ class Store:
             columns = tuple((row[1], row[2]) for row in
                             self._db.execute(f"PRAGMA table_info({table})"))
             if columns != expected:
-                raise ValueError(f"{self.name}: not a kayles survey database: its {table} "
+                raise InputError(f"{self.name}: not a kayles survey database: its {table} "
                                  "table has other columns")
         if not objects and self.read_only:
-            raise ValueError(f"{self.name}: an empty survey database that cannot be written")
+            raise InputError(f"{self.name}: an empty survey database that cannot be written")
 
     def close(self) -> None:
         self._db.close()
@@ -300,7 +300,7 @@ class Store:
         """'claimed' (this survey computes it now), 'done', or 'busy' (a live survey, or one
         on another host, has it; with ``reclaim`` this survey takes it over)."""
         if self.read_only:
-            raise ValueError(f"{self.name}: {code} (max {limit}) is not done, and the "
+            raise InputError(f"{self.name}: {code} (max {limit}) is not done, and the "
                              "database cannot be written")
         with self._transaction():
             row = self._db.execute("SELECT status, owner FROM games WHERE code = ? AND max = ?",
@@ -352,7 +352,7 @@ class Store:
         status, owner = row
         if status not in ("running", "done", "failed", "stopped") or not (
                 owner is None or _is_owner(owner)):
-            raise ValueError(f"{self.name}: the row of {code} is not one kayles wrote")
+            raise InputError(f"{self.name}: the row of {code} is not one kayles wrote")
         return status, owner
 
     def status(self, code: str, limit: int) -> tuple[str, str | None] | None:
@@ -372,7 +372,7 @@ class Store:
         codes = [row[0] for row in self._db.execute(
             "SELECT code FROM games WHERE max = ? AND status = 'done' ORDER BY code", (limit,))]
         if not all(isinstance(code, str) for code in codes):
-            raise ValueError(f"{self.name}: a row's code is not one kayles wrote")
+            raise InputError(f"{self.name}: a row's code is not one kayles wrote")
         return codes
 
     def limits(self) -> dict[int, int]:
@@ -380,7 +380,7 @@ class Store:
         found = self._db.execute("SELECT max, COUNT(*) FROM games WHERE status = 'done' "
                                  "GROUP BY max ORDER BY max").fetchall()
         if not all(type(limit) is int and limit > 0 for limit, _ in found):
-            raise ValueError(f"{self.name}: a row's max is not one kayles wrote")
+            raise InputError(f"{self.name}: a row's max is not one kayles wrote")
         return dict(found)
 
     def summaries(self, codes: Iterable[str], limit: int) -> dict[str, Summary]:
@@ -412,7 +412,7 @@ class Store:
             why = ("its max is not a count" if type(limit) is not int or limit < 1
                    else _damage(fields, seconds, head, limit))
             if why:
-                raise ValueError(f"{self.name}: the row of {code} (max {limit}) is damaged or "
+                raise InputError(f"{self.name}: the row of {code} (max {limit}) is damaged or "
                                  f"was edited ({why}); delete it, or the file, to compute it "
                                  "again")
             fields["proved"] = bool(fields["proved"])
@@ -462,7 +462,7 @@ class Store:
             why = _quotient_damage(max_heap, heaps, order, p_size, (at, period, preperiod),
                                    checksum, states, error, seconds)
             if why:
-                raise ValueError(f"{self.name}: the quotient row of {code} (heap {max_heap}) "
+                raise InputError(f"{self.name}: the quotient row of {code} (heap {max_heap}) "
                                  f"is damaged or was edited ({why}); delete it, or the file, "
                                  "to compute it again")
             solved = None if at is None else {"at_heap": at, "period": period,
@@ -482,7 +482,7 @@ class Store:
             stored = self._record_rows("WHERE game = ? AND n = ?", (record.game, record.n))
             if stored:
                 if not stored[0].same_figures(record):
-                    raise ValueError(
+                    raise InputError(
                         f"{self.name}: the stored record of {record.game} at 2**{record.log2} "
                         f"differs from this run's (fletcher32 {stored[0].fletcher32:08x} "
                         f"there, {record.fletcher32:08x} here): one of them is wrong; "
@@ -515,7 +515,7 @@ class Store:
             try:
                 found.append(Record.from_fields(fields))
             except ValueError as exc:
-                raise ValueError(f"{self.name}: the record of {game!s:.40} at n = {n!s:.20} "
+                raise InputError(f"{self.name}: the record of {game!s:.40} at n = {n!s:.20} "
                                  f"is damaged or was edited ({exc}); delete it, or the file"
                                  ) from None
         return found

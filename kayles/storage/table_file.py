@@ -48,7 +48,7 @@ from array import array
 
 from ..engine.limits import SAVE_CHUNK, SAVE_CHUNK_SECONDS
 from ..engine.rules import Game, describe_moves
-from ..errors import WriteError
+from ..errors import InputError, WriteError
 from ._files import (
     check_target,
     display,
@@ -87,7 +87,7 @@ _CHUNK = struct.Struct("<4sQI")  # chunk magic, first index, count
 _CRCS = struct.Struct("<II")  # a chunk's CRC-32s: of the three fields above, of its values
 
 
-class TableFileError(ValueError):
+class TableFileError(InputError):
     """A table file that cannot be used: another format, another game, damage."""
 
 

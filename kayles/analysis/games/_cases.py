@@ -8,7 +8,7 @@ errors are the file's own, 1-based.
 from __future__ import annotations
 
 from ...engine._numbers import MAX_DIGITS, is_natural
-from ...errors import shown
+from ...errors import InputError, shown
 
 __all__ = ["cases"]
 
@@ -18,10 +18,10 @@ def cases(text: str) -> list[tuple[int, str]]:
     lines = [(number, line.strip()) for number, line in enumerate(text.splitlines(), start=1)]
     lines = [(number, line) for number, line in lines if line]
     if not lines:
-        raise ValueError("line 1: empty input, expected the number of cases")
+        raise InputError("line 1: empty input, expected the number of cases")
     number, head = lines[0]
     if not is_natural(head):
-        raise ValueError(
+        raise InputError(
             f"line {number}: the first line must be the number of cases, not {shown(head)}"
         )
     body = lines[1:]
@@ -29,16 +29,16 @@ def cases(text: str) -> list[tuple[int, str]]:
     count = int(head) if len(head) <= MAX_DIGITS and len(head) <= len(str(len(body))) else None
     if count is None:
         last = len(text.splitlines())
-        raise ValueError(
+        raise InputError(
             f"line {last}: the count on line {number} is {shown(head)} but only "
             f"{len(body)} case(s) follow"
         )
     if len(body) > count:
         extra = body[count][0]
-        raise ValueError(f"line {extra}: more cases than the count {count} on line {number}")
+        raise InputError(f"line {extra}: more cases than the count {count} on line {number}")
     if len(body) < count:
         last = len(text.splitlines()) or 1
-        raise ValueError(
+        raise InputError(
             f"line {last}: the count on line {number} is {count} but only {len(body)} "
             f"case(s) follow"
         )

@@ -24,7 +24,7 @@ import gc
 from contextlib import contextmanager
 from itertools import chain
 
-from ...errors import SHOWN_LONGEST, shown
+from ...errors import SHOWN_LONGEST, InputError, shown
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -88,7 +88,7 @@ def _sg_values(graph) -> dict:
             for target in targets:
                 if target not in index:
                     message = f"vertex {_name(name)} moves to unknown vertex {_name(target)}"
-                    raise ValueError(message) from None
+                    raise InputError(message) from None
         raise
     return dict(zip(names, _solve(succ, names)))
 
@@ -114,7 +114,7 @@ def _solve(succ: list[list[int]], names: list) -> list[int]:
                     todo.append(iter(succ[w]))
                     break
                 if state == _OPEN:
-                    raise ValueError(_cycle_message(path[path.index(w) :], names))
+                    raise InputError(_cycle_message(path[path.index(w) :], names))
             else:
                 todo.pop()
                 v = path.pop()
@@ -158,29 +158,29 @@ def parse_graph(text: str) -> dict[str, list[str]]:
             if not colon:
                 if line.strip():
                     got = shown(line.strip())
-                    raise ValueError(f"line {number}: expected 'vertex: successors...', got {got}")
+                    raise InputError(f"line {number}: expected 'vertex: successors...', got {got}")
                 continue
             words = head.split()
             if len(words) != 1:
-                raise ValueError(
+                raise InputError(
                     f"line {number}: expected one vertex name before ':', got {shown(head.strip())}"
                 )
             name = words[0]
             if ":" in tail:
-                raise ValueError(f"line {number}: a vertex name cannot contain ':'")
+                raise InputError(f"line {number}: a vertex name cannot contain ':'")
             if name in graph:
                 first = _line_of(text, name)
-                raise ValueError(
+                raise InputError(
                     f"line {number}: vertex {shown(name)} is already defined on line {first}"
                 )
             graph[name] = tail.split()
     if not graph:
-        raise ValueError("line 1: the graph has no vertices")
+        raise InputError("line 1: the graph has no vertices")
     if not set(chain.from_iterable(graph.values())) <= graph.keys():
         for name, targets in graph.items():
             for target in targets:
                 if target not in graph:
-                    raise ValueError(
+                    raise InputError(
                         f"line {_line_of(text, name)}: vertex {shown(name)} moves to "
                         f"unknown vertex {shown(target)}"
                     )

@@ -10,6 +10,8 @@ A multiset is a P-position exactly when the XOR of its heaps' nimbers is 0.
 
 from __future__ import annotations
 
+from ...errors import InputError
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from ...engine.sequence import Sequence
@@ -35,7 +37,7 @@ def nim_sum(heaps: list[int]) -> int:
     from ..heaps import nim_sum
 
     if any(size < 0 for size in heaps):
-        raise ValueError("heap sizes must be >= 0")
+        raise InputError("heap sizes must be >= 0")
     return nim_sum(heaps, sequence())
 
 
@@ -54,6 +56,6 @@ def winning_move(heaps: list[int]) -> HeapMove | None:
 def p_positions(limit: int) -> list[int]:
     """The single heaps n <= limit that are P-positions (G(n) == 0)."""
     if limit < 0:
-        raise ValueError(f"the limit must be >= 0, not {limit}")
+        raise InputError(f"the limit must be >= 0, not {limit}")
     values = sequence().table(limit + 1)
     return [n for n in range(limit + 1) if values[n] == 0]

@@ -19,6 +19,7 @@ from functools import reduce
 from operator import xor
 
 from ...engine._numbers import natural
+from ...errors import InputError
 from ._cases import cases
 
 __all__ = [
@@ -45,7 +46,7 @@ def nim_sum(heaps: list[int]) -> int:
 
 def _check(heaps: list[int]) -> None:
     if heaps and min(heaps) < 0:
-        raise ValueError("heap sizes must be >= 0")
+        raise InputError("heap sizes must be >= 0")
 
 
 def outcome(heaps: list[int], misere: bool = False) -> str:
@@ -124,9 +125,9 @@ def parse_file(text: str) -> list[tuple[int, list[int]]]:
             try:
                 heaps = [natural(w, "a heap size", "is a non-negative integer") for w in words]
             except ValueError as exc:
-                raise ValueError(f"line {number}: {exc}") from None
+                raise InputError(f"line {number}: {exc}") from None
             del words
         if len(heaps) < 2:
-            raise ValueError(f"line {number}: a data set needs at least 2 heaps, not {len(heaps)}")
+            raise InputError(f"line {number}: a data set needs at least 2 heaps, not {len(heaps)}")
         out.append((number, heaps))
     return out

@@ -30,7 +30,7 @@ from __future__ import annotations
 from array import array
 from itertools import chain
 
-from ...errors import shown
+from ...errors import InputError, shown
 from ._cases import cases
 
 __all__ = ["MAX_GAP", "answer_file", "gaps", "parse_file", "parse_row", "winning_cells"]
@@ -55,9 +55,9 @@ def parse_row(text: str) -> str:
     bad = row.replace(".", "").replace("X", "")
     if bad:
         at = next(i for i, ch in enumerate(row) if ch not in ".X")
-        raise ValueError(f"a row holds only '.' and 'X', not {shown(bad[0])} (at cell {at + 1})")
+        raise InputError(f"a row holds only '.' and 'X', not {shown(bad[0])} (at cell {at + 1})")
     if "XXX" in row:
-        raise ValueError(f"the row already has three X in a row (at cell {row.index('XXX') + 1})")
+        raise InputError(f"the row already has three X in a row (at cell {row.index('XXX') + 1})")
     return row
 
 
@@ -95,7 +95,7 @@ def gaps(row: str) -> list[tuple[int, int]]:
     row = parse_row(row)
     marks = _marks(row)
     if _immediate(row, marks):
-        raise ValueError("the row has an immediate win: it is not a sum of gaps")
+        raise InputError("the row has an immediate win: it is not a sum of gaps")
     return _parts(row, marks)
 
 
@@ -122,7 +122,7 @@ def winning_cells(row: str) -> list[int]:
     parts = _parts(row, marks)
     largest = max((heap for _, heap in parts), default=0)
     if largest > MAX_GAP:
-        raise ValueError(f"a run of free cells is too long: its heap of 0.007 is at most "
+        raise InputError(f"a run of free cells is too long: its heap of 0.007 is at most "
                          f"{MAX_GAP:,} (nimbers take time quadratic in it), not {largest:,}")
     G = _nimbers(largest + 1)
     total = 0
@@ -148,7 +148,7 @@ def answer_file(text: str) -> list[tuple[int, str, list[int]]]:
         try:
             answers.append((number, row, winning_cells(row)))
         except ValueError as exc:
-            raise ValueError(f"line {number}: {exc}") from None
+            raise InputError(f"line {number}: {exc}") from None
     return answers
 
 
@@ -159,5 +159,5 @@ def parse_file(text: str) -> list[tuple[int, str]]:
         try:
             out.append((number, parse_row(line)))
         except ValueError as exc:
-            raise ValueError(f"line {number}: {exc}") from None
+            raise InputError(f"line {number}: {exc}") from None
     return out

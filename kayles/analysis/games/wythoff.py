@@ -23,6 +23,7 @@ from __future__ import annotations
 from collections import namedtuple
 from math import isqrt
 
+from ...errors import InputError
 from .digraph import mex_bits
 
 TYPE_CHECKING = False
@@ -52,7 +53,7 @@ WythoffMove.__doc__ = "Take ``take_first`` from pile 1 and ``take_second`` from 
 def _check(*piles: int) -> None:
     for pile in piles:
         if pile < 0:
-            raise ValueError(f"a pile holds a non-negative number of counters, not {pile}")
+            raise InputError(f"a pile holds a non-negative number of counters, not {pile}")
 
 
 def lower(k: int) -> int:
@@ -134,7 +135,7 @@ def sg_table(rows: int, cols: int | None = None) -> list[list[int]]:
     _check(rows, cols)
     if (rows + 1) * (cols + 1) > SG_CELL_LIMIT:
         size = f"{rows + 1} x {cols + 1}" if max(rows, cols) < SG_CELL_LIMIT else "larger"
-        raise ValueError(
+        raise InputError(
             f"a table of Wythoff values {size} is past the limit of {SG_CELL_LIMIT:,} cells"
         )
     col_seen = [0] * (cols + 1)  # bit v: some G(i', j) == v with i' < i

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 
+from ...errors import InputError
 from .._frontend import read_text
 from ._shared import add_json_option, dump_json, heap_move_json, natural
 
@@ -145,9 +146,9 @@ def command_wythoff(args, out) -> None:
 
     listing = args.p_positions is not None or args.table is not None
     if listing and args.piles:
-        raise ValueError("give either two piles A B or --p-positions/--table, not both")
+        raise InputError("give either two piles A B or --p-positions/--table, not both")
     if listing and args.sg:
-        raise ValueError("--sg goes with two piles A B")
+        raise InputError("--sg goes with two piles A B")
     if args.p_positions is not None:
         pairs = wythoff.p_positions(args.p_positions)
         if args.json:  # streamed, as json.dumps would write it: the list may outgrow memory
@@ -170,7 +171,7 @@ def command_wythoff(args, out) -> None:
         out.write("".join(" ".join(f"{g:{width}}" for g in row) + "\n" for row in table))
         return
     if len(args.piles) != 2:
-        raise ValueError(f"expected two piles A B, got {len(args.piles)} number(s)")
+        raise InputError(f"expected two piles A B, got {len(args.piles)} number(s)")
     a, b = args.piles
     value = wythoff.sg_value(a, b) if args.sg else None
     moves = wythoff.winning_moves(a, b)
@@ -225,7 +226,7 @@ def command_grundys(args, out) -> None:
 
     if args.p_positions is not None:
         if args.heaps:
-            raise ValueError("give either heap sizes or --p-positions N, not both")
+            raise InputError("give either heap sizes or --p-positions N, not both")
         found = grundys_game.p_positions(args.p_positions)
         if args.json:
             dump_json(found, out)
@@ -233,7 +234,7 @@ def command_grundys(args, out) -> None:
             out.write("".join(f"{n}\n" for n in found))
         return
     if not args.heaps:
-        raise ValueError("give heap sizes, or --p-positions N")
+        raise InputError("give heap sizes, or --p-positions N")
     heaps = parse_heaps(" ".join(args.heaps))
     move = grundys_game.winning_move(heaps)
     outcome = "N" if move else "P"

@@ -7,7 +7,7 @@ from ...engine.limits import SAVE_CHUNK_SECONDS as SECONDS
 from ...engine.limits import too_long
 from ...engine.rules import ALIASES, GAMES
 from ...engine.sequence import PROOF_LIMIT, Sequence
-from ...errors import Terminated
+from ...errors import InputError, Terminated
 from ._shared import (
     add_game_option,
     add_json_option,
@@ -88,7 +88,7 @@ def _long_run(args, limit: int | None = None):
     from ...storage.table_file import TableWriter, check_game, read_table
 
     if args.chunk < 1:
-        raise ValueError("--chunk must be at least 1")
+        raise InputError("--chunk must be at least 1")
     threads = threads_of(args)
     sequence = open_sequence(args.game, args.save is None and args.resume is None, limit)
     sequence.threads = threads
@@ -187,7 +187,7 @@ def command_grundy(args, out) -> None:
 
 def command_period(args, out) -> int:
     if too_long(args.max):
-        raise ValueError(f"--to: {too_long(args.max)}")
+        raise InputError(f"--to: {too_long(args.max)}")
     sequence, saving = _long_run(args, args.max)
     game = sequence.game
     try:
@@ -227,10 +227,10 @@ def command_move(args, out) -> None:
     sequence = open_sequence(args.game)
     if not heaps.looks_like_heaps(args.position):
         if not sequence.game.on_rows:
-            raise ValueError(f"{sequence.game.name} is played on heaps: give heap sizes")
+            raise InputError(f"{sequence.game.name} is played on heaps: give heap sizes")
         if len(args.position) != 1:  # several words: heap sizes, one of them bad
             heaps.parse_heaps(" ".join(args.position))
-            raise ValueError("a row is one POSITION of 'x' and '.' (or give heap sizes)")
+            raise InputError("a row is one POSITION of 'x' and '.' (or give heap sizes)")
         after = row.winning_move(args.position[0], sequence)
         if args.json:
             dump_json({"game": sequence.game.name, "position": args.position[0],

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 
+from ...errors import InputError
 from ._shared import (
     GAME_HELP,
     add_json_option,
@@ -71,14 +72,14 @@ def command_run(args, out) -> int:
 
     game = get_game(args.game)
     if args.checkpoint <= 0 or args.checkpoint != args.checkpoint:
-        raise ValueError("--checkpoint must be a positive number of seconds")
+        raise InputError("--checkpoint must be a positive number of seconds")
     if args.to is not None:
         check_to(args.to)
     if args.window is not None:
         check_window(args.window)
     threads = threads_of(args)
     if not args.show and args.dir is None:
-        raise ValueError("give --dir DIR (the run's folder), or --show")
+        raise InputError("give --dir DIR (the run's folder), or --show")
     with Store(args.db if args.db is not None else default_path(),
                make_parents=args.db is None) as store:
         if args.show:
@@ -136,7 +137,7 @@ def _check_folder(folder: str) -> None:
     from ...storage._files import display
 
     if os.path.lexists(folder) and not os.path.isdir(folder):
-        raise ValueError(f"{display(folder)}: not a folder")
+        raise InputError(f"{display(folder)}: not a folder")
 
 
 def _print(out, args, records) -> None:

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import sys
 
+from ...errors import InputError
 from ._shared import add_game_option, add_old_name, end_progress, open_sequence
 
 TYPE_CHECKING = False
@@ -186,7 +187,7 @@ def _reader():
     """A function returning the next line the user typed, or None at the end of input."""
     stdin = sys.stdin
     if stdin is None:
-        raise ValueError("standard input is closed: play reads your moves from it")
+        raise InputError("standard input is closed: play reads your moves from it")
     if stdin.isatty():
 
         def ask() -> str | None:

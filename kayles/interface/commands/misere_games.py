@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from ...errors import InputError
 from ._shared import (
     add_game_option,
     add_json_option,
@@ -151,9 +152,9 @@ def command_misere_move(args, out) -> None:
     game = get_game(args.game)
     if not looks_like_heaps(args.position):
         if not game.on_rows:
-            raise ValueError(f"{game.name} is played on heaps: give heap sizes")
+            raise InputError(f"{game.name} is played on heaps: give heap sizes")
         if len(args.position) != 1:
-            raise ValueError("a row is one POSITION of 'x' and '.' (or give heap sizes)")
+            raise InputError("a row is one POSITION of 'x' and '.' (or give heap sizes)")
         text = args.position[0]
         after, result = misere_answer(Solver(game, args.budget), text)
         if args.json:

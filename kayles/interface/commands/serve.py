@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import sys
 
+from ...errors import InputError
+
 __all__ = ["register"]
 
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
@@ -67,9 +69,9 @@ def _listen(host: str, port: int):
         return socket.create_server((host, port), family=family)
     except OSError as exc:
         if exc.errno == errno.EADDRINUSE:
-            raise ValueError(f"port {port} on {host} is in use (another server?): choose "
+            raise InputError(f"port {port} on {host} is in use (another server?): choose "
                              f"another with --port, or --port 0 for any free one") from None
-        raise ValueError(f"cannot listen on {host} port {port}: "
+        raise InputError(f"cannot listen on {host} port {port}: "
                          f"{exc.strerror or exc}") from None
 
 

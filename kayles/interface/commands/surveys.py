@@ -14,7 +14,7 @@ import sys
 
 from ...engine._numbers import brief
 from ...engine.sequence import PROOF_LIMIT
-from ...errors import Terminated
+from ...errors import InputError, Terminated
 from ._shared import add_json_option, add_old_name, dump_json, natural
 
 __all__ = ["register"]
@@ -124,14 +124,14 @@ def _codes(args) -> tuple[list[str], list[str]]:
     from ...analysis.survey import canonical_code, codes_with_digits
 
     if args.digits is not None and args.codes:
-        raise ValueError("give CODEs or --digits, not both")
+        raise InputError("give CODEs or --digits, not both")
     if args.digits is None and not args.codes:
-        raise ValueError("give CODEs or --digits K")
+        raise InputError("give CODEs or --digits K")
     if args.first is not None and args.digits is None:
-        raise ValueError("--first goes with --digits")
+        raise InputError("--first goes with --digits")
     if args.digits is not None:
         if args.digits > 8:
-            raise ValueError(f"--digits {brief(args.digits)} is too many codes (at most 8)")
+            raise InputError(f"--digits {brief(args.digits)} is too many codes (at most 8)")
         return codes_with_digits(args.digits, args.first or "0"), []
     codes, bad = [], []
     for text in args.codes:
@@ -147,25 +147,25 @@ def _codes(args) -> tuple[list[str], list[str]]:
 
 def _check_options(args) -> None:
     if args.jobs == 0:
-        raise ValueError("--jobs must be at least 1")
+        raise InputError("--jobs must be at least 1")
     if args.max == 0:
-        raise ValueError("--max must be at least 1")
+        raise InputError("--max must be at least 1")
     from ...engine.limits import too_long
 
     if too_long(args.max):   # each worker holds one game's table at a time
-        raise ValueError(f"--to: {too_long(args.max)}")
+        raise InputError(f"--to: {too_long(args.max)}")
     if args.equivalent is not None and not 1 <= args.equivalent <= args.max:
-        raise ValueError(f"--equivalent N must be between 1 and --max ({args.max})")
+        raise InputError(f"--equivalent N must be between 1 and --max ({args.max})")
     if args.drop_zeros and args.equivalent is None:
-        raise ValueError("--drop-zeros goes with --equivalent")
+        raise InputError("--drop-zeros goes with --equivalent")
     if args.misere is not None:
         from ...engine.limits import SURVEY_MISERE_HEAP
 
         SURVEY_MISERE_HEAP.check(args.misere)
         if args.equivalent is not None:
-            raise ValueError("--misere and --equivalent are two different reports")
+            raise InputError("--misere and --equivalent are two different reports")
     if args.budget is not None and (args.misere is None or args.budget == 0):
-        raise ValueError("--budget goes with --misere and must be at least 1"
+        raise InputError("--budget goes with --misere and must be at least 1"
                          if args.budget == 0 else "--budget goes with --misere")
 
 
@@ -252,14 +252,14 @@ def command_census(args, out) -> int:
     if args.misere is not None:
         return _misere_census(args, codes, out)
     if args.budget is not None:
-        raise ValueError("--states goes with --misere")
+        raise InputError("--states goes with --misere")
     steps = passes(args.max)
     if args.plot is not None:
         from ...analysis.plot import save_format
 
         save_format(args.plot)
     if too_long(args.max):
-        raise ValueError(f"--to: {too_long(args.max)}")
+        raise InputError(f"--to: {too_long(args.max)}")
     path = args.db if args.db is not None else default_path()
     final, failures = {}, {}   # each code's furthest row; what failed
     previous = signal.signal(signal.SIGTERM, _terminated)
@@ -307,9 +307,9 @@ def _misere_census(args, codes: list[str], out) -> int:
 
     SURVEY_MISERE_HEAP.check(args.misere)
     if args.budget == 0:
-        raise ValueError("--states must be at least 1")
+        raise InputError("--states must be at least 1")
     if args.plot is not None:
-        raise ValueError("--plot draws the normal-play census: leave out --misere")
+        raise InputError("--plot draws the normal-play census: leave out --misere")
     path = args.db if args.db is not None else default_path()
     previous = signal.signal(signal.SIGTERM, _terminated)
     try:

@@ -12,8 +12,10 @@
     GET  /api/nimber          ?game=&n=: G(n) for any n
     GET  /api/survey          ?max=: the done rows of the server's --db
 
-A position is a row ("xx.xxx") or a list of heap sizes.  Bad input is HTTP 400
-with {"error": "one sentence"}; an unknown path 404, a wrong method 405, a body
+A position is a row ("xx.xxx") or a list of heap sizes.  Bad input, and a request
+past a bound (``kayles.errors``' InputError and ResourceError), is HTTP 400 with
+{"error": "one sentence"}; a bug is 500 with the same kind of object (the server's
+log has the traceback); an unknown path 404, a wrong method 405, a body
 over MAX_BODY bytes 413 (counted as it arrives, chunked or not), a POST whose
 body is not declared application/json 415, each with the same kind of object.
 No request names a file.
@@ -40,6 +42,7 @@ from starlette.responses import FileResponse, JSONResponse
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
+from ...errors import InputError, ResourceError
 from .service import Service
 
 __all__ = ["MAX_BODY", "create_app", "loopback_hosts"]
@@ -70,9 +73,9 @@ async def _body(request: Request) -> dict:
     try:
         body = json.loads(data or b"{}")
     except (ValueError, UnicodeDecodeError, RecursionError):
-        raise ValueError("the request body is not JSON (or nests too deeply)") from None
+        raise InputError("the request body is not JSON (or nests too deeply)") from None
     if not isinstance(body, dict):
-        raise ValueError("the request body is a JSON object")
+        raise InputError("the request body is a JSON object")
     return body
 
 
@@ -127,6 +130,10 @@ def create_app(service: Service | None = None, hosts: frozenset[str] | None = No
     async def http_error(request: Request, exc: HTTPException) -> JSONResponse:
         return _error(exc.status_code, exc.detail)
 
+    async def internal_error(request: Request, exc: Exception) -> JSONResponse:
+        return _error(500, f"internal error: {type(exc).__name__} (a bug in kayles: please "
+                           "report it with the request)")
+
     routes = [
         Route("/", page),
         Route("/api/games", games),
@@ -138,5 +145,6 @@ def create_app(service: Service | None = None, hosts: frozenset[str] | None = No
         Route("/api/survey", queried(service.survey)),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
-    handlers = {ValueError: bad_input, OverflowError: bad_input, HTTPException: http_error}
+    handlers = {InputError: bad_input, ResourceError: bad_input, HTTPException: http_error,
+                Exception: internal_error}
     return _host_check(Starlette(routes=routes, exception_handlers=handlers), hosts)

@@ -36,7 +36,7 @@ from ...analysis.row import runs
 from ...engine._numbers import brief, natural
 from ...engine.rules import ALIASES, GAMES, Game, encode, get_game, parse_octal
 from ...engine.sequence import Sequence
-from ...errors import shown
+from ...errors import InputError, ResourceError, shown
 from ...storage.proof_cache import load as cached_proof
 
 TYPE_CHECKING = False
@@ -83,9 +83,9 @@ class _Pace:
         sequence.step = max(1, min(4 * done, int(done * CHUNK_SECONDS / took))) if took else (
             2 * done or FIRST_CHUNK)
         if self.service.stopping.is_set():
-            raise ValueError("the server is stopping")
+            raise ResourceError("the server is stopping")
         if now - self.started > self.service.seconds:
-            raise ValueError(f"{sequence.game.name}: this needs more than the page's "
+            raise ResourceError(f"{sequence.game.name}: this needs more than the page's "
                              f"{self.service.seconds:g} s of work: ask the command line "
                              f"(kayles grundy, kayles period)")
 
@@ -121,7 +121,7 @@ class Service:
     def run(self, game: Game, work: Callable[[_Game], dict]) -> dict:
         """``work(entry)`` under the game's lock, its sequence paced (see _Pace)."""
         if self.stopping.is_set():
-            raise ValueError("the server is stopping")
+            raise ResourceError("the server is stopping")
         entry = self._entry(game)
         with entry.lock:
             sequence = entry.sequence
@@ -136,9 +136,9 @@ class Service:
 
     def _game(self, spec) -> Game:
         if not isinstance(spec, str) or not spec.strip():
-            raise ValueError("give a game: a name (see the list) or an octal code such as 0.77")
+            raise InputError("give a game: a name (see the list) or an octal code such as 0.77")
         if len(spec) > MAX_GAME_TEXT:
-            raise ValueError(f"a game is a name or an octal code, not {shown(spec)}")
+            raise InputError(f"a game is a name or an octal code, not {shown(spec)}")
         return get_game(spec)
 
     @staticmethod
@@ -150,15 +150,15 @@ class Service:
     def _match(self, entry: _Game, position, misere: bool) -> Match:
         if isinstance(position, str):
             if len(position) > MAX_TOKENS:
-                raise ValueError(f"a row has at most {MAX_TOKENS} pins")
+                raise InputError(f"a row has at most {MAX_TOKENS} pins")
             from ...analysis.row import parse_row
 
             parse_row(position)
         elif isinstance(position, list) and all(type(h) is int and h >= 0 for h in position):
             if len(position) > MAX_TOKENS or sum(position) > MAX_TOKENS:
-                raise ValueError(f"at most {MAX_TOKENS} tokens in all")
+                raise InputError(f"at most {MAX_TOKENS} tokens in all")
         else:
-            raise ValueError("a position is a row of 'x' and '.', or a list of heap sizes")
+            raise InputError("a position is a row of 'x' and '.', or a list of heap sizes")
         return Match(entry.sequence, position, misere)
 
     # -- requests -------------------------------------------------------------------------------
@@ -183,12 +183,12 @@ class Service:
         misere = _flag(request.get("misere", False), "misere")
         text = request.get("move")
         if not isinstance(text, str) or len(text) > 200:
-            raise ValueError("a move is text such as '4', '3 5', '3-4' or 'heap 2 -> 1 + 4'")
+            raise InputError("a move is text such as '4', '3 5', '3-4' or 'heap 2 -> 1 + 4'")
 
         def work(entry: _Game) -> dict:
             match = self._match(entry, request.get("position"), misere)
             if not match.has_move():
-                raise ValueError("the game is over: there is no move left")
+                raise InputError("the game is over: there is no move left")
             yours = match.parse(text)
             answer: dict = {"you": _said(match, yours)}
             match.play(yours)
@@ -209,7 +209,7 @@ class Service:
         def work(entry: _Game) -> dict:
             match = self._match(entry, request.get("position"), misere)
             if not match.has_move():
-                raise ValueError("the game is over: there is no move left")
+                raise InputError("the game is over: there is no move left")
             mine = match.reply()
             answer = {"me": _said(match, mine)}
             match.play(mine)
@@ -237,13 +237,13 @@ class Service:
         game = self._game(request.get("game"))
         n = natural(str(request.get("n", "")), "n")
         if n >= MAX_VALUES and not game.provable:
-            raise ValueError(f"{game.name} has no periodicity theorem: G(n) is answered here "
+            raise InputError(f"{game.name} has no periodicity theorem: G(n) is answered here "
                              f"for n below {MAX_VALUES}")
 
         def work(entry: _Game) -> dict:
             sequence = entry.sequence
             if n >= MAX_VALUES and sequence.prove(PROOF_SEARCH) is None:
-                raise ValueError(f"no period of {game.name} is proved within {PROOF_SEARCH} "
+                raise ResourceError(f"no period of {game.name} is proved within {PROOF_SEARCH} "
                                  f"values: G(n) is answered here for n below {MAX_VALUES}")
             return {"game": game.name, "n": str(n), "value": sequence.nimber(n)}
 
@@ -252,7 +252,7 @@ class Service:
     def survey(self, request: dict) -> dict:
         """The done rows of the survey database the server was started with (--db)."""
         if self.store_path is None:
-            raise ValueError("this server has no survey database: start it with --db FILE")
+            raise InputError("this server has no survey database: start it with --db FILE")
         from ...storage.store import Store
 
         with Store(self.store_path) as store:
@@ -324,7 +324,7 @@ def _octal_codes() -> dict[str, str]:
 
 def _flag(value, name: str) -> bool:
     if not isinstance(value, bool):
-        raise ValueError(f"{name} is true or false")
+        raise InputError(f"{name} is true or false")
     return value
 
 
@@ -333,7 +333,7 @@ def _count(value, default: int) -> int:
         return max(1, min(default, MAX_VALUES))
     count = natural(str(value), "count")
     if not 1 <= count <= MAX_VALUES:
-        raise ValueError(f"count is 1 to {MAX_VALUES}, not {brief(count)}")
+        raise InputError(f"count is 1 to {MAX_VALUES}, not {brief(count)}")
     return count
 
 
