@@ -16,13 +16,13 @@ import threading
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from kayles.games import grundys_game
+from kayles.misere import Solver
 
 import kayles
 from kayles import heaps, row, xox
 from kayles.engine.rules import get_game, parse_octal
 from kayles.engine.sequence import Sequence
-from kayles.games import grundys_game
-from kayles.misere import Solver
 from kayles.storage import proof_cache
 
 THREADS = 8

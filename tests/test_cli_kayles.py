@@ -565,9 +565,10 @@ def test_a_kernels_argument_check_reached_is_a_bug_not_bad_input(twin, monkeypat
     mistake (exit 2); InputError and ResourceError stay status 2."""
     import types
 
-    from conftest import load_kernel
     from kayles.engine import _impl
     from kayles.interface import kayles_cli
+
+    from conftest import load_kernel
 
     real = load_kernel(twin)
 
