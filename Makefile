@@ -37,7 +37,7 @@ KERNEL_SOURCES := $(wildcard ext/*.pyx ext/*.pxd ext/core/*.pxi ext/src/*.c ext/
 $(CORE): $(KERNEL_SOURCES) setup.py $(READY)
 	$(PY) setup.py -q build_ext --inplace
 	@mkdir -p build
-	@if ls kayles/engine/_core.*so kayles/engine/_misere.*so kayles/engine/_quotient.*so >/dev/null 2>&1; then touch $@; \
+	@if ls kayles/engine/_core.*so kayles/engine/_misere.*so kayles/engine/_quotient.*so kayles/engine/_takebreak.*so >/dev/null 2>&1; then touch $@; \
 	else echo "kayles: no compiled core: make will try again"; fi
 
 Kayles-xox: $(CORE) kayles/interface/xox_cli.py
@@ -177,5 +177,6 @@ lint: $(READY)
 	$(PY) -m ruff check kayles tests benchmarks
 
 clean:
-	rm -rf build kayles/engine/*.so ext/_core.c ext/_misere.c ext/_quotient.c ext/*.html Kayles-xox .pytest_cache \
+	rm -rf build kayles/engine/*.so ext/_core.c ext/_misere.c ext/_quotient.c ext/_takebreak.c ext/*.html \
+		Kayles-xox .pytest_cache \
 		.hypothesis *.egg-info

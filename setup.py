@@ -26,7 +26,7 @@ except ImportError:  # no Cython: the shipped C, or pure mode
     cythonize = None
 
 KERNELS = "kayles_kernels"
-MODULES = ["_core", "_misere", "_quotient"]  # ext/<name>.pyx -> kayles.engine.<name>
+MODULES = ["_core", "_misere", "_quotient", "_takebreak"]  # ext/<name>.pyx -> kayles.engine.<name>
 
 
 def _unix(compiler) -> bool:

@@ -32,7 +32,7 @@ from engine import drawn_codes  # noqa: E402
 from kernels import machine  # noqa: E402  (it puts ROOT on sys.path)
 
 from kayles.engine import _core  # noqa: E402
-from kayles.engine.rules import get_game  # noqa: E402
+from kayles.engine.codes import get_game  # noqa: E402
 from kayles.engine.sequence import Sequence  # noqa: E402
 
 CHILD = r"""
@@ -40,7 +40,7 @@ import json, sys, time
 sys.path.insert(0, sys.argv[1])
 from kayles.engine import _core
 from kayles.engine.checksum import fletcher32
-from kayles.engine.rules import get_game
+from kayles.engine.codes import get_game
 from kayles.engine.sequence import Sequence
 code, count, vector, threads = sys.argv[2], int(sys.argv[3]), sys.argv[4], int(sys.argv[5])
 sequence = Sequence(get_game(code), kernel=_core, threads=threads)

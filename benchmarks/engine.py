@@ -49,14 +49,15 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from kernels import machine, median_time, table_run  # noqa: E402  (it puts ROOT on sys.path)
 
 from kayles.engine import _core, _core_pure  # noqa: E402
-from kayles.engine.rules import encode, get_game  # noqa: E402
+from kayles.engine.codes import get_game  # noqa: E402
+from kayles.engine.rules import encode  # noqa: E402
 from kayles.engine.spectrum import mask_text  # noqa: E402
 
 CHILD = r"""
 import json, resource, sys, time
 sys.path.insert(0, sys.argv[1])
 from kayles.engine.checksum import fletcher32
-from kayles.engine.rules import get_game
+from kayles.engine.codes import get_game  # noqa: E402
 from kayles.engine.sequence import Sequence
 what, game, count = sys.argv[2], sys.argv[3], int(sys.argv[4])
 sequence = Sequence(get_game(game))
@@ -82,7 +83,7 @@ import json, resource, sys, time
 sys.path.insert(0, sys.argv[1])
 from kayles.engine import _core
 from kayles.engine.checksum import fletcher32
-from kayles.engine.rules import get_game
+from kayles.engine.codes import get_game  # noqa: E402
 from kayles.engine.sequence import Sequence
 code, count, vector = sys.argv[2], int(sys.argv[3]), sys.argv[4]
 sequence = Sequence(get_game(code), kernel=_core)

@@ -53,7 +53,8 @@ FULL_CHILD = r"""
 import json, sys, time
 from kayles.engine._impl import kernel
 from kayles.engine.checksum import fletcher32
-from kayles.engine.rules import encode, get_game
+from kayles.engine.rules import encode
+from kayles.engine.codes import get_game
 game, log2, threads = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
 count = (1 << log2) + 1
 kinds = encode(get_game(game).kinds)

@@ -30,7 +30,8 @@ sys.path.insert(0, str(ROOT))
 
 from kayles.engine import _core  # noqa: E402  (the compiled core: this measures threads)
 from kayles.engine.checksum import fletcher32  # noqa: E402
-from kayles.engine.rules import encode, get_game  # noqa: E402
+from kayles.engine.codes import get_game  # noqa: E402
+from kayles.engine.rules import encode  # noqa: E402
 
 
 def machine(vector: str) -> str:

@@ -25,6 +25,11 @@ cdef extern from "kernels.h" nogil:
     void mark_pairs "kayles_mark_pairs"(const nimber_t* g, Py_ssize_t r, Py_ssize_t a,
                                         Py_ssize_t end, unsigned int c, stamp_t* seen,
                                         stamp_t stamp) noexcept
+    void pair_row "kayles_pair_row"(word_t* out, const nimber_t* g, Py_ssize_t t,
+                                    int unequal) noexcept
+    void xor_union "kayles_xor_union"(word_t* out, const word_t* rows, Py_ssize_t width,
+                                      const nimber_t* g, Py_ssize_t t, Py_ssize_t low,
+                                      Py_ssize_t high, word_t* accumulators) noexcept
     ctypedef struct vectors_t "kayles_vectors":  # one instruction set's steps (kernels.h)
         const char* name
         int few

@@ -34,7 +34,7 @@ _HOMES = {  # name -> the module that holds it (a module's own name: that module
     "Game": "engine.rules",
     "MoveKind": "engine.rules",
     "Option": "engine.rules",
-    "get_game": "engine.rules",
+    "get_game": "engine.codes",
     "parse_octal": "engine.rules",
     "Period": "engine.sequence",
     "Sequence": "engine.sequence",
@@ -55,7 +55,8 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from .analysis import xox
     from .engine._impl import IMPLEMENTATION
-    from .engine.rules import GAMES, Game, MoveKind, Option, get_game, parse_octal
+    from .engine.codes import get_game
+    from .engine.rules import GAMES, Game, MoveKind, Option, parse_octal
     from .engine.sequence import Period, Sequence
 
 

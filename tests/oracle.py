@@ -364,3 +364,87 @@ def fewest_rare_by_trial(values: list[int], constants=(), split_parity: int = -1
                 if rare < best[1]:
                     best = (mask | 1 << 16, rare)
     return best or (0, len(values))
+
+
+# -- take-and-break codes: every multiset of parts, literally ----------------------------------
+
+
+class TakeBreak:
+    """A take-and-break game written digit by digit, as a code's digits mean them.
+
+    ``digits[k]`` (k = 0 for the digit before the point) maps each count of non-empty
+    heaps a move that removes k tokens may leave to its mark ('' none, '!' all different,
+    '?' not all the same size, '=' all the same size); ``more[k]``: every count above the
+    largest listed one too, with its mark.  ``tail``: the digits of spans s, s + 1, ...
+    (s = ``tail_start``) repeat for ever.  Nothing here reads a code: the tests write
+    codes from these games and parse them with the package.
+    """
+
+    def __init__(self, digits: dict[int, dict[int, str]], more=frozenset(), tail=(),
+                 tail_start: int = 0, cgsuite: bool = False) -> None:
+        self.cgsuite = cgsuite  # read '?' on one heap as CGSuite does: not a heap of 1
+        self.digits = digits
+        self.more = set(more)  # the k whose largest count goes on for ever
+        self.tail = list(tail)  # [(counts, more)]
+        self.tail_start = tail_start
+
+    def digit(self, k: int) -> tuple[dict[int, str], bool]:
+        if self.tail and k >= self.tail_start:
+            return self.tail[(k - self.tail_start) % len(self.tail)]
+        return self.digits.get(k, {}), k in self.more
+
+    def splits(self, n: int):
+        """Every multiset of heaps a move on a heap of n leaves (ascending tuples)."""
+        for k in range(n + 1):
+            counts, more = self.digit(k)
+            rest = n - k
+            if not counts:
+                continue
+            top = max(counts)
+            for count in range(rest + 1):
+                if count in counts:
+                    mark = counts[count]
+                elif more and count > top:
+                    mark = counts[top]
+                else:
+                    continue
+                for parts in _partitions(rest, count):
+                    if count >= 2 and not _marked(parts, mark):
+                        continue
+                    if self.cgsuite and parts == (1,) and counts.get(1) == "?":
+                        continue
+                    yield parts
+
+    def nimbers(self, n: int) -> list[int]:
+        g = [0]
+        for heap in range(1, n + 1):
+            values = set()
+            for parts in self.splits(heap):
+                value = 0
+                for part in parts:
+                    value ^= g[part]
+                values.add(value)
+            g.append(mex(values))
+        return g
+
+
+def _partitions(total: int, count: int, least: int = 1):
+    """Every ascending tuple of ``count`` parts, each at least ``least``, summing to total."""
+    if count == 0:
+        if total == 0:
+            yield ()
+        return
+    for first in range(least, total // count + 1):
+        for rest in _partitions(total - first, count - 1, first):
+            yield (first, *rest)
+
+
+def _marked(parts: tuple[int, ...], mark: str) -> bool:
+    distinct = len(set(parts))
+    if mark == "!":
+        return distinct == len(parts)
+    if mark == "?":
+        return distinct > 1
+    if mark == "=":
+        return distinct == 1
+    return True

@@ -10,7 +10,8 @@ import sys
 import pytest
 
 from kayles import heaps, xox
-from kayles.engine.rules import GAMES, MoveKind, get_game, parse_octal
+from kayles.engine.codes import get_game
+from kayles.engine.rules import GAMES, MoveKind, parse_octal
 from kayles.engine.sequence import Sequence
 
 import oracle
@@ -147,10 +148,12 @@ def test_named_games():
 
 
 @pytest.mark.parametrize(
-    ("pattern", "leave"), [("xa", {0}), ("ox", {0}), ("x", set()), ("x", {3}), ("", {1}),
-                           ("x" + "ox" * 9, {0})],
+    ("pattern", "leave"), [("xa", {0}), ("ox", {0}), ("x", set()), ("x", {64}), ("x", {-1}),
+                           ("xox", {3}), ("", {1}), ("", {0, 2}), ("x" + "ox" * 9, {0})],
 )
 def test_bad_move_kinds_are_value_errors(pattern, leave):
+    """Counts of parts are 0 to 63; a pattern that keeps tokens leaves at most two outer
+    parts; removing nothing, a move leaves two parts or more."""
     with pytest.raises(ValueError):
         MoveKind(pattern, leave)
 

@@ -21,7 +21,8 @@ from kayles.misere import Solver
 
 import kayles
 from kayles import heaps, row, xox
-from kayles.engine.rules import get_game, parse_octal
+from kayles.engine.codes import get_game
+from kayles.engine.rules import parse_octal
 from kayles.engine.sequence import Sequence
 from kayles.storage import proof_cache
 

@@ -393,10 +393,10 @@ BAD_INPUTS = {
     "grundy-non-ascii-digit": ["grundy", "\u0663"],
     "grundy-two-numbers": ["grundy", "5", "6"],
     "unknown-game": ["grundy", "5", "--game", "nope"],
-    "octal-digit-8": ["grundy", "5", "--game", "0.8"],
-    "octal-digit-8-later": ["grundy", "5", "--game", "0.78"],
+    "code-digit-past-v": ["grundy", "5", "--game", "0.W"],
+    "code-digit-past-v-later": ["grundy", "5", "--game", "0.7W"],
     "octal-two-dots": ["grundy", "5", "--game", "0..7"],
-    "octal-head-1": ["grundy", "5", "--game", "1.07"],
+    "code-head-2": ["grundy", "5", "--game", "2.07"],
     "octal-lone-dot": ["grundy", "5", "--game", "."],
     "game-empty": ["grundy", "5", "--game", ""],
     "game-missing-value": ["grundy", "5", "--game"],
@@ -590,7 +590,7 @@ def test_a_kernels_argument_check_reached_is_a_bug_not_bad_input(twin, monkeypat
 def test_bad_input_and_a_failed_file_keep_their_statuses(tmp_path, capsys):
     from kayles.interface import kayles_cli
 
-    assert kayles_cli.main(["grundy", "5", "--game", "0.9"]) == 2
+    assert kayles_cli.main(["grundy", "5", "--game", "0.W"]) == 2
     assert capsys.readouterr().err.count("\n") == 1
     missing = tmp_path / "missing.table"
     assert kayles_cli.main(["grundy", "5", "--resume", str(missing)]) == 1

@@ -14,7 +14,8 @@ from array import array
 import pytest
 
 from kayles.engine import _kernel_args
-from kayles.engine.rules import encode, get_game
+from kayles.engine.codes import get_game
+from kayles.engine.rules import encode
 
 from conftest import load_kernel
 

@@ -24,7 +24,8 @@ import pytest
 
 from kayles.analysis.long_run import CHECKPOINT, TABLE, Run, RunStopped
 from kayles.engine._impl import IMPLEMENTATION
-from kayles.engine.rules import encode, get_game
+from kayles.engine.codes import get_game
+from kayles.engine.rules import encode
 from kayles.storage.checkpoint import MAGIC
 from kayles.storage.store import Store
 

@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from kayles import misere
 from kayles.analysis.heaps import HeapMove
-from kayles.engine.rules import get_game
+from kayles.engine.codes import get_game
 
 import oracle
 from conftest import assert_usage_error, in_process

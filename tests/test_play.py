@@ -19,7 +19,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from kayles.analysis.play import Match
-from kayles.engine.rules import get_game
+from kayles.engine.codes import get_game
 from kayles.engine.sequence import Sequence
 from kayles.interface.kayles_cli import main
 

@@ -16,7 +16,7 @@ import numpy as np  # matplotlib's own dependency (the extra kayles[plot], which
 import pytest
 
 from kayles.analysis.plot import figure, repr_png
-from kayles.engine.rules import get_game
+from kayles.engine.codes import get_game
 from kayles.engine.sequence import Sequence
 
 import oracle

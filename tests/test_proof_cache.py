@@ -17,7 +17,8 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 
 from kayles.engine import _impl
-from kayles.engine.rules import GAMES, get_game
+from kayles.engine.codes import get_game
+from kayles.engine.rules import GAMES
 from kayles.engine.sequence import Sequence
 from kayles.storage import proof_cache
 from kayles.storage.table_file import read_table

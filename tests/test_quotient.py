@@ -17,7 +17,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from kayles.analysis.quotient import quotient
-from kayles.engine.rules import get_game, parse_octal
+from kayles.engine.codes import get_game
+from kayles.engine.rules import parse_octal
 
 import oracle
 from conftest import ROOT, assert_usage_error, in_process, load_kernel

@@ -15,7 +15,7 @@ import time
 import pytest
 
 from kayles import misere
-from kayles.engine.rules import get_game
+from kayles.engine.codes import get_game
 
 from conftest import ROOT, assert_usage_error, on_a_terminal, signal_and_measure, wait_until_busy
 

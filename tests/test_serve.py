@@ -71,6 +71,8 @@ class Server:
             finally:
                 if self.proc.poll() is None:
                     self.proc.kill()
+        if not self.proc.stderr.closed:
+            self.said = self.proc.stderr.read()  # what the server wrote on stderr
         self.proc.stdout.close()
         self.proc.stderr.close()
 
@@ -186,6 +188,37 @@ def test_slow_clients_are_closed_and_the_server_goes_on(server):
         for s in slow:
             s.close()
     assert server.get("/api/nimber?game=kayles&n=10")[0] == 200
+
+
+def test_slow_request_bodies_lock_no_client_out(server):
+    """A full head, then a body that trickles: the whole request, body included, must come
+    within KAYLES_CLIENT_SECONDS, and a quick client takes the place of the slowest
+    connection when all are held; so every quick request is answered while the slow ones
+    are there, and each slow one ends closed, unanswered."""
+    from kayles.interface.web.server import MAX_CONNECTIONS
+
+    slow = []
+    try:
+        for _ in range(MAX_CONNECTIONS):
+            s = server.connect()
+            s.sendall(f"POST /api/analyse HTTP/1.1\r\nHost: 127.0.0.1:{server.port}\r\n"
+                      "Content-Type: application/json\r\nContent-Length: 60000\r\n\r\n{"
+                      .encode())
+            slow.append(s)
+        for _ in range(10):
+            assert server.get("/api/nimber?game=kayles&n=10")[0] == 200
+        for s in slow:
+            try:
+                said = read_reply(s)  # till the server closes it, at once or in time
+            except ConnectionResetError:
+                said = b""
+            assert said == b"", said[:200]
+    finally:
+        for s in slow:
+            s.close()
+    assert server.get("/api/nimber?game=kayles&n=10")[0] == 200
+    server.stop()
+    assert b"Traceback" not in server.said, server.said[-2000:]
 
 
 def test_a_busy_port_is_one_line(server):

@@ -216,7 +216,7 @@ def test_misere_adds_each_codes_quotient(tmp_path):
     it against the oracle), in every form; past the search, the heaps it proved and why it
     stopped, never a guess.  Each is stored, and a rerun reads it back."""
     from kayles.analysis.quotient import quotient
-    from kayles.engine.rules import get_game
+    from kayles.engine.codes import get_game
 
     db = tmp_path / "s.sqlite"
     codes = ["0.77", "0.75", "0.07", "0.6"]
@@ -288,10 +288,10 @@ def test_misere_rows_are_stored_proved_and_read_back(tmp_path):
 
 def test_bad_codes_are_reported_one_per_line_and_the_rest_runs(tmp_path):
     db = tmp_path / "s.sqlite"
-    result = survey("0.77", "0.8", "x.1", "0.07", "--max", "500", "--json", db=db, check=False)
+    result = survey("0.77", "0.W", "x.1", "0.07", "--max", "500", "--json", db=db, check=False)
     assert result.returncode == 1
     err = result.stderr.decode().splitlines()
-    assert len(err) == 2 and "'0.8'" in err[0] and "'x.1'" in err[1]
+    assert len(err) == 2 and "'0.W'" in err[0] and "'x.1'" in err[1]
     assert all(line.startswith("kayles survey: ") for line in err)
     assert [r["code"] for r in json.loads(result.stdout)] == ["0.77", "0.07"]
 

@@ -13,7 +13,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from kayles import table_file
-from kayles.engine.rules import GAMES, describe_moves, get_game
+from kayles.engine.codes import get_game
+from kayles.engine.rules import GAMES, describe_moves
 from kayles.engine.sequence import Sequence
 from kayles.storage.table_file import TableFileError, TableWriter, check_game, read_table
 

@@ -13,11 +13,12 @@ import inspect
 
 import pytest
 
-from kayles.engine.rules import encode, get_game
+from kayles.engine.codes import get_game
+from kayles.engine.rules import encode
 
 from conftest import load_kernel
 
-CONCERNS = ["core", "misere", "quotient"]
+CONCERNS = ["core", "misere", "quotient", "takebreak"]
 
 
 def api(module) -> set[str]:

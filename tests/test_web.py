@@ -21,7 +21,7 @@ from starlette.testclient import TestClient  # noqa: E402
 
 from kayles import misere, row  # noqa: E402
 from kayles.analysis.play import Match  # noqa: E402
-from kayles.engine.rules import get_game  # noqa: E402
+from kayles.engine.codes import get_game  # noqa: E402
 from kayles.interface.web.app import MAX_BODY, create_app  # noqa: E402
 from kayles.interface.web.service import MAX_GAMES, MAX_VALUES, Service  # noqa: E402
 from kayles.storage.proof_cache import shared  # noqa: E402

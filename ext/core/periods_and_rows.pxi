@@ -50,23 +50,27 @@ def rare_heaps(const nimber_t[::1] table, Py_ssize_t start, Py_ssize_t stop, int
     return count, last
 
 
-def find_period(const nimber_t[::1] table, Py_ssize_t length, Py_ssize_t span):
+def find_period(const nimber_t[::1] table, Py_ssize_t length, Py_ssize_t span,
+                Py_ssize_t parts=2):
     """The candidate period whose proof needs the fewest values, if fewer than 2 * length.
 
     Returns (p, n0, needed) or None; see kayles/engine/_core_pure.py for the definition.
     """
     if not 0 <= length <= table.shape[0]:
         raise ValueError(f"length {length} does not fit a table of {table.shape[0]}")
+    if not 1 <= parts <= 64:
+        raise ValueError(f"parts must be 1 to 64, not {parts}")
     cdef Py_ssize_t p, k, start, bound, best_n0 = 0, best_p = 0, best_needed = 2 * length
+    cdef Py_ssize_t K = parts
     cdef const nimber_t* t
     if length < 2:
         return None
     t = &table[0]
     with nogil:
         for p in range(1, length // 2 + 1):
-            if max(2 * p + span + 1, p + span + 1) >= best_needed:
+            if K * p + span + 1 >= best_needed:
                 break  # needed only grows with p
-            bound = (best_needed - 2 * p - span) // 2  # n0 must be <= bound to win
+            bound = (best_needed - K * p - span + K - 2) // K  # n0 must be <= bound to win
             start = min(bound, length - p)
             # Is t[k] == t[k + p] for every k in [start, length - p)?  memcmp (vector
             # compares) matters: multiples of a period match far into the preperiod.
@@ -76,7 +80,7 @@ def find_period(const nimber_t[::1] table, Py_ssize_t length, Py_ssize_t span):
             while k >= 0 and t[k] == t[k + p]:
                 k -= 1
             best_n0 = k + 1
-            best_needed = max(2 * max(best_n0, 1) + 2 * p + span - 1, p + span + 1)
+            best_needed = max(K * max(best_n0, 1) + K * p + span - K + 1, p + span + 1)
             best_p = p
     if best_p == 0:
         return None

@@ -220,6 +220,18 @@ static inline int kayles_load_int(const int *p) { return *p; }
 static inline void kayles_store_int(int *p, int value) { *p = value; }
 #endif
 
+/* takebreak.c: the take-and-break kernel's bit sets, rows of `width` words (a power of
+   two; bit v of a row: value v reached; every value below 64 * width).
+   kayles_pair_row: out |= {G(a) ^ G(t - a) : 1 <= a <= t/2} (a < t - a when unequal).
+   kayles_xor_union: out |= the union over low <= a <= high of {v ^ g[a] : v in row
+   t - a of rows} (0 < low, high < t); accumulators: 64 * width zero words, zero again
+   on return.  Below KAYLES_UNION_DIRECT rows each is moved bit by bit instead. */
+#define KAYLES_UNION_DIRECT 48
+void kayles_pair_row(kayles_word *out, const kayles_value *g, ptrdiff_t t, int unequal);
+void kayles_xor_union(kayles_word *out, const kayles_word *rows, ptrdiff_t width,
+                      const kayles_value *g, ptrdiff_t t, ptrdiff_t low, ptrdiff_t high,
+                      kayles_word *accumulators);
+
 /* How many cores this process may run on (1 without threads). */
 int kayles_cores(void);
 

@@ -69,6 +69,10 @@ class Solver:
     def __init__(self, game: Game, budget: int = DEFAULT_BUDGET, kernel=None) -> None:
         """``kernel``: a misère kernel module (default: the one ``kayles.engine._impl`` chooses)."""
         MISERE_BUDGET.check(budget)
+        if not game.octal:
+            raise InputError(f"{game.name}: misère play is searched for octal games (moves "
+                             "that leave at most two parts, unequal or not); normal play "
+                             "takes any code")
         self.game = game
         self.budget = budget
         if kernel is None:

@@ -17,7 +17,7 @@ transform (``kayles.engine.spectrum.fewest_rare``, the mask a survey reports).
 from __future__ import annotations
 
 from ..engine._numbers import brief
-from ..engine.rules import get_game
+from ..engine.codes import get_game
 from ..engine.sequence import Sequence
 from ..engine.spectrum import fewest_rare, parity
 from ..errors import InputError, SetupError, shown
@@ -92,8 +92,16 @@ def last_heap(sequence: Sequence, last: int | None = None) -> int:
         if last > MAX_LAST:
             raise InputError(f"a plot draws at most {MAX_LAST} heaps, not {brief(last)}")
         return last
-    found = sequence.prove(PROOF_SEARCH)
+    found = sequence.prove(_search(sequence))
     return max(found.values, 100) - 1 if found else DEFAULT_LAST
+
+
+def _search(sequence: Sequence) -> int:
+    """The values a plot spends looking for a proof: PROOF_SEARCH, fewer for a game the
+    octal kernels do not take (its values cost more)."""
+    from ..engine.sequence import proof_limit
+
+    return min(PROOF_SEARCH, proof_limit(sequence.game))
 
 
 def figure(source: Sequence | Game | str, last: int | None = None, *,
@@ -108,12 +116,12 @@ def figure(source: Sequence | Game | str, last: int | None = None, *,
     sequence = source if isinstance(source, Sequence) else Sequence(
         get_game(source) if isinstance(source, str) else source)
     last = last_heap(sequence, last)
-    sequence.prove(PROOF_SEARCH)  # the period drawn and named in the title, when cheap
+    sequence.prove(_search(sequence))  # the period drawn and named in the title, when cheap
     values = np.array(sequence.table(last + 1), dtype=np.uint16)
     count = last + 1
     counts = np.bincount(values).tolist()
-    found = None if len(counts) == 1 else fewest_rare(counts, sequence.game.constants(
-        sequence.nimber))
+    found = None if len(counts) == 1 or not sequence.game.octal else fewest_rare(
+        counts, sequence.game.constants(sequence.nimber))
 
     width, height = size
     fig = Figure(figsize=(width / DPI, height / DPI), dpi=DPI)
@@ -133,7 +141,8 @@ def figure(source: Sequence | Game | str, last: int | None = None, *,
         dot = min(6.0, max(1.5, 0.9 * width / count))
     marker = {"s": (dot * 72 / DPI) ** 2, "linewidths": 0, "rasterized": True}
     if found is None:
-        ax.scatter(xs, ys, color="tab:blue", label=f"G(n) (all 0: {count} heaps)", **marker)
+        every = "all 0" if len(counts) == 1 else "no rare mask"
+        ax.scatter(xs, ys, color="tab:blue", label=f"G(n) ({every}: {count} heaps)", **marker)
     else:
         mask, rare_count = found
         odd = np.array([parity(v & mask) for v in range(len(counts))])
@@ -164,21 +173,26 @@ def _draw_period(ax, sequence: Sequence, last: int) -> None:
     period = sequence.period
     if period is None or period.preperiod > last:
         return
-    n0, p = period.preperiod, period.period
+    n0, p, s = period.preperiod, period.period, period.saltus
+    kind = f"G(n + {p}) = G(n) + {s}" if s else "periodic"
     ax.axvline(n0, color="black", linestyle="--", linewidth=1,
-               label=f"preperiod ends: periodic from n = {n0}")
+               label=f"preperiod ends: {kind} from n = {n0}")
     if n0 + p <= last:
         ax.axvspan(n0, n0 + p, color="tab:green", alpha=0.25, linewidth=0,
-                   label=f"one period: {p} heaps")
+                   label=f"one period: {p} heaps" + (f", then each {s} higher" if s else ""))
 
 
 def _proof_text(sequence: Sequence) -> str:
     period = sequence.period
+    if period is not None and period.saltus:
+        return (f"period {period.period}, saltus {period.saltus} from n = {period.preperiod}, "
+                f"proved with {period.values} values")
     if period is not None:
         return (f"period {period.period} from n = {period.preperiod}, "
                 f"proved with {period.values} values")
     if not sequence.game.provable:
-        return "no periodicity theorem for unequal splits"
+        return ("no periodicity theorem for unequal splits" if sequence.game.octal
+                else "no theorem for marks, tails or 'or more'")
     return f"no period proved within {len(sequence)} values"
 
 

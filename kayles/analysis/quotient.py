@@ -231,6 +231,9 @@ def quotient(game: Game, max_heap: int, budget: int = MAX_STATES, kernel=None, *
     """
     QUOTIENT_HEAP.check(max_heap)
     QUOTIENT_BUDGET.check(budget)
+    if not game.octal:
+        raise InputError(f"{game.name}: misère quotients are computed for octal games "
+                         "(moves that leave at most two parts, unequal or not)")
     if memory is None:
         have, source = limits.memory()
         bound = (have // 2, f"half of {source}")

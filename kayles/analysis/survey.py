@@ -22,7 +22,8 @@ import time
 from array import array
 
 from ..engine.checksum import fletcher32
-from ..engine.rules import encode, get_game
+from ..engine.codes import get_game
+from ..engine.rules import encode
 from ..engine.sequence import Sequence
 from ..engine.spectrum import fewest_rare, is_rare, odd_histogram, split_parity
 from ..errors import InputError

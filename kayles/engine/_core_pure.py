@@ -418,25 +418,29 @@ def rare_heaps(table, start: int, stop: int, mask: int, split_parity: int = -1) 
     return len(rare), rare[-1] if rare else -1
 
 
-def find_period(table, length: int, span: int) -> tuple[int, int, int] | None:
+def find_period(table, length: int, span: int, parts: int = 2) -> tuple[int, int, int] | None:
     """The candidate period whose proof needs the fewest values, if fewer than 2 * length.
 
     Candidates are the p <= length // 2 (at least half the table is evidence).
     For a period p, n0 is the least index with table[k] == table[k + p] for
     n0 <= k < length - p, and the proof needs
-    needed = max(2 * max(n0, 1) + 2p + span - 1, p + span + 1) values.
-    Returns (p, n0, needed) with the least needed (ties: the smaller p), or None.
-    A p is dismissed as soon as its n0 cannot beat the best so far, so the scan
-    stays near linear even when many multiples of the period match.
+    needed = max(K * max(n0, 1) + K * p + span - K + 1, p + span + 1) values, K =
+    ``parts``, the most parts a move leaves (2, octal: 2 max(n0, 1) + 2p + span - 1; see
+    kayles/engine/regularity.py).  Returns (p, n0, needed) with the least needed (ties:
+    the smaller p), or None.  A p is dismissed as soon as its n0 cannot beat the best so
+    far, so the scan stays near linear even when many multiples of the period match.
     """
     if not 0 <= length <= len(table):
         raise ValueError(f"length {length} does not fit a table of {len(table)}")
+    if not 1 <= parts <= 64:
+        raise ValueError(f"parts must be 1 to 64, not {parts}")
+    K = parts
     best = None
     best_needed = 2 * length
     for p in range(1, length // 2 + 1):
-        if max(2 * p + span + 1, p + span + 1) >= best_needed:
+        if K * p + span + 1 >= best_needed:
             break  # needed only grows with p
-        bound = (best_needed - 2 * p - span) // 2  # n0 must be <= bound to win
+        bound = (best_needed - K * p - span + K - 2) // K  # n0 must be <= bound to win
         k = start = min(bound, length - p)
         while k < length - p and table[k] == table[k + p]:
             k += 1
@@ -446,7 +450,7 @@ def find_period(table, length: int, span: int) -> tuple[int, int, int] | None:
         while k >= 0 and table[k] == table[k + p]:
             k -= 1
         n0 = k + 1
-        best_needed = max(2 * max(n0, 1) + 2 * p + span - 1, p + span + 1)
+        best_needed = max(K * max(n0, 1) + K * p + span - K + 1, p + span + 1)
         best = (p, n0, best_needed)
     return best
 

@@ -9,6 +9,7 @@ use; ``IMPLEMENTATION`` names the one that runs ("cython" or "python").
     _core            _core_pure         tables, masks, periods, row moves
     _misere          _misere_pure       the misère search
     _quotient        _quotient_pure     misère quotients: state walks, minimization
+    _takebreak       _takebreak_pure    any code's values (three parts or more, marks, tails)
 
 KAYLES_PURE=1 forces the pure twins; KAYLES_REQUIRE_NATIVE=1 turns a missing
 compiled core into a SetupError (CI sets it, so a failed build cannot hide).
@@ -30,10 +31,12 @@ if TYPE_CHECKING:
     from . import _core_pure as kernel
     from . import _misere_pure as misere_kernel
     from . import _quotient_pure as quotient_kernel
+    from . import _takebreak_pure as takebreak_kernel
 
     IMPLEMENTATION: str
 
-__all__ = ["IMPLEMENTATION", "choice", "getenv", "kernel", "misere_kernel", "quotient_kernel"]
+__all__ = ["IMPLEMENTATION", "choice", "getenv", "kernel", "misere_kernel", "quotient_kernel",
+           "takebreak_kernel"]
 
 SEP = "/" if _system.__name__ == "posix" else "\\"
 HERE = __file__.rpartition(SEP)[0]  # a module's __file__ is an absolute path
@@ -97,6 +100,8 @@ def _load(concern: str):
                 from . import _core as compiled
             elif concern == "misere":
                 from . import _misere as compiled
+            elif concern == "takebreak":
+                from . import _takebreak as compiled
             else:
                 from . import _quotient as compiled
             return compiled
@@ -109,13 +114,16 @@ def _load(concern: str):
         from . import _core_pure as pure
     elif concern == "misere":
         from . import _misere_pure as pure
+    elif concern == "takebreak":
+        from . import _takebreak_pure as pure
     else:
         from . import _quotient_pure as pure
     return pure
 
 
 def __getattr__(name: str):
-    """kernel, misere_kernel, quotient_kernel and IMPLEMENTATION, on first use (PEP 562)."""
+    """kernel, misere_kernel, quotient_kernel, takebreak_kernel and IMPLEMENTATION, on first
+    use (PEP 562)."""
     with _deciding:
         if name in globals():  # another thread loaded it while this one waited
             return globals()[name]
@@ -129,6 +137,8 @@ def _first_use(name: str):
         value = _load("misere")
     elif name == "quotient_kernel":
         value = _load("quotient")
+    elif name == "takebreak_kernel":
+        value = _load("takebreak")
     elif name == "IMPLEMENTATION":
         _load("core")
         value = choice()[0]

@@ -278,3 +278,48 @@ def for_columns(trans, width, parent, letter, needed, entries=check_entries) -> 
         needed = copied(needed, "a needed element", n)
     check_entries(needed, n, "a needed element")
     return needed
+
+
+# -- the take-and-break kernel ------------------------------------------------------------------
+
+def for_takebreak(rules) -> tuple[tuple, int]:
+    """A take-and-break game as ``rules.encode_takebreak`` gives it, read once and checked
+    (the kernel then uses this copy alone): ``(kinds, tail)``."""
+    from ._constants import MAX_KEPT, MAX_KINDS, MAX_SPAN
+
+    try:
+        kinds, tail = rules
+        kinds = [tuple(kind) for kind in kinds]
+    except (TypeError, ValueError):
+        raise ValueError("rules must be (kinds, tail), as rules.encode_takebreak gives "
+                         "them") from None
+    if len(kinds) > MAX_KINDS:
+        raise ValueError(f"at most {MAX_KINDS} move kinds")
+    tail = check_count(tail, "the tail", 0, len(kinds))
+    copies = []
+    for at, kind in enumerate(kinds):
+        if len(kind) != 4:
+            raise ValueError("a kind is (span, kept, counts, more)")
+        span = check_count(kind[0], "a span", 0, MAX_SPAN)
+        kept = tuple(check_count(h, "a kept run", 1, MAX_SPAN) for h in kind[1])
+        counts = tuple((check_count(c, "a count", 0, 63), check_count(m, "a mark", 0, 3))
+                       for c, m in kind[2])
+        more = check_count(kind[3], "more", 0, 1)
+        top = counts[-1][0] if counts else -1
+        if any(a[0] >= b[0] for a, b in zip(counts, counts[1:])):
+            raise ValueError("a kind's counts must increase")
+        if len(kept) > MAX_KEPT or sum(kept) >= max(span, 1) or (kept and (more or top > 2)):
+            raise ValueError("kept runs lie inside a span and leave at most two outer parts")
+        if more and not counts:
+            raise ValueError("more extends a kind's largest count: it needs one")
+        if span == 0 and counts and (counts[0][0] <= 1 or (more and top < 1)):
+            raise ValueError("a kind of span 0 must leave two parts or more")
+        if at >= len(kinds) - tail and (kept or span != kinds[len(kinds) - tail][0]
+                                        + at - (len(kinds) - tail)):
+            raise ValueError("the tail's kinds remove consecutive numbers of tokens")
+        copies.append((span, kept, counts, more))
+    if tail:
+        first = copies[len(copies) - tail][0]
+        if first < 1 or any(kind[0] >= first for kind in copies[: len(copies) - tail]):
+            raise ValueError("the tail's spans come after every other kind's, from 1 on")
+    return tuple(copies), tail

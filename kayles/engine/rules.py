@@ -45,47 +45,93 @@ if TYPE_CHECKING:
 __all__ = [
     "ALIASES",
     "GAMES",
+    "MARKS",
+    "MAX_COUNT",
     "MAX_KEPT",
     "MAX_KINDS",
     "MAX_SPAN",
     "Game",
     "MoveKind",
     "Option",
+    "Split",
     "allowed",
     "describe_moves",
     "encode",
-    "get_game",
+    "encode_takebreak",
+    "multisets",
     "parse_octal",
 ]
 
 EncodedKind = tuple  # (span, kept, leave_mask, unequal), see the header
 
+# The marks of the code language on the parts a move leaves (two parts or more).
+MARKS = {"!": "all different", "?": "not all the same size", "=": "all the same size"}
+MAX_COUNT = 63  # the most parts a move kind lists (more: "or more", MoveKind.more)
+
 
 class MoveKind:
-    """One kind of move: a pattern of removed (x) and kept (o) tokens."""
+    """One kind of move: a pattern of removed (x) and kept (o) tokens, and how many non-empty
+    parts it may leave.
 
-    __slots__ = ("pattern", "leave", "unequal", "kept", "leave_mask")
+    ``leave`` lists the counts (0 to MAX_COUNT); ``more`` allows every count above the
+    largest listed one too.  ``marks`` maps a count of two parts or more to a mark of
+    MARKS (a count above the largest, with ``more``, has the largest's mark, which is kept
+    whatever the largest); other marks on 0 and 1 part mean nothing and are dropped.
+    ``unequal=True`` is the mark "!" on two parts (Grundy's game).  Counts of three or
+    more (and ``more``) belong to heap games: such a pattern removes tokens only (no 'o').
+    The empty pattern removes nothing, so it must leave two parts or more (one would be a
+    pass, none no move at all).
+    """
 
-    def __init__(self, pattern: str, leave: Iterable[int], unequal: bool = False) -> None:
+    __slots__ = ("pattern", "leave", "marks", "more", "unequal", "kept", "leave_mask")
+
+    def __init__(self, pattern: str, leave: Iterable[int], unequal: bool = False, *,
+                 marks: dict[int, str] | None = None, more: bool = False) -> None:
         leave = frozenset(leave)
+        marks = dict(marks or {})
         if set(pattern) - {"x", "o"}:
             raise InputError(f"pattern {shown(pattern)} may hold only 'x' and 'o'")
         if pattern and (pattern[0] != "x" or pattern[-1] != "x"):
             raise InputError(f"pattern {shown(pattern)} must start and end with 'x'")
-        if not leave or leave - {0, 1, 2}:
-            raise InputError(f"leave {sorted(leave)} must be a non-empty subset of {{0, 1, 2}}")
-        if not pattern and leave != {2}:
-            raise InputError("the empty pattern (split) must leave exactly two parts")
+        if not leave or not all(type(c) is int and 0 <= c <= MAX_COUNT for c in leave):
+            raise InputError(f"leave {sorted(leave, key=str)} must be a non-empty set of "
+                             f"counts 0 to {MAX_COUNT}")
+        if unequal and 2 in leave:
+            marks.setdefault(2, "!")
+        if any(c not in leave or m not in MARKS for c, m in marks.items()):
+            raise InputError(f"marks {marks} must mark counts of leave with one of "
+                             f"{', '.join(MARKS)}")
+        more = bool(more)
+        if "o" in pattern and (more or max(leave) > 2):
+            raise InputError(f"pattern {shown(pattern)} keeps tokens: it may leave at most "
+                             "two outer parts")
+        if not pattern and (leave & {0, 1}):
+            raise InputError("the empty pattern (split without taking) must leave two parts "
+                             "or more")
         if len(pattern) > MAX_SPAN:
             raise InputError(f"pattern {shown(pattern)} is longer than {MAX_SPAN} tokens")
+        top = max(leave)  # with more, its mark is that of every count above it too
+        self._set(pattern, leave, {c: m for c, m in marks.items()
+                                   if c >= 2 or more and c == top}, more)
+
+    def _set(self, pattern: str, leave: frozenset, marks: dict[int, str], more: bool) -> None:
         kept = tuple(len(run) for run in pattern.split("x") if run)
         if len(kept) > MAX_KEPT:
             raise InputError(f"pattern {shown(pattern)} keeps more than {MAX_KEPT} runs")
         self.pattern = pattern
         self.leave = leave
-        self.unequal = bool(unequal)
+        self.marks = marks
+        self.more = more
+        self.unequal = self.mark(2) in ("!", "?") and self.allows_count(2)  # two parts: a != b
         self.kept = kept  # the lengths of the 'o' runs, left to right
         self.leave_mask = sum(1 << count for count in leave)  # bit i: i parts may remain
+
+    def at_span(self, span: int) -> MoveKind:
+        """The same counts and marks on the pattern of ``span`` removed tokens (a repeating
+        tail's kinds: any span)."""
+        kind = MoveKind.__new__(MoveKind)
+        kind._set("x" * span, self.leave, self.marks, self.more)
+        return kind
 
     @property
     def span(self) -> int:
@@ -96,15 +142,49 @@ class MoveKind:
         """How many tokens the move takes away."""
         return self.pattern.count("x")
 
+    @property
+    def most(self) -> int | None:
+        """The most parts the move may leave (None: any number, ``more``)."""
+        return None if self.more else max(self.leave)
+
+    @property
+    def octal(self) -> bool:
+        """Whether the octal kernels take it: at most two parts, no mark but '!' or '?' on
+        two (unequal parts)."""
+        return (not self.more and max(self.leave) <= 2
+                and all(c == 2 and m in ("!", "?") for c, m in self.marks.items()))
+
+    def allows_count(self, count: int) -> bool:
+        """Whether the move may leave ``count`` non-empty parts."""
+        return count in self.leave or (self.more and count > max(self.leave))
+
+    def mark(self, count: int) -> str:
+        """The mark on ``count`` parts ('' for none; none on fewer than two)."""
+        if count < 2:
+            return ""
+        if count not in self.leave and self.more:
+            count = max(self.leave)
+        return self.marks.get(count, "")
+
     def allows(self, a: int, b: int) -> bool:
         """Whether outer parts ``a`` and ``b`` may remain (see the module header)."""
-        return allowed(self.leave_mask, self.unequal, a, b)
+        count = (a > 0) + (b > 0)
+        if not self.allows_count(count):
+            return False
+        if count < 2:
+            return True
+        mark = self.mark(2)
+        return a != b if mark in ("!", "?") else a == b if mark == "=" else True
 
     def describe(self) -> str:
         what = f"remove {self.pattern!r}" if self.pattern else "split a heap"
-        parts = " or ".join(str(k) for k in sorted(self.leave))
-        rule = f"{what}, leaving {parts} non-empty part(s)"
-        return rule + (" of unequal size" if self.unequal else "")
+        unequal = self.marks == {2: "!"}  # Grundy's split: said after the counts
+        words = [f"{c} ({MARKS[self.marks[c]]})" if c in self.marks and not unequal else str(c)
+                 for c in sorted(self.leave)]
+        if self.more:
+            words[-1] += " or more"
+        rule = f"{what}, leaving {' or '.join(words)} non-empty part(s)"
+        return rule + (" of unequal size" if unequal else "")
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, MoveKind) and self._key() == other._key()
@@ -113,11 +193,14 @@ class MoveKind:
         return hash(self._key())
 
     def __repr__(self) -> str:
-        extra = ", unequal=True" if self.unequal else ""
+        extra = ", unequal=True" if self.marks == {2: "!"} else (
+            f", marks={self.marks}" if self.marks else "")
+        if self.more:
+            extra += ", more=True"
         return f"MoveKind({self.pattern!r}, {set(sorted(self.leave))}{extra})"
 
     def _key(self) -> tuple:
-        return (self.pattern, self.leave, self.unequal)
+        return (self.pattern, self.leave, tuple(sorted(self.marks.items())), self.more)
 
 
 class Option(tuple):
@@ -156,32 +239,140 @@ class Option(tuple):
         return value
 
 
+class Split(tuple):
+    """One option of a heap in a game whose moves may leave three parts or more: move kind
+    ``kind`` leaves the heaps ``parts`` (ascending).  The tuple ``(kind, parts)``."""
+
+    __slots__ = ()
+
+    def __new__(cls, kind: int, parts: tuple[int, ...]) -> Split:
+        return tuple.__new__(cls, (kind, parts))
+
+    kind = property(lambda self: self[0], doc="An index into Game.kinds_upto(n).")
+    parts = property(lambda self: self[1], doc="The non-empty heaps left, ascending.")
+
+    def __repr__(self) -> str:
+        return f"Split(kind={self[0]}, parts={self[1]})"
+
+    def value(self, nimber: Callable[[int], int]) -> int:
+        """The XOR of G over the parts, given G."""
+        value = 0
+        for h in self[1]:
+            value ^= nimber(h)
+        return value
+
+
+def multisets(total: int, count: int, mark: str = "", low: int = 1) -> Iterator[tuple[int, ...]]:
+    """Every way to leave ``count`` non-empty parts of ``total`` tokens in all, each part at
+    least ``low``, as an ascending tuple, in lexicographic order, with ``mark``: '!' all
+    different, '?' not all the same size, '=' all the same size ('' any)."""
+    if count == 0:
+        if total == 0:
+            yield ()
+        return
+    if mark == "=":
+        if total % count == 0 and total // count >= low:
+            yield (total // count,) * count
+        return
+    if count == 1:
+        if total >= low:
+            yield (total,)
+        return
+    step = 1 if mark == "!" else 0  # the least difference between neighbours
+    # the first part a leaves count - 1 parts of at least a + step
+    first = low
+    while first * count + step * count * (count - 1) // 2 <= total:
+        for rest in multisets(total - first, count - 1, "!" if mark == "!" else "",
+                              first + step):
+            if mark == "?" and rest[-1] == first:
+                continue  # all the same size
+            yield (first, *rest)
+        first += 1
+
+
 class Game:
-    """A named heap game: its move kinds, in tie-break order."""
+    """A named heap game: its move kinds, in tie-break order, and maybe a repeating tail.
 
-    __slots__ = ("name", "kinds", "summary")
+    ``tail`` (a code's ``[..]``): the kinds of spans s to s + len(tail) - 1 repeat for
+    ever, s = ``tail_start``: the kind of span k >= s has the counts and marks of
+    ``tail[(k - s) % len(tail)]`` (None: no move of that span); the finite kinds all span
+    less.
+    """
 
-    def __init__(self, name: str, kinds: Iterable[MoveKind], summary: str = "") -> None:
+    __slots__ = ("name", "kinds", "summary", "tail", "tail_start")
+
+    def __init__(self, name: str, kinds: Iterable[MoveKind], summary: str = "",
+                 tail: Iterable[MoveKind | None] = (), tail_start: int | None = None) -> None:
         self.name = name
         self.kinds = tuple(kinds)
-        if len(self.kinds) > MAX_KINDS:
-            raise InputError(f"{name}: at most {MAX_KINDS} move kinds, not {len(self.kinds)}")
+        self.tail = tuple(tail)
+        if len(self.kinds) + len(self.tail) > MAX_KINDS:
+            raise InputError(f"{name}: at most {MAX_KINDS} move kinds, not "
+                             f"{len(self.kinds) + len(self.tail)}")
+        if self.tail:
+            if tail_start is None:
+                tail_start = next(k.span - i for i, k in enumerate(self.tail) if k is not None)
+            if (tail_start < 1 or any(k.span >= tail_start for k in self.kinds)
+                    or any(k is not None and k.pattern != "x" * (tail_start + i)
+                           for i, k in enumerate(self.tail))
+                    or all(k is None for k in self.tail)):
+                raise InputError(f"{name}: a repeating tail is of removals of consecutive "
+                                 "sizes, after every other kind")
+        self.tail_start = tail_start if self.tail else None
         self.summary = summary
 
     @property
     def span(self) -> int:
-        """The widest pattern (t in the periodicity bound)."""
-        return max((k.span for k in self.kinds), default=0)
+        """The widest pattern (t in the periodicity bound; a tail: the widest before it
+        repeats)."""
+        return max((k.span for k in self._every_kind()), default=0)
+
+    def _every_kind(self) -> tuple[MoveKind, ...]:
+        """The finite kinds and one period of the tail's."""
+        return self.kinds + tuple(k for k in self.tail if k is not None)
 
     @property
     def on_rows(self) -> bool:
-        """Whether positions are rows of pins (every move removes a pin)."""
-        return all(k.removes for k in self.kinds)
+        """Whether positions are rows of pins (every move removes a pin and leaves at most
+        two runs)."""
+        return all(k.removes and k.most is not None and k.most <= 2
+                   for k in self._every_kind())
+
+    @property
+    def two_parts(self) -> bool:
+        """Whether every move leaves at most two parts (options in placement order)."""
+        return all(k.most is not None and k.most <= 2 for k in self._every_kind())
+
+    @property
+    def octal(self) -> bool:
+        """Whether the octal kernels take the game: no tail, every kind ``octal``."""
+        return not self.tail and all(k.octal for k in self.kinds)
+
+    @property
+    def plain(self) -> bool:
+        """Whether the game is a finite code with no marks, no 'or more' and no kept tokens:
+        the games ``kayles.engine.regularity``'s theorems are about."""
+        return not self.tail and all(not k.kept and not k.marks and not k.more
+                                     for k in self.kinds)
 
     @property
     def provable(self) -> bool:
-        """Whether the octal periodicity theorem applies (no 'unequal' moves)."""
-        return not any(k.unequal for k in self.kinds)
+        """Whether a theorem can prove the game's regularity: the octal periodicity theorem
+        (an octal game, no unequal moves), or one of ``kayles.engine.regularity``'s (a
+        ``plain`` game)."""
+        if self.octal:
+            return not any(k.unequal for k in self.kinds)
+        return self.plain
+
+    def kinds_upto(self, n: int) -> tuple[MoveKind, ...]:
+        """The kinds of spans up to n: the finite ones, then the tail's (Option.kind and
+        Split.kind index this)."""
+        first, tail = self.tail_start, self.tail
+        if not tail or n < first:
+            return self.kinds
+        return self.kinds + tuple(tail[(k - first) % len(tail)].at_span(k)
+                                  for k in range(first, n + 1)
+                                  if tail[(k - first) % len(tail)] is not None)
 
     def constants(self, nimber: Callable[[int], int]) -> set[int]:
         """The option constants, given G: each kind's XOR of G over its kept runs."""
@@ -193,20 +384,41 @@ class Game:
             values.add(value)
         return values
 
-    def options(self, n: int) -> Iterator[Option]:
-        """Every option of a heap of ``n``, in tie-break order: smallest ``a``, then kind.
+    def options(self, n: int) -> Iterator[Option | Split]:
+        """Every option of a heap of ``n``, in tie-break order.
 
-        Lazy, so a search that stops at the first hit costs only what it reads.
+        Where every move leaves at most two parts: ``Option``s, smallest ``a`` (the left
+        part) first, then the earlier kind.  Otherwise ``Split``s: the earlier kind (the
+        fewer tokens taken) first, then the fewer parts, then the parts in lexicographic
+        order (CGSuite's order).  Lazy, so a search that stops at the first hit costs only
+        what it reads.
         """
-        kinds = [(k, kind.span, kind.kept, kind.allows) for k, kind in enumerate(self.kinds)]
-        for a in range(n + 1):
-            for k, span, kept, allows in kinds:
-                b = n - span - a
-                if b >= 0 and allows(a, b):
-                    yield Option(a, k, kept, b)
+        kinds = self.kinds_upto(n)
+        if self.two_parts:
+            placed = [(k, kind.span, kind.kept, kind.allows) for k, kind in enumerate(kinds)]
+            for a in range(n + 1):
+                for k, span, kept, allows in placed:
+                    b = n - span - a
+                    if b >= 0 and allows(a, b):
+                        yield Option(a, k, kept, b)
+            return
+        for k, kind in enumerate(kinds):
+            rest = n - kind.span
+            if rest < 0:
+                continue
+            if kind.kept:  # at most two outer parts: placement order
+                for a in range(rest + 1):
+                    if kind.allows(a, rest - a):
+                        yield Split(k, tuple(sorted(p for p in (a, *kind.kept, rest - a) if p)))
+                continue
+            for count in range(min(rest, max(kind.leave) if not kind.more else rest) + 1):
+                if kind.allows_count(count):
+                    for parts in multisets(rest, count, kind.mark(count)):
+                        yield Split(k, parts)
 
     def __repr__(self) -> str:
-        return f"Game({self.name!r}, {list(self.kinds)!r})"
+        tail = f", tail={list(self.tail)!r}" if self.tail else ""
+        return f"Game({self.name!r}, {list(self.kinds)!r}{tail})"
 
 
 def allowed(leave_mask: int, unequal: bool, a: int, b: int) -> bool:
@@ -220,8 +432,37 @@ def allowed(leave_mask: int, unequal: bool, a: int, b: int) -> bool:
 
 
 def encode(kinds: Iterable[MoveKind]) -> tuple[EncodedKind, ...]:
-    """The kernels' view of a game: ``(span, kept, leave_mask, unequal)`` per kind."""
+    """The octal kernels' view of a game: ``(span, kept, leave_mask, unequal)`` per kind;
+    InputError for a kind they cannot take (``MoveKind.octal``)."""
+    kinds = tuple(kinds)
+    for kind in kinds:
+        if not kind.octal:
+            raise InputError(f"{kind.describe()}: this needs a move that leaves at most two "
+                             "parts, unequal or not")
     return tuple((kind.span, kind.kept, kind.leave_mask, kind.unequal) for kind in kinds)
+
+
+MARK_CODES = {"": 0, "!": 1, "?": 2, "=": 3}  # the take-and-break kernel's marks
+
+
+def encode_takebreak(game: Game) -> tuple[tuple, int]:
+    """The take-and-break kernel's view of a game (any code): ``(kinds, tail)``.
+
+    ``kinds``: one ``(span, kept, counts, more)`` per finite kind, then one per kind of
+    the tail's period (spans consecutive; ``counts`` empty where a span has no move).
+    ``counts``: ``(count, mark)`` pairs, counts ascending, mark 0 none, 1 '!', 2 '?',
+    3 '=' (MARK_CODES); ``more``: counts above the largest allowed too, with its mark.
+    ``tail``: how many of the last kinds repeat for ever (0: none).
+    """
+    def flat(span: int, kind: MoveKind | None) -> tuple:
+        if kind is None:
+            return (span, (), (), 0)
+        counts = tuple((c, MARK_CODES[kind.marks.get(c, "")]) for c in sorted(kind.leave))
+        return (span, kind.kept, counts, int(kind.more))
+
+    kinds = [flat(kind.span, kind) for kind in game.kinds]
+    kinds += [flat(game.tail_start + i, kind) for i, kind in enumerate(game.tail)]
+    return tuple(kinds), len(game.tail)
 
 
 def describe_moves(game: Game) -> str:
@@ -231,7 +472,20 @@ def describe_moves(game: Game) -> str:
     (kept: the lengths of the pattern's 'o' runs joined by '+', or '-'; leave: the
     bit mask of allowed non-empty outer parts; unequal: 1 or 0).  '0.77' and
     'kayles' give the same text; Kayles-xox gives ``1,-,7,0;3,1,7,0``.
+
+    A game beyond the octal kernels (``Game.octal`` false) is written
+    ``span,kept,counts`` per kind (counts: each with its mark, ``+`` after the last for
+    ``more``, ``.`` between them), the tail's kinds after ``|`` in order (``-`` for no
+    move): ``0.8`` gives ``1,-,3``.
     """
+    if not game.octal:
+        def text(kind: MoveKind) -> str:
+            counts = ".".join(f"{c}{kind.marks.get(c, '')}" for c in sorted(kind.leave))
+            return (f"{kind.span},{'+'.join(map(str, kind.kept)) or '-'},"
+                    f"{counts}{'+' if kind.more else ''}")
+        head = ";".join(sorted({text(kind) for kind in game.kinds}))
+        tail = ";".join("-" if kind is None else text(kind) for kind in game.tail)
+        return head + ("|" + tail if tail else "")
     kinds = {
         f"{span},{'+'.join(map(str, kept)) or '-'},{leave},{int(unequal)}"
         for span, kept, leave, unequal in encode(game.kinds)
@@ -303,15 +557,3 @@ GAMES: dict[str, Game] = {
 
 # Other names people use for the named games (and old ones), each for one name of GAMES.
 ALIASES = {"grundys-game": "grundy", "grundys_game": "grundy"}
-
-
-def get_game(spec: str) -> Game:
-    """A game by name (see ``GAMES``; ``ALIASES`` too) or by octal code."""
-    key = spec.strip().lower()
-    key = ALIASES.get(key, key)
-    if key in GAMES:
-        return GAMES[key]
-    if "." in key or key in ("0", "4"):
-        return parse_octal(key)
-    names = ", ".join(GAMES)
-    raise InputError(f"unknown game {shown(spec)}: use one of {names} or an octal code like 0.77")

@@ -11,6 +11,11 @@ and from then on G(n) for any n costs O(1) and a long range streams in blocks.
 No period is ever typed in: it is found and proved from the table.  Games with
 'unequal' moves (Grundy's game) fall outside the theorem: they are computed.
 
+A game beyond the octal kernels (moves that leave three parts or more, marks, a
+repeating tail: ``Game.octal`` false) is computed by the take-and-break kernel, and its
+regularity, a saltus included, is proved by ``kayles.engine.regularity`` (theorem P or
+A, where their hypotheses hold); G(n) then follows G(n + p) = G(n) + s for any n.
+
 Threads: one lock per sequence serializes what grows or proves it (the kernel's
 working memory is not shared between calls); values already computed are read
 without it, since a table is only ever appended to, and a grown one replaces the
@@ -23,38 +28,72 @@ from _thread import RLock
 
 from ..errors import InputError, ResourceError, shown
 from .limits import THREADS, memory, table_limit
-from .rules import Game, encode
+from .rules import Game, encode, encode_takebreak
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterator
 
-__all__ = ["PROOF_LIMIT", "Period", "Sequence", "as_sequence", "direct_limit"]
+__all__ = ["PROOF_LIMIT", "TAKEBREAK_PROOF_LIMIT", "Period", "Sequence", "as_sequence",
+           "direct_limit", "proof_limit"]
 
 PROOF_LIMIT = 1 << 20  # how many values a proof search may compute unless told otherwise
+TAKEBREAK_PROOF_LIMIT = 1 << 14  # ... for a game beyond the octal kernels (three parts cost
+                                 # a heap's every pair: 2**14 in seconds, 2**20 in days)
 FIRST_CHECK = 64  # the first checkpoint; checkpoints double from there
 PROGRESS_STEP = 1 << 16  # values per kernel call while someone watches the progress
 
 
 class Period(tuple):
-    """A proved period: G(n + period) == G(n) for every n >= preperiod.
+    """A proved regularity: G(n + period) == G(n) + saltus for every n >= preperiod.
 
-    The tuple ``(preperiod, period, values)``; ``values`` is how many values of
-    the table the proof used.  (A tuple subclass, not a dataclass: importing
-    dataclasses costs 9 ms, more than Kayles-xox's whole start-up budget.)
+    The tuple ``(preperiod, period, values)``; ``values`` is how many values of the
+    table the proof used.  ``saltus`` (0: plainly periodic) and ``theorem`` (what proved
+    it: ``OCTAL``, or ``kayles.engine.regularity``'s PERIODIC and ARITHMETIC) are
+    attributes; two periods are equal when all of these are.  (A tuple subclass, not a
+    dataclass: importing dataclasses costs 9 ms, more than Kayles-xox's whole start-up
+    budget.)
     """
 
-    __slots__ = ()
-
-    def __new__(cls, preperiod: int, period: int, values: int) -> Period:
-        return tuple.__new__(cls, (preperiod, period, values))
+    def __new__(cls, preperiod: int, period: int, values: int, saltus: int = 0,
+                theorem: str | None = None) -> Period:
+        self = tuple.__new__(cls, (preperiod, period, values))
+        self.saltus = saltus
+        self.theorem = theorem or OCTAL
+        return self
 
     preperiod = property(lambda self: self[0], doc="The first n from which G repeats.")
     period = property(lambda self: self[1], doc="The length of the repeating block.")
     values = property(lambda self: self[2], doc="How many values the proof used.")
 
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Period):
+            return (tuple(self) == tuple(other) and self.saltus == other.saltus
+                    and self.theorem == other.theorem)
+        return tuple.__eq__(self, other)
+
+    def __ne__(self, other: object) -> bool:
+        return not self == other
+
+    __hash__ = tuple.__hash__
+
     def __repr__(self) -> str:
-        return f"Period(preperiod={self[0]}, period={self[1]}, values={self[2]})"
+        saltus = f", saltus={self.saltus}" if self.saltus else ""
+        return f"Period(preperiod={self[0]}, period={self[1]}, values={self[2]}{saltus})"
+
+    def nimber(self, table, n: int) -> int:
+        """G(n) for n >= preperiod, from the table's first period."""
+        n0, p = self[0], self[1]
+        cycles, offset = divmod(n - n0, p)
+        return table[n0 + offset] + cycles * self.saltus
+
+
+OCTAL = "the octal periodicity theorem"
+
+
+def proof_limit(game: Game) -> int:
+    """How many values a proof search of the game computes unless told otherwise."""
+    return PROOF_LIMIT if game.octal else TAKEBREAK_PROOF_LIMIT
 
 
 def direct_limit() -> int:
@@ -90,7 +129,8 @@ class Sequence:
         self.game = game
         self.method = method
         self._kernel = kernel
-        self.encoded = encode(game.kinds)
+        self.octal = game.octal  # which kernels: the octal ones, or the take-and-break one
+        self.encoded = encode(game.kinds) if self.octal else encode_takebreak(game)
         self._scratch = None  # the kernel's working memory, made by the first call, then reused
         self._table = _new_table(FIRST_CHECK)
         self._length = 0
@@ -121,7 +161,7 @@ class Sequence:
         if self._kernel is None:
             from . import _impl
 
-            self._kernel = _impl.kernel
+            self._kernel = _impl.kernel if self.octal else _impl.takebreak_kernel
         return self._kernel
 
     @classmethod
@@ -160,6 +200,7 @@ class Sequence:
         raw = table.cast("B")
         if (
             not game.provable
+            or not game.octal
             or p < 1
             or length < max(2 * max(n0, 1) + 2 * p + t - 1, p + t + 1)
             or raw[2 * (n0 + p) :] != raw[2 * n0 : 2 * (length - p)]
@@ -193,23 +234,25 @@ class Sequence:
 
         Past the direct limit (the table the memory holds) only a proof can
         answer: refuse at once when the theorem cannot apply, else search for one
-        within PROOF_LIMIT values (once: a failed search is not repeated) and say
+        within proof_limit values (once: a failed search is not repeated) and say
         so if there is none.  A proof taken over from elsewhere (a cache) that
-        needed more than PROOF_LIMIT values answers no such question: a run
+        needed more than proof_limit values answers no such question: a run
         without it could not, and the answer must not depend on what a cache holds.
         """
         limit = direct_limit()
         if count > limit:
             past = (f"so heap sizes past the direct limit ({limit - 1}: the table "
                     f"{memory()[1]} holds) cannot be answered")
-            if self.period is not None and self._borrowed and self.period.values > PROOF_LIMIT:
+            search = proof_limit(self.game)
+            if self.period is not None and self._borrowed and self.period.values > search:
                 raise ResourceError(f"{self.game.name}: no period was found within "
-                                    f"{PROOF_LIMIT} values, {past}")
+                                    f"{search} values, {past}")
             if self.period is None and not self.game.provable:
-                raise ResourceError(f"{self.game.name}: no period is known (the periodicity "
-                                    f"theorem does not cover unequal splits), {past}")
-            if self.period is None and self._length < PROOF_LIMIT:
-                self._grow(min(PROOF_LIMIT, limit))
+                why = ("the periodicity theorem does not cover unequal splits" if self.octal
+                       else "no theorem covers marks, 'or more' or a repeating tail")
+                raise ResourceError(f"{self.game.name}: no period is known ({why}), {past}")
+            if self.period is None and self._length < search:
+                self._grow(min(search, limit))
             if self.period is None:
                 raise ResourceError(
                     f"{self.game.name}: no period was found within {len(self)} values, {past}"
@@ -227,8 +270,14 @@ class Sequence:
             self._reserve(stop)
             kernel = self.kernel
             if self._scratch is None:
-                self._scratch = kernel.Scratch(threads=self.threads)
-            extend = kernel.extend_sparse if self.method == "sparse" else kernel.extend_plain
+                self._scratch = (kernel.Scratch(threads=self.threads) if self.octal
+                                 else kernel.Scratch())
+            if not self.octal:
+                extend = kernel.extend
+            elif self.method == "sparse":
+                extend = kernel.extend_sparse
+            else:
+                extend = kernel.extend_plain
             try:
                 extend(self._table, self._length, stop, self.encoded, self._scratch)
             except OverflowError as exc:  # a value of 2**16 or more: the table's bound
@@ -242,6 +291,15 @@ class Sequence:
 
     def _check(self) -> None:
         length = self._checked = self._length
+        if not self.octal:
+            from . import _impl
+            from .regularity import prove
+
+            found, self._checkpoint = prove(self.game, self._table, length, _impl.kernel)
+            if found is not None:
+                n0, p, saltus, theorem = found
+                self.period = Period(n0, p, length, saltus=saltus, theorem=theorem)
+            return
         found = None
         if self.game.provable:
             found = self.kernel.find_period(self._table, length, self.game.span)
@@ -267,23 +325,38 @@ class Sequence:
         return Period(start, q, length)
 
     def _copy_period(self, count: int) -> None:
-        """Extend a proved table to ``count`` values by copying whole periods."""
+        """Extend a proved table to ``count`` values by copying whole periods (each period
+        the one before plus the saltus)."""
         if self.period is None:
             raise RuntimeError("cannot happen: copying whole periods before a period is proved")
-        n0, p = self.period.preperiod, self.period.period
+        n0, p, s = self.period.preperiod, self.period.period, self.period.saltus
+        if s and self.period.nimber(self._table, count - 1) >= 1 << 16:
+            raise ResourceError(f"{self.game.name}: G({count - 1}) is "
+                                f"{self.period.nimber(self._table, count - 1)}, past the "
+                                "tables' 16-bit values: ask for single values (nimber)")
+        from array import array  # (only a saltus needs it: not at every start-up)
+
         self._reserve(count)
         g = self._table
         while self._length < count:
             have = self._length
             span = (have - n0) // p * p  # whole periods already in the table
             take = min(span, count - have)
-            g[have : have + take] = g[have - span : have - span + take]
+            if s:
+                shift = span // p * s
+                g[have : have + take] = array("H", [v + shift for v in
+                                                    g[have - span : have - span + take]])
+            else:
+                g[have : have + take] = g[have - span : have - span + take]
             self._length = have + take
 
     # -- asking ----------------------------------------------------------------
 
-    def prove(self, limit: int = PROOF_LIMIT) -> Period | None:
-        """Search for a proved period, computing up to ``limit`` values."""
+    def prove(self, limit: int | None = None) -> Period | None:
+        """Search for a proved period, computing up to ``limit`` values (default
+        ``proof_limit``: 2**20 for an octal game, 2**14 for others)."""
+        if limit is None:
+            limit = proof_limit(self.game)
         if self.period is None and self.game.provable:
             with self._lock:
                 self._grow(limit)
@@ -312,7 +385,7 @@ class Sequence:
         p = self.period
         if n < self._length or p is None:
             return self._table[n]
-        return self._table[p.preperiod + (n - p.preperiod) % p.period]
+        return p.nimber(self._table, n)
 
     def nimbers(self, n: int) -> list[int]:
         """[G(0), ..., G(n)]."""
@@ -320,23 +393,34 @@ class Sequence:
             raise InputError(f"n must be >= 0, not {n}")
         return self.table(n + 1).tolist()
 
-    def segments(self, count: int) -> Iterator[tuple[memoryview, int]]:
+    def segments(self, count: int) -> Iterator[tuple[memoryview | list[int], int]]:
         """G(0..count-1) in pieces (values, times): ``values`` repeated ``times`` in a row.
 
         Everything is computed before this returns; past a proved period the
         pieces are whole periods, so any count streams in O(count) time and
-        O(period) memory.
+        O(period) memory (with a saltus, each period a list of its own values, made as
+        it is read).
         """
         if count > self._length:
             with self._lock:
                 self._compute(count)
         if count <= self._length or self.period is None:
             return iter([(self._table[:count], 1)])
-        n0, p = self.period.preperiod, self.period.period
+        n0, p, s = self.period.preperiod, self.period.period, self.period.saltus
         head = self._table[: n0 + p]
         block = self._table[n0 : n0 + p]
         repeats, tail = divmod(count - n0 - p, p)
-        return iter([(head, 1), (block, repeats), (block[:tail], 1)])
+        if not s:
+            return iter([(head, 1), (block, repeats), (block[:tail], 1)])
+        first = block.tolist()
+
+        def periods() -> Iterator[tuple[list[int], int]]:
+            yield head.tolist(), 1
+            for k in range(1, repeats + 1):
+                yield [v + k * s for v in first], 1
+            yield [v + (repeats + 1) * s for v in first[:tail]], 1
+
+        return periods()
 
 
 def as_sequence(what) -> Sequence:

@@ -111,7 +111,7 @@ def open_sequence(name: str, cached: bool = True, most: int | None = None) -> Se
     (``kayles.storage.proof_cache``; ``most``: one that needed at most that many values);
     a saved run (--save, --resume) computes its own table.
     """
-    from ...engine.rules import get_game
+    from ...engine.codes import get_game
     from ..progress import sequence_bar
 
     game = get_game(name)

@@ -1,4 +1,4 @@
-"""Subcommands on heap games: grundy, period, move, games."""
+"""Subcommands on heap games: grundy, period, move, games, codes."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ from ...engine.limits import SAVE_CHUNK as CHUNK
 from ...engine.limits import SAVE_CHUNK_SECONDS as SECONDS
 from ...engine.limits import too_long
 from ...engine.rules import ALIASES, GAMES
-from ...engine.sequence import PROOF_LIMIT, Sequence
+from ...engine.sequence import PROOF_LIMIT, TAKEBREAK_PROOF_LIMIT, Sequence
 from ...errors import InputError, Terminated
 from ._shared import (
     add_game_option,
@@ -34,13 +34,17 @@ def register(sub) -> None:
     add_threads_option(p)
     p.set_defaults(handler=command_grundy)
 
-    p = sub.add_parser("period", help="prove the period of a nim-sequence",
-                       description="Compute the nim-sequence until the octal periodicity "
-                       "theorem proves a period, or report that none was proved.")
+    p = sub.add_parser("period", help="prove the period (and saltus) of a nim-sequence",
+                       description="Compute the nim-sequence until a theorem proves its "
+                       "regularity, G(n + p) = G(n) + s from some n on (s = 0: periodic; "
+                       "the octal periodicity theorem, or for other codes the theorems of "
+                       "docs/how-it-works.md), or report that none was proved, and any "
+                       "regularity observed.")
     add_game_option(p)
     add_old_name(p, "--max", p.add_argument(
-        "--to", type=natural("--to"), default=PROOF_LIMIT, metavar="N", dest="max",
-        help=f"compute at most N values (default {PROOF_LIMIT} = 2**20)"))
+        "--to", type=natural("--to"), default=None, metavar="N", dest="max",
+        help=f"compute at most N values (default {PROOF_LIMIT} = 2**20 for an octal game, "
+             f"{TAKEBREAK_PROOF_LIMIT} = 2**14 for other codes)"))
     add_json_option(p, "object", "with the Fletcher-32 checksum of the values computed")
     _add_save_options(p)
     add_threads_option(p)
@@ -63,6 +67,14 @@ def register(sub) -> None:
                        description="List the named games and their move kinds.")
     add_json_option(p, "array")
     p.set_defaults(handler=command_games)
+
+    p = sub.add_parser("codes", help="the take-and-break code language; what codes mean",
+                       description="Without CODE: the code language in brief (docs: "
+                       "commands/codes.md). With codes: each one's normal form and its "
+                       "moves in words.")
+    p.add_argument("codes", metavar="CODE", nargs="*", help="a code, e.g. 0.3F or 0.{1,2!}")
+    add_json_option(p, "array")
+    p.set_defaults(handler=command_codes)
 
 
 def _add_save_options(parser) -> None:
@@ -186,12 +198,19 @@ def command_grundy(args, out) -> None:
 
 
 def command_period(args, out) -> int:
+    from ...engine.codes import get_game
+    from ...engine.sequence import proof_limit
+
+    if args.max is None:
+        args.max = proof_limit(get_game(args.game))
     if too_long(args.max):
         raise InputError(f"--to: {too_long(args.max)}")
     sequence, saving = _long_run(args, args.max)
     game = sequence.game
     try:
         found = sequence.prove(args.max)
+        if found is None and not game.provable and not game.octal:
+            sequence.table(args.max)  # no proof possible: computed to say what is observed
     finally:
         _close(sequence, saving)
     report = {
@@ -199,21 +218,52 @@ def command_period(args, out) -> int:
         "proved": found is not None,
         "preperiod": found.preperiod if found else None,
         "period": found.period if found else None,
+        "saltus": found.saltus if found else None,
         "values": found.values if found else len(sequence),
     }
+    if found is not None and not game.octal:
+        report["theorem"] = found.theorem
     if not game.provable:
-        report["reason"] = "the octal periodicity theorem does not cover unequal splits"
+        report["reason"] = _unprovable(game)
+    observed = None
+    if found is None and not game.octal:
+        from ...engine.regularity import observe
+
+        seen = observe(sequence.table(len(sequence)), len(sequence))
+        if seen is not None:
+            observed = dict(zip(("preperiod", "period", "saltus"), seen))
+            report["observed"] = {**observed, "to": len(sequence) - 1}
     report["fletcher32"] = checksum_hex(sequence, report["values"])
     if args.json:
         dump_json(report, out)
+        return 0
+    if found and found.saltus:
+        out.write(f"{game.name}: G(n + {found.period}) = G(n) + {found.saltus} for every "
+                  f"n >= {found.preperiod}: arithmetic period {found.period}, saltus "
+                  f"{found.saltus} (proved with {found.values} values by {found.theorem}, "
+                  "docs/how-it-works.md)\n")
     elif found:
+        by = "" if game.octal else f" by {found.theorem}, docs/how-it-works.md"
         out.write(f"{game.name}: period {found.period} from heap {found.preperiod} "
-                  f"(proved with {found.values} values)\n")
+                  f"(proved with {found.values} values{by})\n")
     elif not game.provable:
         out.write(f"{game.name}: no proof possible: {report['reason']}\n")
     else:
-        out.write(f"{game.name}: no period proved within {len(sequence)} values\n")
+        out.write(f"{game.name}: no period proved within {len(sequence)} values; a larger "
+                  f"--to may prove one (--to 2**{(4 * len(sequence) - 1).bit_length()})\n")
+    if observed is not None:
+        n0, p, saltus = observed["preperiod"], observed["period"], observed["saltus"]
+        rule = f"G(n + {p}) = G(n) + {saltus}" if saltus else f"G(n + {p}) = G(n)"
+        out.write(f"{game.name}: observed {rule} from n = {n0} to {len(sequence) - 1}, "
+                  "not proved\n")
     return 0
+
+
+def _unprovable(game) -> str:
+    if game.octal:
+        return "the octal periodicity theorem does not cover unequal splits"
+    return ("no theorem covers marks, 'or more' counts, a repeating tail or moves that keep "
+            "tokens")
 
 
 def command_move(args, out) -> None:
@@ -260,4 +310,53 @@ def command_games(args, out) -> None:
         out.write(f"{game.name:16} {game.summary}{also}\n")
         for kind in game.kinds:
             out.write(f"{'':16}   - {kind.describe()}\n")
-    out.write("\nAny octal code works too, e.g. --game 0.77, --game .07, --game 4.07.\n")
+    out.write("\nAny code works too, e.g. --game 0.77, --game .07, --game 4.07, --game 0.3F "
+              "(kayles codes).\n")
+
+
+CODE_LANGUAGE = """\
+A code d0.d1d2...dk: digit dk says what a move that removes k tokens from one heap may
+leave (d0, before the point, removes none).
+  0-9, A-V   bit j set: the rest may be left as exactly j non-empty heaps (0.77 Kayles,
+             0.07 Dawson's Kayles, 0.3F hexadecimal)
+  &N;        any digit, N < 2**64: &8; is 8 (three heaps)
+  *          any number of heaps, none included
+  {0,2,3+}   the counts listed; 3+ is three or more
+  ! ? =      after a digit, on its counts of two heaps or more: all different, not all
+             the same size, all the same size; in braces per count: {0,2!,3}
+  [d...]     at the end: these digits repeat for ever (0.[3] is Nim)
+4.0 splits a heap in two, 4!.0 in two unequal heaps (Grundy's game); .07 is 0.07, 4 is
+4.0.  Each code is printed in its normal form: 0.{1,2!} is 0.6!, 0.{0,1!,2,3,4+} is 0.*.
+"""
+
+
+def command_codes(args, out) -> None:
+    from ...engine.codes import get_game
+
+    if not args.codes:
+        if args.json:
+            raise InputError("--json describes codes: give at least one CODE")
+        out.write(CODE_LANGUAGE)
+        return
+    games = [get_game(code) for code in args.codes]  # every one read before any is printed
+    if args.json:
+        dump_json([_code_json(game) for game in games], out)
+        return
+    for game in games:
+        out.write(f"{game.name}  ({game.summary})\n")
+        for kind in game.kinds:
+            out.write(f"  - {kind.describe()}\n")
+        if game.tail:
+            out.write(f"  - and for ever, removing {game.tail_start} tokens or more, the "
+                      f"{len(game.tail)} digit(s) of the tail in turn:\n")
+            for kind in game.tail:
+                out.write(f"      {kind.describe() if kind else 'no move'}\n")
+
+
+def _code_json(game) -> dict:
+    from ...engine.rules import describe_moves
+
+    return {"code": game.name, "summary": game.summary, "octal": game.octal,
+            "moves": [kind.describe() for kind in game.kinds],
+            "tail": [kind.describe() if kind else None for kind in game.tail],
+            "canonical": describe_moves(game)}

@@ -67,10 +67,14 @@ def register(sub) -> None:
 
 def command_run(args, out) -> int:
     from ...analysis.long_run import check_to, check_window
-    from ...engine.rules import get_game
+    from ...engine.codes import get_game
     from ...storage.store import Store, default_path
 
     game = get_game(args.game)
+    if not game.octal:
+        raise InputError(f"{game.name}: kayles run computes octal games (moves that leave at "
+                         "most two parts, unequal or not); kayles grundy and kayles period "
+                         "compute any code")
     if args.checkpoint <= 0 or args.checkpoint != args.checkpoint:
         raise InputError("--checkpoint must be a positive number of seconds")
     if args.to is not None:

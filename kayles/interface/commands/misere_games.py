@@ -71,7 +71,7 @@ def register(sub) -> None:
 
 def command_genus(args, out) -> None:
     from ...analysis.misere import genera
-    from ...engine.rules import get_game
+    from ...engine.codes import get_game
 
     game = get_game(args.game)
     found = genera(args.n, game, args.budget)
@@ -85,7 +85,7 @@ def command_genus(args, out) -> None:
 
 def command_quotient(args, out) -> None:
     from ...analysis.quotient import REACH, quotient
-    from ...engine.rules import get_game
+    from ...engine.codes import get_game
 
     report = _progress() if args.progress else None
     if args.max_heap is None:
@@ -147,7 +147,7 @@ def command_misere_move(args, out) -> None:
     from ...analysis.heaps import looks_like_heaps, parse_heaps
     from ...analysis.misere import Solver
     from ...analysis.quotient import misere_answer
-    from ...engine.rules import get_game
+    from ...engine.codes import get_game
 
     game = get_game(args.game)
     if not looks_like_heaps(args.position):

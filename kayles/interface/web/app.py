@@ -37,8 +37,8 @@ from pathlib import Path
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
-from starlette.requests import Request
-from starlette.responses import FileResponse, JSONResponse
+from starlette.requests import ClientDisconnect, Request
+from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
@@ -130,6 +130,9 @@ def create_app(service: Service | None = None, hosts: frozenset[str] | None = No
     async def http_error(request: Request, exc: HTTPException) -> JSONResponse:
         return _error(exc.status_code, exc.detail)
 
+    async def gone(request: Request, exc: ClientDisconnect) -> Response:
+        return Response(status_code=400)  # sent nowhere: the client went (or was closed)
+
     async def internal_error(request: Request, exc: Exception) -> JSONResponse:
         return _error(500, f"internal error: {type(exc).__name__} (a bug in kayles: please "
                            "report it with the request)")
@@ -146,5 +149,5 @@ def create_app(service: Service | None = None, hosts: frozenset[str] | None = No
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
     handlers = {InputError: bad_input, ResourceError: bad_input, HTTPException: http_error,
-                Exception: internal_error}
+                ClientDisconnect: gone, Exception: internal_error}
     return _host_check(Starlette(routes=routes, exception_handlers=handlers), hosts)

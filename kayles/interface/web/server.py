@@ -1,12 +1,15 @@
 """The HTTP connections of ``kayles serve``: slow or idle clients are closed.
 
-uvicorn's own protocol waits as long as a client likes for a request's head, so a
-few hundred half-sent requests would hold every file descriptor.  Here each
-connection must complete a request's head within HEADER_SECONDS of opening, or of
-its last response (which also closes idle keep-alive connections); and past
-MAX_CONNECTIONS open ones, a new connection is closed at once, so the server
-always keeps descriptors for its own files.  KAYLES_CLIENT_SECONDS (a number of
-seconds) overrides HEADER_SECONDS, for tests.
+uvicorn's own protocol waits as long as a client likes for a request, head or body,
+so a few hundred half-sent requests would hold every file descriptor and lock every
+other client out.  Here each connection must complete a whole request, its body
+included, within REQUEST_SECONDS of opening, or of its last response (which also
+closes idle keep-alive connections).  Past MAX_CONNECTIONS open ones, a new
+connection takes the place of the one that has waited longest for its request to
+complete (a client that is quick is always served; a slow one is the one to wait),
+or is closed at once when every other one is being answered: the server keeps
+descriptors for its own files.  KAYLES_CLIENT_SECONDS (a number of seconds) overrides
+REQUEST_SECONDS, for tests.
 """
 
 from __future__ import annotations
@@ -16,18 +19,18 @@ import resource
 
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
-__all__ = ["HEADER_SECONDS", "MAX_CONNECTIONS", "slow_clients_closed"]
+__all__ = ["MAX_CONNECTIONS", "REQUEST_SECONDS", "slow_clients_closed"]
 
-HEADER_SECONDS = 10.0  # a request's head arrives within this, or the connection closes
+REQUEST_SECONDS = 10.0  # a whole request arrives within this, or the connection closes
 MAX_CONNECTIONS = 256  # open connections; more are closed as they come
 
 
-def _header_seconds() -> float:
+def _request_seconds() -> float:
     try:
         seconds = float(os.environ.get("KAYLES_CLIENT_SECONDS", ""))
     except ValueError:
-        return HEADER_SECONDS
-    return seconds if 0 < seconds < HEADER_SECONDS else HEADER_SECONDS
+        return REQUEST_SECONDS
+    return seconds if 0 < seconds < REQUEST_SECONDS else REQUEST_SECONDS
 
 
 def _more_descriptors() -> None:
@@ -41,29 +44,38 @@ def _more_descriptors() -> None:
 
 
 def slow_clients_closed() -> type[H11Protocol]:
-    """uvicorn's h11 protocol, closing connections that are slow to send a request's head
-    and those past MAX_CONNECTIONS."""
-    seconds = _header_seconds()
+    """uvicorn's h11 protocol, closing connections that are slow to send a whole request,
+    and making room past MAX_CONNECTIONS (the module header)."""
+    seconds = _request_seconds()
     _more_descriptors()
 
     class Protocol(H11Protocol):
         def connection_made(self, transport) -> None:
             super().connection_made(transport)
+            self._await_request()
             if len(self.connections) > MAX_CONNECTIONS:
-                transport.close()
-                return
-            self._await_head()
+                waiting = [c for c in self.connections if c is not self and c.incomplete()]
+                slowest = min(waiting, key=lambda c: c.waiting_since, default=self)
+                slowest.transport.close()
 
         def on_response_complete(self) -> None:
             super().on_response_complete()
-            self._await_head()
+            self._await_request()
 
-        def _await_head(self) -> None:
-            """Close the connection unless a new request's head arrives in time."""
+        def incomplete(self) -> bool:
+            """Whether the request awaited has not arrived whole yet (head or body)."""
+            cycle = self.cycle
+            return cycle is self.waiting_after or (cycle is not None and cycle.more_body)
+
+        def _await_request(self) -> None:
+            """Close the connection unless a whole new request arrives in time."""
+            self.waiting_after = self.cycle
+            self.waiting_since = self.loop.time()
             waiting_after = self.cycle
 
             def too_slow() -> None:
-                if self.cycle is waiting_after and not self.transport.is_closing():
+                if (self.waiting_after is waiting_after and self.incomplete()
+                        and not self.transport.is_closing()):
                     self.transport.close()
 
             self.loop.call_later(seconds, too_slow)

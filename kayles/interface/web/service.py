@@ -34,7 +34,8 @@ from ...analysis.play import MAX_TOKENS, Match, Move, position_text
 from ...analysis.quotient import misere_answer
 from ...analysis.row import runs
 from ...engine._numbers import brief, natural
-from ...engine.rules import ALIASES, GAMES, Game, encode, get_game, parse_octal
+from ...engine.codes import get_game
+from ...engine.rules import ALIASES, GAMES, Game, encode, parse_octal
 from ...engine.sequence import Sequence
 from ...errors import InputError, ResourceError, shown
 from ...storage.proof_cache import load as cached_proof

@@ -1,0 +1,640 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, initializedcheck=False, cdivision=True, embedsignature=True
+"""The compiled take-and-break kernel: nim-values of any code (moves that leave any number
+of heaps, marks, repeating tails).
+
+kayles/engine/_takebreak_pure.py is the twin (same names, arguments, results and errors)
+and its header says which options a kind gives a heap.  Here every set of values is a
+bit set, a row of ``width`` 64-bit words a heap t (ext/src/takebreak.c):
+
+    pairs      X(t)   = {G(a) ^ G(t - a)}, the splits of t into two parts
+    unequal           ... into two unequal parts (where a kind marks '!' or '?')
+    triples    X3(t)  = union over a <= t/3 of G(a) ^ X(t - a): three parts
+    partitions P(t)   = every split of t into one part or more, and
+    two_plus   Q2(t)  = union over a <= t/2 of G(a) ^ P(t - a): two parts or more,
+    three_plus Q3(t)  = union over a <= t/3 of G(a) ^ Q2(t - a): three or more
+                        (for kinds with ``more``: any number of parts from some count)
+    ones, pair_runs, unequal_runs, triple_runs: a repeating tail's running unions over
+                        a residue class, R(t) = S(t) | R(t - q)
+
+A row is made once, when heap t's values below t are known (P(t) once G(t) is), so a
+heap's value is an OR of rows a kind, then its least unmarked value; only what the rows
+do not hold is searched per candidate value (four parts or more, '!' on three parts or
+more, and the value of an all-same split under '?').  The unions cost one OR a word a
+part (kayles_xor_union), so three parts cost O(t * width) a heap.  ``width`` doubles
+(every row copied) when a value reaches 64 * width.
+
+A call holds the GIL (Ctrl-C is looked at every SIGNAL_WORK steps of a search and every
+SIGNAL_HEAPS heaps) and the Scratch's lock (one call at a time).
+"""
+
+from cpython.exc cimport PyErr_CheckSignals
+from cpython.pythread cimport (
+    PyThread_allocate_lock,
+    PyThread_free_lock,
+    PyThread_release_lock,
+    PyThread_type_lock,
+)
+from libc.stdint cimport uint64_t
+from libc.stdlib cimport calloc, free, realloc
+from libc.string cimport memcpy, memset
+
+from _common cimport MAX_KEPT, MAX_KINDS, hold, nimber_t, word_t
+from _kernels cimport lowest_bit, pair_row, xor_permute, xor_union
+
+from kayles.engine import _kernel_args as _args
+
+__all__ = ["Scratch", "extend"]
+
+cdef enum:
+    VALUE_LIMIT = 65536   # nimbers are stored as unsigned 16-bit integers
+    NONE = 0              # the marks (rules.MARK_CODES)
+    ALL_DIFFERENT = 1
+    NOT_ALL_SAME = 2
+    ALL_SAME = 3
+    MAX_COUNTS = 64       # counts 0 to 63
+    SIGNAL_WORK = 1 << 22 # search steps between looks at signals
+    SIGNAL_HEAPS = 256    # heaps between looks at signals
+    PAIRS = 0             # the row sets (Scratch.sets)
+    UNEQUAL = 1
+    TRIPLES = 2
+    PARTITIONS = 3
+    TWO_PLUS = 4
+    THREE_PLUS = 5
+    ONES = 6
+    PAIR_RUNS = 7
+    UNEQUAL_RUNS = 8
+    TRIPLE_RUNS = 9
+    SETS = 10
+
+
+cdef struct TKind:        # one kind as rules.encode_takebreak gives it
+    Py_ssize_t span
+    int nkept
+    Py_ssize_t kept[MAX_KEPT]
+    int ncounts
+    int count[MAX_COUNTS]
+    int mark[MAX_COUNTS]
+    bint more
+
+
+cdef struct Search:       # values of j parts (j or more with more) of t tokens, with a mark
+    Py_ssize_t t
+    int j
+    int mark
+    bint more
+
+
+cdef struct Rows:         # a bit set per t: rows of width words
+    word_t* bits
+    Py_ssize_t room       # rows allocated
+    bint used             # the game needs them
+
+
+cdef inline bint has(const word_t* bits, Py_ssize_t v) noexcept:
+    return (bits[v >> 6] >> (v & 63)) & 1
+
+
+cdef inline void put_bit(word_t* bits, Py_ssize_t v) noexcept:
+    bits[v >> 6] |= (<word_t> 1) << (v & 63)
+
+
+cdef inline void or_row(word_t* out, const word_t* bits, Py_ssize_t width) noexcept:
+    cdef Py_ssize_t w
+    for w in range(width):
+        out[w] |= bits[w]
+
+
+cdef inline void or_shifted(word_t* out, const word_t* bits, int c, Py_ssize_t width) noexcept:
+    """out |= {v ^ c : v in bits} (c below 64 * width)."""
+    cdef Py_ssize_t w, high = c >> 6
+    cdef int low = c & 63
+    if c == 0:
+        or_row(out, bits, width)
+        return
+    for w in range(width):
+        if bits[w]:
+            out[w ^ high] |= xor_permute(bits[w], low)
+
+
+cdef inline int all_same(const nimber_t* g, Py_ssize_t t, int j) noexcept:
+    """The value of t split into j equal parts (j divides t)."""
+    return g[t // j] if j % 2 else 0
+
+
+cdef inline uint64_t fold(uint64_t h, nimber_t v) noexcept:
+    return (h ^ v) * 1099511628211ULL   # FNV-1a's prime, a value at a time
+
+
+cdef class Scratch:
+    """Working memory for extend, kept between calls: a call that goes on where the last
+    one ended (start = the heap it reached, the same rules, the same values below start,
+    in any buffer) keeps the rows it built.  One call at a time uses a scratch (a call
+    from another thread waits for the one under way to end)."""
+
+    cdef PyThread_type_lock lock
+    cdef object rules             # the checked rules of the last call
+    cdef Py_ssize_t next          # the heap it reached (-1: none)
+    cdef uint64_t fingerprint     # a hash of G(0..next-1)
+    cdef TKind kinds[MAX_KINDS]
+    cdef int nkinds, nfinite, q
+    cdef Py_ssize_t width, length # words a row; rows made (heaps 0..length-1)
+    cdef Rows rows[SETS]
+    cdef word_t* marked           # the values the heap at hand reaches so far
+    cdef word_t* accumulators     # kayles_xor_union's, 64 rows
+    cdef Search* searches
+    cdef Py_ssize_t nsearches, search_room
+    cdef long long work
+
+    def __cinit__(self):
+        self.lock = PyThread_allocate_lock()
+        if self.lock == NULL:
+            raise MemoryError()
+        self.next = -1
+
+    def __dealloc__(self):
+        if self.lock != NULL:
+            PyThread_free_lock(self.lock)
+        self.release()
+
+    cdef void release(self) noexcept:
+        cdef int i
+        for i in range(SETS):
+            free(self.rows[i].bits)
+            self.rows[i].bits = NULL
+            self.rows[i].room = 0
+        free(self.marked)
+        free(self.accumulators)
+        free(self.searches)
+        self.marked = self.accumulators = NULL
+        self.searches = NULL
+        self.nsearches = self.search_room = 0
+
+    cdef int start(self, rules) except -1:
+        """Forget everything and take these rules."""
+        cdef int k, h, count, mark
+        cdef bint triples = False, unequal = False, plus = False
+        cdef bint tail_triples = False
+        self.release()
+        kinds, tail = rules
+        self.nkinds = len(kinds)
+        self.q = tail
+        self.nfinite = self.nkinds - tail
+        memset(self.kinds, 0, sizeof(self.kinds))
+        for k, (span, kept, counts, more) in enumerate(kinds):
+            self.kinds[k].span = span
+            self.kinds[k].nkept = len(kept)
+            for h in range(len(kept)):
+                self.kinds[k].kept[h] = kept[h]
+            self.kinds[k].ncounts = len(counts)
+            for h, (count, mark) in enumerate(counts):
+                self.kinds[k].count[h] = count
+                self.kinds[k].mark[h] = mark
+                unequal |= count == 2 and mark in (ALL_DIFFERENT, NOT_ALL_SAME)
+                triples |= count >= 3 and mark in (NONE, NOT_ALL_SAME)
+                tail_triples |= k >= self.nfinite and count == 3 and mark == NONE
+            self.kinds[k].more = more
+            if more:
+                count, mark = counts[len(counts) - 1]
+                plus |= mark in (NONE, NOT_ALL_SAME)
+                unequal |= count <= 1 and mark in (ALL_DIFFERENT, NOT_ALL_SAME)
+        self.rows[PAIRS].used = True
+        self.rows[UNEQUAL].used = unequal
+        self.rows[TRIPLES].used = triples
+        self.rows[PARTITIONS].used = self.rows[TWO_PLUS].used = plus
+        self.rows[THREE_PLUS].used = plus
+        self.rows[ONES].used = self.rows[PAIR_RUNS].used = tail > 0
+        self.rows[UNEQUAL_RUNS].used = tail > 0 and unequal
+        self.rows[TRIPLE_RUNS].used = tail_triples
+        self.width = 1
+        self.length = 0
+        self.marked = <word_t*> calloc(1, sizeof(word_t))
+        self.accumulators = <word_t*> calloc(64, sizeof(word_t))
+        if self.marked == NULL or self.accumulators == NULL:
+            raise MemoryError()
+        self.rules = rules
+        self.next = 0
+        self.fingerprint = 0
+        return 0
+
+    cdef inline word_t* row(self, int set, Py_ssize_t t) noexcept:
+        return self.rows[set].bits + t * self.width
+
+    cdef int reserve(self, Py_ssize_t count) except -1:
+        """Room for rows 0..count-1 in every set in use."""
+        cdef int i
+        cdef Py_ssize_t room
+        cdef word_t* grown
+        for i in range(SETS):
+            if self.rows[i].used and self.rows[i].room < count:
+                room = max(count, 2 * self.rows[i].room, 64)
+                grown = <word_t*> realloc(self.rows[i].bits,
+                                          room * self.width * sizeof(word_t))
+                if grown == NULL:
+                    raise MemoryError()
+                self.rows[i].bits = grown
+                self.rows[i].room = room
+        return 0
+
+    cdef int widen(self) except -1:
+        """Rows of twice as many words, every row kept."""
+        cdef Py_ssize_t t, old = self.width, width = 2 * self.width
+        cdef word_t* grown
+        cdef int i
+        for i in range(SETS):
+            if not self.rows[i].used or self.rows[i].bits == NULL:
+                continue
+            grown = <word_t*> calloc(self.rows[i].room * width, sizeof(word_t))
+            if grown == NULL:
+                raise MemoryError()
+            for t in range(self.length):
+                memcpy(grown + t * width, self.rows[i].bits + t * old, old * sizeof(word_t))
+            free(self.rows[i].bits)
+            self.rows[i].bits = grown
+        free(self.marked)
+        free(self.accumulators)
+        self.marked = <word_t*> calloc(width, sizeof(word_t))
+        self.accumulators = <word_t*> calloc(64 * width, sizeof(word_t))
+        if self.marked == NULL or self.accumulators == NULL:
+            raise MemoryError()
+        self.width = width
+        return 0
+
+    cdef void union_of(self, int into, int source, const nimber_t* g, Py_ssize_t t,
+                       Py_ssize_t high) noexcept:
+        """Row t of set ``into`` |= the union over 1 <= a <= high of G(a) ^ row t - a of
+        ``source``."""
+        if high >= 1:
+            xor_union(self.row(into, t), self.rows[source].bits, self.width, g, t, 1, high,
+                      self.accumulators)
+
+    cdef void running(self, int runs, int of, Py_ssize_t t) noexcept:
+        """runs[t] = of[t] | runs[t - q]."""
+        cdef word_t* out = self.row(runs, t)
+        memcpy(out, self.row(of, t), self.width * sizeof(word_t))
+        if t >= self.q:
+            or_row(out, self.row(runs, t - self.q), self.width)
+
+    cdef int prepare(self, const nimber_t* g, Py_ssize_t t) except -1:
+        """The rows of t that need G(0..t-1) only (a kind of span 0 leaves t = n tokens, so
+        heap n reads them before its own value is known)."""
+        cdef int i
+        self.reserve(t + 1)
+        for i in range(SETS):
+            if self.rows[i].used:
+                memset(self.row(i, t), 0, self.width * sizeof(word_t))
+        pair_row(self.row(PAIRS, t), g, t, 0)
+        if self.rows[UNEQUAL].used:
+            pair_row(self.row(UNEQUAL, t), g, t, 1)
+        if self.rows[TRIPLES].used:
+            self.union_of(TRIPLES, PAIRS, g, t, t // 3)
+        if self.rows[TWO_PLUS].used:
+            self.union_of(TWO_PLUS, PARTITIONS, g, t, t // 2)
+        if self.rows[THREE_PLUS].used:
+            self.union_of(THREE_PLUS, TWO_PLUS, g, t, t // 3)
+        if self.q:
+            self.running(PAIR_RUNS, PAIRS, t)
+            if self.rows[UNEQUAL_RUNS].used:
+                self.running(UNEQUAL_RUNS, UNEQUAL, t)
+            if self.rows[TRIPLE_RUNS].used:
+                self.running(TRIPLE_RUNS, TRIPLES, t)
+        self.length = t + 1
+        return 0
+
+    cdef int add(self, const nimber_t* g, Py_ssize_t t) except -1:
+        """The rows of t that hold G(t) (its value is in the table now)."""
+        if self.rows[PARTITIONS].used:
+            memcpy(self.row(PARTITIONS, t), self.row(TWO_PLUS, t), self.width * sizeof(word_t))
+            if t:
+                put_bit(self.row(PARTITIONS, t), g[t])
+        if self.q:
+            if t:
+                put_bit(self.row(ONES, t), g[t])
+            if t >= self.q:
+                or_row(self.row(ONES, t), self.row(ONES, t - self.q), self.width)
+        return 0
+
+    # -- searches (what the rows do not hold) ------------------------------------------------
+
+    cdef inline int step(self) except -1:
+        self.work += 1
+        if self.work >= SIGNAL_WORK:
+            self.work = 0
+            PyErr_CheckSignals()
+        return 0
+
+    cdef int parts(self, const nimber_t* g, Py_ssize_t v, Py_ssize_t t, int j) except -1:
+        """Whether j parts of t, any sizes, have the value v (1 or 0)."""
+        cdef Py_ssize_t a
+        if v >= 64 * self.width or j > t:
+            return 0
+        if j == 2:
+            return has(self.row(PAIRS, t), v)
+        if j == 3 and self.rows[TRIPLES].used:
+            return has(self.row(TRIPLES, t), v)
+        for a in range(1, t // j + 1):
+            self.step()
+            if self.parts(g, v ^ g[a], t - a, j - 1):
+                return 1
+        return 0
+
+    cdef int at_least(self, const nimber_t* g, Py_ssize_t v, Py_ssize_t t, int j) except -1:
+        """Whether j parts or more of t, any sizes, have the value v."""
+        cdef Py_ssize_t a
+        if v >= 64 * self.width:
+            return 0
+        if j <= 1:
+            return (t == 0 and v == 0 and j == 0) or (t >= 1 and has(self.row(PARTITIONS, t), v))
+        if j == 2:
+            return has(self.row(TWO_PLUS, t), v)
+        if j == 3 and self.rows[THREE_PLUS].used:
+            return has(self.row(THREE_PLUS, t), v)
+        for a in range(1, t // j + 1):
+            self.step()
+            if self.at_least(g, v ^ g[a], t - a, j - 1):
+                return 1
+        return 0
+
+    cdef int increasing(self, const nimber_t* g, Py_ssize_t v, Py_ssize_t t, int j,
+                        Py_ssize_t low) except -1:
+        """Whether j parts of t, all different, each at least low, have the value v."""
+        cdef Py_ssize_t a
+        if j == 1:
+            return t >= low and g[t] == v
+        a = low
+        while a * j + j * (j - 1) // 2 <= t:
+            self.step()
+            if self.increasing(g, v ^ g[a], t - a, j - 1, a + 1):
+                return 1
+            a += 1
+        return 0
+
+    cdef int different(self, const nimber_t* g, Py_ssize_t v, Py_ssize_t t, int j,
+                       bint more) except -1:
+        """Whether j parts of t (j or more with more), all different, have the value v."""
+        cdef int count = j
+        while count * (count + 1) // 2 <= t:
+            if self.increasing(g, v, t, count, 1):
+                return 1
+            if not more:
+                break
+            count += 1
+        return 0
+
+    cdef int unequal_pair(self, const nimber_t* g, Py_ssize_t v, Py_ssize_t t, int j,
+                          bint more) except -1:
+        """Whether j parts of t (j or more with more), not all the same size, have the
+        value v: two parts x < y, and the rest any j - 2 parts (or more)."""
+        cdef Py_ssize_t x, y, w, rest
+        for x in range(1, t):
+            for y in range(x + 1, t - x + 1):
+                self.step()
+                w = v ^ g[x] ^ g[y]
+                rest = t - x - y
+                if more:
+                    if self.at_least(g, w, rest, max(j - 2, 0)):
+                        return 1
+                elif j == 2:
+                    if rest == 0 and w == 0:
+                        return 1
+                elif j == 3:
+                    if rest >= 1 and g[rest] == w:
+                        return 1
+                elif self.parts(g, w, rest, j - 2):
+                    return 1
+        return 0
+
+    cdef int found(self, const nimber_t* g, Py_ssize_t v, Search* s) except -1:
+        """Whether a search reaches v (see the twin's State.found)."""
+        cdef int k
+        if s.mark == ALL_DIFFERENT:
+            return self.different(g, v, s.t, s.j, s.more)
+        if s.mark == NOT_ALL_SAME:
+            for k in range(s.j, (s.t if s.more else s.j) + 1):
+                if s.t % k == 0 and v == all_same(g, s.t, k):
+                    return self.unequal_pair(g, v, s.t, s.j, s.more)
+        if s.more:
+            return self.at_least(g, v, s.t, s.j)
+        return self.parts(g, v, s.t, s.j)
+
+    # -- one heap ------------------------------------------------------------------------------
+
+    cdef int search_for(self, Py_ssize_t t, int j, int mark, bint more) except -1:
+        cdef Search* grown
+        if self.nsearches == self.search_room:
+            self.search_room = max(16, 2 * self.search_room)
+            grown = <Search*> realloc(self.searches, self.search_room * sizeof(Search))
+            if grown == NULL:
+                raise MemoryError()
+            self.searches = grown
+        self.searches[self.nsearches].t = t
+        self.searches[self.nsearches].j = j
+        self.searches[self.nsearches].mark = mark
+        self.searches[self.nsearches].more = more
+        self.nsearches += 1
+        return 0
+
+    cdef int mark_unequal(self, const nimber_t* g, int set, Py_ssize_t t, int c, int j,
+                          bint more) except -1:
+        """Mark a row's values of j parts of t (or more) under '?' (not all the same size):
+        the row holds the all-same splits' values too, so each such value it newly marks is
+        kept only where a split that is not all the same reaches it."""
+        cdef int k, eq
+        cdef word_t* marked = self.marked
+        cdef bint before[MAX_COUNTS]
+        cdef int top = t if more else j
+        for k in range(j, min(top, MAX_COUNTS - 1) + 1):
+            before[k] = t % k == 0 and has(marked, all_same(g, t, k) ^ c)
+        or_shifted(marked, self.row(set, t), c, self.width)
+        for k in range(j, min(top, MAX_COUNTS - 1) + 1):
+            if t % k == 0 and not before[k]:
+                eq = all_same(g, t, k)
+                if has(marked, eq ^ c) and not self.unequal_pair(g, eq, t, j, more):
+                    marked[(eq ^ c) >> 6] &= ~((<word_t> 1) << ((eq ^ c) & 63))
+        for k in range(MAX_COUNTS, top + 1):   # counts past 63 (more): no row flags them
+            if t % k == 0:
+                eq = all_same(g, t, k)
+                if has(marked, eq ^ c) and not self.unequal_pair(g, eq, t, j, more):
+                    self.search_for(t, j, NOT_ALL_SAME, more)
+                    return 0
+        return 0
+
+    cdef int mark_count(self, const nimber_t* g, Py_ssize_t t, int c, int j,
+                        int mark) except -1:
+        """Mark the values of exactly j parts of t (XOR c), or list their search."""
+        if j > t:
+            return 0
+        if j == 0:
+            if t == 0:
+                put_bit(self.marked, c)
+        elif j == 1:
+            put_bit(self.marked, g[t] ^ c)
+        elif mark == ALL_SAME:
+            if t % j == 0:
+                put_bit(self.marked, all_same(g, t, j) ^ c)
+        elif j == 2:
+            or_shifted(self.marked, self.row(PAIRS if mark == NONE else UNEQUAL, t), c,
+                       self.width)
+        elif j == 3 and mark == NONE:
+            or_shifted(self.marked, self.row(TRIPLES, t), c, self.width)
+        elif j == 3 and mark == NOT_ALL_SAME:
+            self.mark_unequal(g, TRIPLES, t, c, 3, False)
+        else:
+            self.search_for(t, j, mark, False)
+        return 0
+
+    cdef int mark_more(self, const nimber_t* g, Py_ssize_t t, int c, int j,
+                       int mark) except -1:
+        """Mark the values of j parts of t or more (XOR c), or list their search."""
+        cdef int k
+        if mark == ALL_SAME:
+            for k in range(j, t + 1):
+                if t % k == 0:
+                    put_bit(self.marked, all_same(g, t, k) ^ c)
+            return 0
+        if mark != NONE:  # the counts below three one by one, then three or more
+            for k in range(j, min(3, t + 1)):
+                self.mark_count(g, t, c, k, mark)
+            if t < 3:
+                return 0
+            j = max(j, 3)
+        if j >= 4:
+            self.search_for(t, j, mark, True)
+        elif mark == ALL_DIFFERENT:
+            self.search_for(t, j, mark, True)
+        elif mark == NOT_ALL_SAME:
+            self.mark_unequal(g, THREE_PLUS, t, c, 3, True)
+        elif j <= 1:
+            if j == 0 and t == 0:
+                put_bit(self.marked, c)
+            if t >= 1:
+                or_shifted(self.marked, self.row(PARTITIONS, t), c, self.width)
+        else:
+            or_shifted(self.marked, self.row(TWO_PLUS if j == 2 else THREE_PLUS, t), c,
+                       self.width)
+        return 0
+
+    cdef int mark_kind(self, const nimber_t* g, Py_ssize_t n, Py_ssize_t span,
+                       TKind* kind) except -1:
+        """Mark what a kind of this span gives heap n, and list its searches."""
+        cdef Py_ssize_t t = n - span
+        cdef int c = 0, h, top
+        if t < 0 or kind.ncounts == 0:
+            return 0
+        for h in range(kind.nkept):
+            c ^= g[kind.kept[h]]
+        for h in range(kind.ncounts):
+            self.mark_count(g, t, c, kind.count[h], kind.mark[h])
+        top = kind.count[kind.ncounts - 1]
+        if kind.more and top < t:
+            self.mark_more(g, t, c, top + 1, kind.mark[kind.ncounts - 1])
+        return 0
+
+    cdef int mark_tail(self, const nimber_t* g, Py_ssize_t n) except -1:
+        """Mark what the tail's kinds give heap n, a class of spans at a time (span by span
+        where a kind needs more than the running unions)."""
+        cdef Py_ssize_t i, top_t, k
+        cdef TKind* kind
+        cdef bint simple
+        cdef int h, j, mark
+        for i in range(self.nfinite, self.nkinds):
+            kind = &self.kinds[i]
+            top_t = n - kind.span
+            if top_t < 0 or kind.ncounts == 0:
+                continue
+            simple = not kind.more
+            for h in range(kind.ncounts):
+                j, mark = kind.count[h], kind.mark[h]
+                if j > 3 or mark == ALL_SAME or (j == 3 and mark != NONE):
+                    simple = False
+            if not simple:
+                for k in range(kind.span, n + 1, self.q):
+                    self.mark_kind(g, n, k, kind)
+                continue
+            for h in range(kind.ncounts):
+                j, mark = kind.count[h], kind.mark[h]
+                if j == 0:
+                    if top_t % self.q == 0:
+                        put_bit(self.marked, 0)
+                elif j == 1 and top_t >= 1:
+                    or_row(self.marked, self.row(ONES, top_t), self.width)
+                elif j == 2 and top_t >= 2:
+                    or_row(self.marked, self.row(PAIR_RUNS if mark == NONE else UNEQUAL_RUNS,
+                                                 top_t), self.width)
+                elif j == 3 and top_t >= 3:
+                    or_row(self.marked, self.row(TRIPLE_RUNS, top_t), self.width)
+        return 0
+
+    cdef Py_ssize_t value(self, const nimber_t* g, Py_ssize_t n) except -1:
+        """G(n), from G(0..n-1) and the rows."""
+        cdef Py_ssize_t w, v, k
+        cdef word_t free_bits
+        memset(self.marked, 0, self.width * sizeof(word_t))
+        self.nsearches = 0
+        for k in range(self.nfinite):
+            self.mark_kind(g, n, self.kinds[k].span, &self.kinds[k])
+        if self.q:
+            self.mark_tail(g, n)
+        for w in range(self.width):
+            free_bits = ~self.marked[w]
+            while free_bits:
+                v = w * 64 + lowest_bit(free_bits)
+                for k in range(self.nsearches):
+                    if self.found(g, v, &self.searches[k]):
+                        break
+                else:
+                    return v
+                free_bits &= free_bits - 1
+        return 64 * self.width
+
+
+def extend(nimber_t[::1] table, Py_ssize_t start, Py_ssize_t stop, rules, scratch=None):
+    """Fill table[start:stop] with the nim-values of the game ``rules``
+    (``rules.encode_takebreak``); the values below start must be the game's."""
+    rules = _args.for_takebreak(rules)
+    if scratch is None:
+        scratch = Scratch()
+    elif not isinstance(scratch, Scratch):
+        raise TypeError(f"scratch must be a Scratch, not {type(scratch).__name__}")
+    if not 0 <= start <= stop <= table.shape[0]:
+        raise ValueError(f"range {start}:{stop} does not fit a table of {table.shape[0]}")
+    cdef Scratch own = scratch
+    if start == stop:
+        return
+    hold(own.lock)
+    try:
+        fill(own, &table[0], start, stop, rules)
+    finally:
+        PyThread_release_lock(own.lock)
+
+
+cdef int fill(Scratch st, nimber_t* g, Py_ssize_t start, Py_ssize_t stop, rules) except -1:
+    cdef Py_ssize_t t, n, v
+    cdef uint64_t h = 0
+    cdef bint goes_on = st.next == start and st.rules == rules
+    if goes_on:
+        for t in range(start):
+            h = fold(h, g[t])
+        goes_on = h == st.fingerprint
+    if not goes_on:
+        st.start(rules)
+        for t in range(start):
+            st.prepare(g, t)
+            while g[t] >= 64 * st.width:
+                st.widen()
+            st.add(g, t)
+            st.fingerprint = fold(st.fingerprint, g[t])
+    st.next = -1
+    for n in range(start, stop):
+        if n % SIGNAL_HEAPS == 0:
+            PyErr_CheckSignals()
+        st.prepare(g, n)
+        v = st.value(g, n)
+        if v >= VALUE_LIMIT:
+            raise OverflowError(f"G({n}) = {v} does not fit the 16-bit table")
+        g[n] = <nimber_t> v
+        while v >= 64 * st.width:
+            st.widen()
+        st.add(g, n)
+        st.fingerprint = fold(st.fingerprint, g[n])
+    st.next = stop
+    return 0
