@@ -101,7 +101,8 @@ endef
 # kernel tests run on it: both twins, the C loops checked.
 SANITIZED := build/sanitize
 KERNEL_TESTS := tests/test_kernels.py tests/test_twins.py tests/test_masks.py tests/test_misere.py \
-	tests/test_bounded.py tests/test_quotient.py tests/test_threads.py tests/test_kernel_args.py
+	tests/test_bounded.py tests/test_quotient.py tests/test_threads.py tests/test_kernel_args.py \
+	tests/test_codes.py
 sanitize: $(READY)
 	$(call core_built_in,$(SANITIZED),$(SANITIZERS))
 	LD_PRELOAD="$$($(CC) -print-file-name=libasan.so) $$($(CC) -print-file-name=libubsan.so)" \

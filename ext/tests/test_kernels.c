@@ -398,6 +398,57 @@ static void test_threads(void) {
     }
 }
 
+/* kayles_pair_row and kayles_xor_union against the definitions, on random tables whose
+   values fill rows of 1 to 8 words; the accumulators must be zero again after each union,
+   and nothing is written outside the row. */
+static void test_takebreak_rows(void) {
+    for (int trial = 0; trial < 60; trial++) {
+        ptrdiff_t width = (ptrdiff_t) 1 << random_below(4), t = 3 + random_below(200), a, w;
+        unsigned limit = (unsigned) (64 * width);
+        kayles_value *g = allocate((size_t) t * sizeof *g);
+        kayles_word *rows = allocate((size_t) (t * width) * sizeof *rows);
+        kayles_word *out = allocate((size_t) width * sizeof *out);
+        kayles_word *expected = allocate((size_t) width * sizeof *expected);
+        kayles_word *accumulators = allocate((size_t) (64 * width) * sizeof *accumulators);
+        for (a = 0; a < t; a++)
+            g[a] = (kayles_value) random_below(limit);
+        for (a = 0; a < t * width; a++)
+            rows[a] = random_below(3) ? 0 : ((kayles_word) random_below(1u << 30) << 33)
+                                              ^ random_below(1u << 31);
+        int unequal = (int) random_below(2);
+        kayles_pair_row(out, g, t - 1, unequal);
+        for (a = 1; a <= (unequal ? (t - 2) / 2 : (t - 1) / 2); a++) {
+            unsigned v = (unsigned) (g[a] ^ g[t - 1 - a]);
+            expected[v >> 6] |= 1ULL << (v & 63);
+        }
+        for (w = 0; w < width; w++)
+            CHECK(out[w] == expected[w], "pair_row: word %td of t %td", w, t - 1);
+        memset(out, 0, (size_t) width * sizeof *out);
+        memset(expected, 0, (size_t) width * sizeof *expected);
+        ptrdiff_t low = 1 + random_below((unsigned) (t - 1)), high = low + random_below(
+            (unsigned) (t - low));
+        if (high >= t)
+            high = t - 1;
+        kayles_xor_union(out, rows, width, g, t, low, high, accumulators);
+        for (a = low; a <= high; a++)
+            for (unsigned v = 0; v < limit; v++)
+                if (rows[(t - a) * width + (v >> 6)] >> (v & 63) & 1) {
+                    unsigned moved = v ^ g[a];
+                    expected[moved >> 6] |= 1ULL << (moved & 63);
+                }
+        for (w = 0; w < width; w++)
+            CHECK(out[w] == expected[w], "xor_union: word %td, t %td, a %td..%td", w, t, low,
+                  high);
+        for (w = 0; w < 64 * width; w++)
+            CHECK(accumulators[w] == 0, "xor_union: accumulator word %td left", w);
+        free(g);
+        free(rows);
+        free(out);
+        free(expected);
+        free(accumulators);
+    }
+}
+
 int main(void) {
     const kayles_vectors *avx2 = kayles_vectors_named("avx2");
     const kayles_vectors *avx512 = kayles_vectors_named("avx512bw");
@@ -410,6 +461,7 @@ int main(void) {
     test_rare_pass();
     test_gather_or();
     test_mark_pairs();
+    test_takebreak_rows();
     test_threads();
     test_sweeps(kayles_portable, portable->sweep, NULL);
     for (int k = 0; k < 2; k++) {

@@ -2,7 +2,14 @@
 
 A census runs surveys in passes (``passes``): every code ``0.d1..dk`` (k <= K,
 dk != 0) to 2**16 values, then the codes still open whose rare heaps are few
-(``escalates``) to 2**20, 2**24, ... up to ``--to``.  The sparse method computes
+(``escalates``) to 2**20, 2**24, ... up to ``--to``.
+
+The hexadecimal census (``census_codes(K, hexadecimal=True)``, K <= 3) takes every code
+with digits 0-F: those whose digits are all octal go through the octal census's passes
+(so their rows are its rows), the others through their own (``hex_passes``: 2**14 values
+for one or two digits, 2**12 for three, four times more a pass while open up to
+``--hex-to``), each proved periodic, proved arithmetic-periodic (a saltus), or open with
+the regularity it shows, if any (``kayles.engine.regularity``).  The sparse method computes
 those in about linear time; an open code whose values keep growing, with no
 mask that leaves few heaps rare, would cost a scan of every pair per heap, so
 it stays at the pass where it stopped and its row says how far it went.  Each
@@ -17,6 +24,8 @@ code, in census order, whose values G(0..2**16-1) are the same.
 
 from __future__ import annotations
 
+import itertools
+
 from ..engine._numbers import brief
 from ..engine.spectrum import mask_text
 from ..errors import InputError
@@ -26,26 +35,55 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from ..storage.records import Summary
 
-__all__ = ["CLASS_VALUES", "COLUMNS", "FIRST", "MISERE_COLUMNS", "census_codes", "census_rows",
-           "escalates", "misere_rows", "misere_markdown", "passes", "summary_markdown"]
+__all__ = ["CLASS_VALUES", "COLUMNS", "FIRST", "HEX_COLUMNS", "MISERE_COLUMNS", "census_codes",
+           "census_rows", "escalates", "hex_passes", "is_octal", "misere_rows", "misere_markdown",
+           "passes", "summary_markdown"]
 
 FIRST = 1 << 16  # the first pass: every code to this many values
 STEP = 4  # each later pass computes 2**STEP times more values
 DENSE_SHARE = 16  # an open code goes on while at most one heap in this many is rare
 CLASS_VALUES = FIRST  # classes: codes whose first this many values agree
 COLUMNS = ("code", "status", "computed", "preperiod", "period", "values", "largest",
-           "largest_heap", "mask", "rare", "last_rare", "checksum", "class")
+           "largest_heap", "mask", "rare", "last_rare", "checksum", "class", "settled")
+# The hexadecimal census: the saltus of a proof, and the regularity an open code shows.
+HEX_COLUMNS = (*COLUMNS[:5], "saltus", *COLUMNS[5:], "observed_preperiod", "observed_period",
+               "observed_saltus")
+HEX_DIGITS = "0123456789ABCDEF"
+HEX_FIRST = {1: 1 << 14, 2: 1 << 14, 3: 1 << 12}  # a hexadecimal code's first pass, by digits
+HEX_STEP = 2  # each later pass of an open one computes 2**HEX_STEP times more
+HEX_CLASS_VALUES = 1 << 12  # classes of the hexadecimal census: their first values agree
 # The misère census (--misere): each code's quotient on heaps up to HEAP, or as far as proved.
 MISERE_COLUMNS = ("code", "status", "heaps", "order", "p_size", "solved_at", "period",
                   "preperiod", "checksum", "stopped_by")
 
 
-def census_codes(digits: int) -> list[str]:
+def census_codes(digits: int, hexadecimal: bool = False) -> list[str]:
     """Every code of 1 to ``digits`` digits after '0.' whose last digit is not 0, shortest
-    first: 7, 56, 448, 3,584 of them for 1 to 4 digits."""
+    first: 7, 56, 448, 3,584 of them for 1 to 4 digits (hexadecimal: 15, 240, 3,840 for 1
+    to 3)."""
+    if hexadecimal:
+        if not 1 <= digits <= 3:
+            raise InputError(f"--digits goes from 1 to 3 with --hex, not {brief(digits)}")
+        return [f"0.{''.join(body)}{last}" for k in range(1, digits + 1)
+                for body in itertools.product(HEX_DIGITS, repeat=k - 1)
+                for last in HEX_DIGITS[1:]]
     if not 1 <= digits <= 4:
         raise InputError(f"--digits must be 1 to 4, not {brief(digits)}")
     return [code for k in range(1, digits + 1) for code in codes_with_digits(k)]
+
+
+def is_octal(code: str) -> bool:
+    """Whether every digit of a census code is octal (the octal census's passes)."""
+    return all(ch in "01234567" for ch in code[2:])
+
+
+def hex_passes(digits: int, to: int | None) -> list[int]:
+    """The values of each pass of an open code with a digit past 7: HEX_FIRST[digits],
+    then 2**HEX_STEP times more while at most ``to`` (None: the first pass alone)."""
+    steps = [HEX_FIRST[digits]]
+    while to is not None and steps[-1] << HEX_STEP <= to:
+        steps.append(steps[-1] << HEX_STEP)
+    return steps
 
 
 def passes(to: int) -> list[int]:
@@ -68,18 +106,32 @@ def escalates(summary: Summary) -> bool:
             and summary.rare * DENSE_SHARE <= summary.values)
 
 
-def census_rows(summaries: list[Summary]) -> list[dict]:
-    """The published row of each code's last summary, in the order given (see the header)."""
-    classes = equivalence_classes(summaries, CLASS_VALUES)
+def census_rows(summaries: list[Summary], hexadecimal: bool = False) -> list[dict]:
+    """The published row of each code's last summary, in the order given (see the header):
+    COLUMNS, or HEX_COLUMNS with ``hexadecimal``."""
+    from ..engine.regularity import observe
+
+    classes = equivalence_classes(summaries, HEX_CLASS_VALUES if hexadecimal else CLASS_VALUES)
     first = {summary.code: members[0].code for members in classes for summary in members}
     rows = []
     for summary in summaries:
         row = summary.row()
-        rows.append({
+        settled = (f"proved at {summary.values} values" if summary.proved
+                   else f"open, computed to {summary.max}")
+        out = {
             "code": summary.code, "status": "solved" if summary.proved else "open",
-            "computed": summary.max, **{key: row[key] for key in COLUMNS[3:-1]},
-            "class": first[summary.code],
-        })
+            "computed": summary.max, **{key: row[key] for key in COLUMNS[3:-2]},
+            "class": first[summary.code], "settled": settled,
+        }
+        if hexadecimal:
+            seen = None if summary.proved else observe(summary.head, len(summary.head))
+            out = {**{k: out[k] for k in COLUMNS[:5]},
+                   "saltus": summary.saltus if summary.proved else None,
+                   **{k: out[k] for k in COLUMNS[5:]},
+                   **dict(zip(HEX_COLUMNS[-3:], seen or (None, None, None)))}
+            if out["mask"] == 0 and not is_octal(summary.code):
+                out["mask"] = out["rare"] = None  # no rare mask beyond the octal kernels
+        rows.append(out)
     return rows
 
 

@@ -64,27 +64,32 @@ def codes_with_digits(digits: int, first: str = "0") -> list[str]:
 
 
 def summarise(code: str, limit: int) -> Summary:
-    """Compute ``code`` until its period is proved or ``limit`` values, and sum it up."""
+    """Compute ``code`` until its period is proved or ``limit`` values, and sum it up (a game
+    the octal kernels do not take has no rare mask: 0, 0 and None)."""
     started = time.perf_counter()
     game = get_game(code)
     sequence = Sequence(game)
     period = sequence.prove(limit)
     used = period.values if period is not None else limit
     values = sequence.table(used).tolist()
-    counts = [0] * (max(values, default=0) + 1)
-    for value in values:
-        counts[value] += 1
-    parity_of_splits = split_parity(encode(game.kinds))
-    mask, rare = fewest_rare(counts, game.constants(sequence.nimber),
-                             odd_histogram(values, parity_of_splits))
-    last_rare = next((n for n in reversed(range(used))
-                      if is_rare(mask, parity_of_splits, n, values[n])), None)
+    if game.octal:
+        counts = [0] * (max(values, default=0) + 1)
+        for value in values:
+            counts[value] += 1
+        parity_of_splits = split_parity(encode(game.kinds))
+        mask, rare = fewest_rare(counts, game.constants(sequence.nimber),
+                                 odd_histogram(values, parity_of_splits))
+        last_rare = next((n for n in reversed(range(used))
+                          if is_rare(mask, parity_of_splits, n, values[n])), None)
+    else:
+        mask, rare, last_rare = 0, 0, None
     largest = max(values, default=0)
     head = values[: period.preperiod + period.period] if period is not None else values
     return Summary(
         code=game.name, max=limit, proved=period is not None,
         preperiod=period.preperiod if period else None,
         period=period.period if period else None,
+        saltus=period.saltus if period else 0,
         values=used, largest=largest, largest_heap=values.index(largest) if values else None,
         mask=mask, rare=rare, last_rare=last_rare, checksum=fletcher32(values),
         head=head, seconds=time.perf_counter() - started,
@@ -108,8 +113,8 @@ def equivalence_classes(summaries: Iterable[Summary], count: int,
     values are compared: 0.07 (0, 0, 1, 1, 2, ...) and 0.137 (0, 1, 1, 2, ...) agree.
     """
     classes: dict[bytes, list[Summary]] = {}
-    for summary in summaries:
-        packed = array("H", compared_values(summary, count, drop_zeros)).tobytes()
+    for summary in summaries:  # (values past 16 bits with a saltus: 32-bit words)
+        packed = array("L", compared_values(summary, count, drop_zeros)).tobytes()
         classes.setdefault(hashlib.sha256(packed).digest(), []).append(summary)
     return list(classes.values())
 

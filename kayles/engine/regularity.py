@@ -41,9 +41,10 @@ least n0) carrying q-values that sum to q(N) - c; its value is the XOR of the G(
 The proof (docs/how-it-works.md) splits every option value into s * XOR(q) + XOR(G(b)),
 shows that s q(N) + G(B) is not reached (H2's c = 0 configurations are options of B) and
 that every smaller value is (H2 at the top level; H3 below it, with q-values (Q, 0, ..),
-(x, x, Q) or (x, x) on the large parts).  Octal codes have no three large parts, so
-H3 fails for them: finite octal games are never arithmetic-periodic (Horrocks and
-Nowakowski, INTEGERS 3, 2003), and kayles reports no saltus for them.
+(x, x, Q) or (x, x) on the large parts).  Octal games have no configuration of three
+large parts, so the certificate never holds for them; and finite octal games are never
+arithmetic-periodic (Horrocks and Nowakowski, INTEGERS 3, 2003): kayles looks for no
+saltus in them.
 
 Both theorems were derived and proved for kayles (docs/how-it-works.md): the published
 arithmetic-periodicity theorem of Howse and Nowakowski (TCS 313, 2004) could not be read
@@ -51,6 +52,8 @@ where this was written, so none of its claims is made here.
 """
 
 from __future__ import annotations
+
+import itertools
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -61,10 +64,13 @@ __all__ = ["ARITHMETIC", "PERIODIC", "certified", "find_arithmetic", "observe", 
 
 PERIODIC = "theorem P"  # periodicity of moves that leave at most K parts
 ARITHMETIC = "theorem A"  # the saltus certificate
-MAX_BASE = 256  # n0 + p up to this: a certificate lists configurations of up to 3 bases
+MAX_BASE = 160  # n0 + p up to this: a certificate lists configurations of up to 3 bases
+                # (160: some 700,000 triples, a second or so in Python)
 STRETCHES = (1, 2, 4, 8, 16)  # (p, s) times these, for a saltus that is a power of two
 LATER = 8  # ... and preperiods up to this much later
-EVIDENCE = 3  # a regularity is observed over at least this many periods
+EVIDENCE = 3  # a regularity is observed over at least this many periods,
+SHARE = 4  # ... and over the last 1/SHARE of the table at least
+CANDIDATES = 3  # arithmetic regularities a proof tries, the shortest periods first
 
 
 def parts_bound(game: Game) -> int | None:
@@ -84,34 +90,32 @@ def theorem_for(game: Game) -> str | None:
     return PERIODIC
 
 
-def find_arithmetic(table, length: int) -> tuple[int, int, int] | None:
-    """(n0, p, s) of the least period p over which G(n + p) - G(n) = s > 0 is the same
-    for every n from n0 to the table's end (n0 the least such), seen over at least
-    EVIDENCE periods; or None."""
+def _seen(table, length: int, arithmetic: bool):
+    """Each (n0, p, s), the shortest periods first, with G(n + p) - G(n) = s for every n
+    from n0 to the table's end (n0 the least such), over at least EVIDENCE periods and
+    the last 1/SHARE of the table: s > 0 with ``arithmetic``, else s = 0."""
     g = table
     for p in range(1, length // EVIDENCE + 1):
         s = g[length - 1] - g[length - 1 - p]
-        if s <= 0:
+        if (s > 0) != arithmetic:
             continue
         k = length - 1 - p
         while k >= 0 and g[k + p] - g[k] == s:
             k -= 1
-        if length - (k + 1) >= EVIDENCE * p:
-            return k + 1, p, s
-    return None
+        if length - (k + 1) >= max(EVIDENCE * p, length // SHARE):
+            yield k + 1, p, s
+
+
+def find_arithmetic(table, length: int) -> tuple[int, int, int] | None:
+    """(n0, p, s) of the least period p over which G(n + p) - G(n) = s > 0 holds from n0 on
+    (``_seen``), or None."""
+    return next(_seen(table, length, True), None)
 
 
 def observe(table, length: int) -> tuple[int, int, int] | None:
-    """The regularity the table shows, proved or not: (n0, p, s) with s = 0 (the least
-    period seen over EVIDENCE periods) or s > 0 (``find_arithmetic``); or None."""
-    g = table
-    for p in range(1, length // EVIDENCE + 1):
-        k = length - 1 - p
-        while k >= 0 and g[k + p] == g[k]:
-            k -= 1
-        if length - (k + 1) >= EVIDENCE * p:
-            return k + 1, p, 0
-    return find_arithmetic(table, length)
+    """The regularity the table shows, proved or not: (n0, p, 0) (the least period seen)
+    or (n0, p, s) with s > 0 (``find_arithmetic``); or None."""
+    return next(_seen(table, length, False), None) or find_arithmetic(table, length)
 
 
 Proved = tuple  # (preperiod, period, saltus, theorem)
@@ -132,17 +136,16 @@ def prove(game: Game, table, length: int, kernel) -> tuple[Proved | None, int]:
             return _smallest(table, length, p, n0, PERIODIC), length
         checkpoint = min(checkpoint, needed)
     if theorem == ARITHMETIC:
-        seen = find_arithmetic(table, length)
-        if seen is not None and certified(game, table, length, *seen):
-            n0, p, s = seen
-            return (n0, p, s, ARITHMETIC), length
+        for n0, p, s in itertools.islice(_seen(table, length, True), CANDIDATES):
+            if certified(game, table, length, n0, p, s):
+                return (n0, p, s, ARITHMETIC), length
     return None, checkpoint
 
 
 def _smallest(table, length: int, p: int, n0: int, theorem: str) -> Proved:
     """The least period (a divisor of p) and its least preperiod."""
     for q in range(1, p + 1):
-        if p % q == 0 and all(table[k] == table[k + q] for k in range(n0, n0 + p)):
+        if p % q == 0 and all(table[k] == table[k + q] for k in range(n0, length - q)):
             break
     start = n0
     while start > 0 and table[start - 1] == table[start - 1 + q]:
@@ -179,7 +182,9 @@ def _certificate(game: Game, g, n0: int, p: int, s: int) -> bool:
     for big in range(top, t + 1):  # H1
         if g[big] != s * ((big - n0) // p) + g[n0 + (big - n0) % p]:
             return False
-    digits = {kind.span: sorted(kind.leave) for kind in game.kinds}
+    digits: dict[int, set[int]] = {}  # the counts of each span (two kinds of one span: both)
+    for kind in game.kinds:
+        digits.setdefault(kind.span, set()).update(kind.leave)
     # values[(r, total, large)]: the XORs of r bases (ascending) summing to total, large of
     # them at least n0
     values: dict[tuple[int, int, int], int] = {(0, 0, 0): 1}

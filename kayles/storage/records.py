@@ -145,24 +145,27 @@ class Summary:
     proof used, or ``max`` when no period was proved); ``largest`` and
     ``largest_heap``: the largest of them and where it first occurs; ``mask``,
     ``rare`` and ``last_rare``: the rare mask (module header), how many heaps
-    n < values are rare under it and the last of them; ``checksum``: Fletcher-32
-    of G(0..values-1).  ``head`` is everything needed to continue the sequence:
-    G(0..preperiod+period-1) when proved, else G(0..values-1).
+    n < values are rare under it and the last of them (0, 0 and None for a game the
+    octal kernels do not take: no mask); ``checksum``: Fletcher-32 of G(0..values-1);
+    ``saltus``: a proved regularity's (0: periodic; G(n + period) = G(n) + saltus).
+    ``head`` is everything needed to continue the sequence: G(0..preperiod+period-1)
+    when proved, else G(0..values-1).
     """
 
-    __slots__ = (*FIELDS, "seconds", "packed", "_head")
+    __slots__ = (*FIELDS, "saltus", "seconds", "packed", "_head")
 
     def __init__(self, *, head: list[int] | None = None, packed: bytes | None = None,
-                 **fields) -> None:
+                 saltus: int = 0, **fields) -> None:
         for name in (*FIELDS, "seconds"):
             setattr(self, name, fields[name])
+        self.saltus = saltus
         if packed is None:
             packed = zlib.compress(array("H", head or ()).tobytes())
         self.packed = packed  # the head as stored and sent between processes
         self._head = head
 
     def __reduce__(self):
-        fields = {name: getattr(self, name) for name in (*FIELDS, "seconds")}
+        fields = {name: getattr(self, name) for name in (*FIELDS, "saltus", "seconds")}
         return _rebuild, (fields, self.packed)
 
     @property
@@ -173,10 +176,14 @@ class Summary:
             self._head = values.tolist()
         return self._head
 
-    def row(self) -> dict:
-        """The report's fields as a dict (``checksum`` as 8 hex digits)."""
+    def row(self, saltus: bool = False) -> dict:
+        """The report's fields as a dict (``checksum`` as 8 hex digits; ``saltus`` too when
+        asked, after ``period``)."""
         out = {name: getattr(self, name) for name in FIELDS}
         out["checksum"] = f"{self.checksum:08x}"
+        if saltus:
+            out = {**{k: out[k] for k in FIELDS[:5]}, "saltus": self.saltus if self.proved
+                   else None, **{k: out[k] for k in FIELDS[5:]}}
         return out
 
     def first(self, count: int) -> list[int]:
@@ -192,8 +199,9 @@ class Summary:
         if not self.proved:
             raise InputError(f"{self.code}: only {len(head)} values are known "
                              f"(no period proved within --max {self.max}), {count} needed")
-        n0, p = self.preperiod, self.period
-        return list(head) + [head[n0 + (n - n0) % p] for n in range(len(head), count)]
+        n0, p, s = self.preperiod, self.period, self.saltus
+        return list(head) + [head[n0 + (n - n0) % p] + s * ((n - n0) // p)
+                             for n in range(len(head), count)]
 
 
 def _rebuild(fields: dict, packed: bytes) -> Summary:

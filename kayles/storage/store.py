@@ -7,9 +7,9 @@ one row per (game, power of two) in ``records``; misère surveys (``kayles surve
 The file (default ``$XDG_CACHE_HOME/kayles/survey.sqlite``, ``~/.cache`` when the
 variable is unset) runs in WAL mode with a busy timeout, so several surveys and
 readers may share it; every change is one ``BEGIN IMMEDIATE`` transaction, so a
-killed survey leaves every row it finished intact.  Schema (``PRAGMA user_version`` 3;
-a file of version 1 or 2, without ``records`` or ``quotients``, gains them when opened
-for writing):
+killed survey leaves every row it finished intact.  Schema (``PRAGMA user_version`` 4;
+a file of version 1, 2 or 3, without ``records``, ``quotients`` or ``games.saltus``, gains
+them when opened for writing, and is read as it stands otherwise):
 
     CREATE TABLE games (
         code TEXT NOT NULL,        -- the game's canonical code, e.g. '0.77'
@@ -23,6 +23,8 @@ for writing):
         last_rare INTEGER, checksum INTEGER,   -- kayles.analysis.survey.Summary, NULL until done
         head BLOB,                 -- zlib of 16-bit G(0..): the whole period when proved
         error TEXT,                -- why a failed row failed
+        saltus INTEGER,            -- a proved row's: G(n + period) = G(n) + saltus (0, NULL:
+                                   -- periodic; kayles.engine.regularity)
         PRIMARY KEY (code, max))
 
     CREATE TABLE records (         -- kayles.storage.records.Record, one power of two of a run
@@ -93,7 +95,7 @@ if TYPE_CHECKING:
 
 __all__ = ["SCHEMA_VERSION", "Store", "default_path"]
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 BUSY_TIMEOUT = 60.0  # seconds a writer waits for another survey's transaction
 
 _SCHEMA = """
@@ -109,6 +111,7 @@ CREATE TABLE IF NOT EXISTS games (
     last_rare INTEGER, checksum INTEGER,
     head BLOB,
     error TEXT,
+    saltus INTEGER,
     PRIMARY KEY (code, max)
 )
 """
@@ -155,9 +158,10 @@ _RESULT = ("proved", "preperiod", "period", "values_used", "largest", "largest_h
            "mask", "rare", "last_rare", "checksum")
 
 # The table's columns and declared types, exactly (PRAGMA table_info's order).
-_COLUMNS = (("code", "TEXT"), ("max", "INTEGER"), ("status", "TEXT"), ("owner", "TEXT"),
-            ("updated", "REAL"), ("seconds", "REAL"), *((c, "INTEGER") for c in _RESULT),
-            ("head", "BLOB"), ("error", "TEXT"))
+_OLD_COLUMNS = (("code", "TEXT"), ("max", "INTEGER"), ("status", "TEXT"), ("owner", "TEXT"),
+                ("updated", "REAL"), ("seconds", "REAL"), *((c, "INTEGER") for c in _RESULT),
+                ("head", "BLOB"), ("error", "TEXT"))  # schema 1 to 3
+_COLUMNS = (*_OLD_COLUMNS, ("saltus", "INTEGER"))
 _OURS = {("table", "games"), ("index", "sqlite_autoindex_games_1"),
          ("table", "records"), ("index", "sqlite_autoindex_records_1"),
          ("table", "quotients"), ("index", "sqlite_autoindex_quotients_1")}
@@ -221,16 +225,20 @@ class Store:
     """An open survey database (see the module header); use it as a context manager."""
 
     def __init__(self, path: str | os.PathLike, make_parents: bool = False,
-                 reclaim: bool = False) -> None:
+                 reclaim: bool = False, read_only: bool = False) -> None:
+        """``read_only``: open with SQLite's mode=ro, write nothing and never migrate (a
+        server that only shows the file); a file this process may not write is read so."""
         self.path = Path(path)
         self.name = path_text(os.fsdecode(path))
         self.owner = f"{socket.gethostname()} {os.getpid()}"
         self.reclaim = reclaim
-        if make_parents:
+        if make_parents and not read_only:
             self.path.parent.mkdir(parents=True, exist_ok=True)
         if self.path.exists() and not self.path.is_file():
             raise InputError(f"{self.name}: not a regular file")
-        self.read_only = self.path.exists() and not os.access(self.path, os.W_OK)
+        if read_only and not self.path.exists():
+            raise InputError(f"{self.name}: no such survey database")
+        self.read_only = read_only or (self.path.exists() and not os.access(self.path, os.W_OK))
         try:
             if self.read_only:
                 self._db = sqlite3.connect(f"{self.path.resolve().as_uri()}?mode=ro", uri=True,
@@ -243,25 +251,29 @@ class Store:
         try:
             self._db.execute("PRAGMA trusted_schema = OFF")  # no SQL of the file's own runs
             self._db.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT * 1000)}")
-            self._check_schema()
+            self.saltus_kept = self._check_schema()
             if not self.read_only:
                 _use_wal(self._db)
                 with self._transaction():
                     self._db.execute(_SCHEMA)
                     self._db.execute(_RECORDS_SCHEMA)
                     self._db.execute(_QUOTIENTS_SCHEMA)
+                    if not self.saltus_kept:  # schema 1 to 3: the column is added, empty
+                        self._db.execute("ALTER TABLE games ADD COLUMN saltus INTEGER")
                     self._db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+                self.saltus_kept = True
         except sqlite3.Error as exc:
             self._db.close()
-            raise InputError(f"{self.name}: not a usable survey database: {exc}") from None
+            raise _damaged(self.name, exc) from None
         except BaseException:
             self._db.close()
             raise
 
-    def _check_schema(self) -> None:
-        """ValueError unless the file is empty or holds exactly our tables (module header)."""
+    def _check_schema(self) -> bool:
+        """ValueError unless the file is empty or holds exactly our tables (module header);
+        whether its games table has the saltus column (schema 4, or a new file)."""
         version = self._db.execute("PRAGMA user_version").fetchone()[0]
-        if version not in (0, 1, 2, SCHEMA_VERSION):
+        if version not in (0, 1, 2, 3, SCHEMA_VERSION):
             raise InputError(f"{self.name}: survey database of schema {version}, this kayles "
                              f"reads schema {SCHEMA_VERSION}")
         objects = [tuple(row) for row in
@@ -270,17 +282,21 @@ class Store:
             if (kind, name) not in _OURS:
                 raise InputError(f"{self.name}: not a kayles survey database: it holds a "
                                  f"{kind} {name!r} that kayles does not make")
+        saltus = True
         for table, expected in (("games", _COLUMNS), ("records", _RECORD_COLUMNS),
                                 ("quotients", _QUOTIENT_COLUMNS)):
             if ("table", table) not in objects:
                 continue
             columns = tuple((row[1], row[2]) for row in
                             self._db.execute(f"PRAGMA table_info({table})"))
-            if columns != expected:
+            if table == "games" and version < SCHEMA_VERSION and columns == _OLD_COLUMNS:
+                saltus = False
+            elif columns != expected:
                 raise InputError(f"{self.name}: not a kayles survey database: its {table} "
                                  "table has other columns")
         if not objects and self.read_only:
             raise InputError(f"{self.name}: an empty survey database that cannot be written")
+        return saltus
 
     def close(self) -> None:
         self._db.close()
@@ -325,10 +341,12 @@ class Store:
         with self._transaction():
             self._db.execute(
                 f"UPDATE games SET status = 'done', owner = ?, updated = ?, seconds = ?, "
-                f"head = ?, error = NULL, {', '.join(f'{c} = ?' for c in _RESULT)} "
+                f"head = ?, error = NULL, saltus = ?, "
+                f"{', '.join(f'{c} = ?' for c in _RESULT)} "
                 f"WHERE code = ? AND max = ? AND status != 'done'",
-                (self.owner, time.time(), summary.seconds, summary.packed, *values,
-                 summary.code, summary.max))
+                (self.owner, time.time(), summary.seconds, summary.packed,
+                 summary.saltus if summary.proved else None, *values, summary.code,
+                 summary.max))
 
     def fail(self, code: str, limit: int, error: str) -> None:
         with self._transaction():
@@ -401,21 +419,25 @@ class Store:
 
     def _done_rows(self, codes: Iterable[str], where: str, arguments: tuple):
         wanted = set(codes)
-        for row in self._db.execute(
-                f"SELECT code, max, seconds, head, {', '.join(_RESULT)} FROM games "
-                f"WHERE {where} AND status = 'done'", arguments):
-            code, limit, seconds, head, *values = row
+        saltus = "saltus" if self.saltus_kept else "NULL"
+        rows = self._db.execute(
+            f"SELECT code, max, seconds, head, {saltus}, {', '.join(_RESULT)} FROM games "
+            f"WHERE {where} AND status = 'done'", arguments)
+        for row in _read(self.name, rows):
+            code, limit, seconds, head, saltus_value, *values = row
             if code not in wanted:
                 continue
             fields = dict(zip(_RESULT, values))
             fields["values"] = fields.pop("values_used")
+            fields["saltus"] = saltus_value
             why = ("its max is not a count" if type(limit) is not int or limit < 1
-                   else _damage(fields, seconds, head, limit))
+                   else _damage(fields, seconds, head, limit) or _foreign(code, fields, head))
             if why:
                 raise InputError(f"{self.name}: the row of {code} (max {limit}) is damaged or "
                                  f"was edited ({why}); delete it, or the file, to compute it "
                                  "again")
             fields["proved"] = bool(fields["proved"])
+            fields["saltus"] = fields["saltus"] or 0
             yield Summary(code=code, max=limit, seconds=seconds, packed=head, **fields)
 
     # -- misère quotients --------------------------------------------------------------------
@@ -521,8 +543,46 @@ class Store:
         return found
 
 
+def _damaged(name: str, exc: sqlite3.Error) -> InputError:
+    """A database SQLite could not read as it is (a damaged page, a file that is not one)."""
+    return InputError(f"{name}: not a usable survey database ({exc}): move it away, or "
+                      "delete it, to start a new one")
+
+
+def _read(name: str, rows):
+    """The rows of a query, a damaged file's error said as one InputError naming it."""
+    try:
+        yield from rows
+    except sqlite3.DatabaseError as exc:
+        raise _damaged(name, exc) from None
+
+
+DERIVED = 64  # a row's first values derived again from its code's rules, whenever it is read
+
+
+def _foreign(code: str, fields: dict, head: bytes) -> str:
+    """Why a row's values are not its code's ('' when its first DERIVED values are): a row
+    of another game copied under this code, or values edited with the checksum made again."""
+    from ..engine.codes import get_game
+    from ..engine.sequence import Sequence
+
+    stored = array("H", zlib.decompress(head))
+    count = min(DERIVED, len(stored))
+    try:
+        derived = Sequence(get_game(code)).table(count)
+    except ValueError:
+        return "its code is not a game"
+    return "" if derived.tolist() == stored[:count].tolist() else "its values are not its game's"
+
+
 def _damage(fields: dict, seconds, head, limit: int) -> str:
     """Why a done row cannot be what it claims ('' when it can)."""
+    saltus = fields["saltus"]
+    if not (saltus is None or type(saltus) is int and 0 <= saltus <= LARGEST_VALUE):
+        return "a value of the wrong type"
+    if saltus and not fields["proved"]:
+        return "a saltus without a proof"
+    fields = {k: v for k, v in fields.items() if k != "saltus"}
     ints = [value for name, value in fields.items()
             if name not in ("preperiod", "period", "last_rare")]
     if not all(type(v) is int for v in ints) or not isinstance(head, bytes) or not (
@@ -547,7 +607,13 @@ def _damage(fields: dict, seconds, head, limit: int) -> str:
     if len(data) != 2 * stored or not unpacker.eof:
         return "its values are not the number it claims"
     head_values = array("H", data)
-    if proved:
+    if proved and saltus:  # each period the one before plus the saltus: written out
+        values = [*head_values, *(head_values[n0 + (n - n0) % p] + saltus * ((n - n0) // p)
+                                  for n in range(stored, count))]
+        if max(values) > LARGEST_VALUE:
+            return "a number out of range"
+        pieces = [(values, 1)]
+    elif proved:
         rest, tail = divmod(count - stored, p)
         pieces = [(head_values, 1), (head_values[n0:], rest), (head_values[n0 : n0 + tail], 1)]
     else:

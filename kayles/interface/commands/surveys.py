@@ -87,10 +87,19 @@ def _register_census(sub) -> None:
         "the same database: a rerun resumes where one stopped, and a code surveyed further "
         "into it, up to --to (kayles survey 0.1777 --to 500000000 --db FILE), shows that "
         "row.")
-    p.add_argument("--digits", type=natural("--digits"), default=4, metavar="K",
-                   help="codes of 1 to K digits (default 4: 4,095 codes)")
+    p.add_argument("--digits", type=natural("--digits"), default=None, metavar="K",
+                   help="codes of 1 to K digits (default 4: 4,095 codes; with --hex at most "
+                   "3, the default: 4,095 codes)")
     p.add_argument("--to", type=natural("--to"), default=1 << 24, metavar="N", dest="max",
                    help="the last pass's values (default 2**24)")
+    p.add_argument("--hex", action="store_true", help="the hexadecimal census: every code of "
+                   "hexadecimal digits 0-F; those with a digit past 7 to 2**14 values (one or "
+                   "two digits) or 2**12 (three), each proved periodic, proved "
+                   "arithmetic-periodic or open (with the regularity it shows); the octal "
+                   "ones as the octal census takes them")
+    p.add_argument("--hex-to", type=natural("--hex-to"), default=None, metavar="N",
+                   help="with --hex: take the open codes with a digit past 7 on, four times "
+                   "further a pass, up to N values")
     where = p.add_mutually_exclusive_group()
     where.add_argument("--jobs", "-j", type=natural("--jobs"), metavar="J",
                        help="worker processes (default: every core)")
@@ -224,6 +233,11 @@ def command_survey(args, out) -> int:
     summaries = [found[code] for code in codes if code in found]
     if args.equivalent is not None:
         _write_classes(summaries, args, out)
+    elif misere is None and not all(_octal(code) for code in codes):
+        from ...analysis.survey import FIELDS
+
+        columns = [*FIELDS[:5], "saltus", *FIELDS[5:]]
+        _write_table([s.row(saltus=True) for s in summaries], args, out, columns)
     elif misere is None:
         _write_table([s.row() for s in summaries], args, out)
     else:
@@ -237,9 +251,12 @@ def command_survey(args, out) -> int:
 def command_census(args, out) -> int:
     from ...analysis.census import (
         COLUMNS,
+        HEX_COLUMNS,
         census_codes,
         census_rows,
         escalates,
+        hex_passes,
+        is_octal,
         passes,
         summary_markdown,
     )
@@ -248,8 +265,14 @@ def command_census(args, out) -> int:
     from ...storage.store import Store, default_path
     from ..progress import bar, seconds
 
-    codes = census_codes(args.digits)
+    if args.digits is None:
+        args.digits = 3 if args.hex else 4
+    if args.hex_to is not None and not args.hex:
+        raise InputError("--hex-to goes with --hex")
+    codes = census_codes(args.digits, args.hex)
     if args.misere is not None:
+        if args.hex:
+            raise InputError("--misere and --hex: the misère census is of octal codes")
         return _misere_census(args, codes, out)
     if args.budget is not None:
         raise InputError("--states goes with --misere")
@@ -262,26 +285,36 @@ def command_census(args, out) -> int:
         raise InputError(f"--to: {too_long(args.max)}")
     path = args.db if args.db is not None else default_path()
     final, failures = {}, {}   # each code's furthest row; what failed
+    octal = [code for code in codes if is_octal(code)]
+    # (codes, each pass's values, the furthest a row may come from, who goes on): a code
+    # surveyed further into the database, up to --to, shows that row
+    plans = [(octal, steps, args.max, escalates)]
+    for digits in range(1, args.digits + 1) if args.hex else ():
+        limits = hex_passes(digits, args.hex_to)
+        plans.append(([code for code in codes if len(code) - 2 == digits and not is_octal(code)],
+                      limits, limits[-1], lambda summary: not summary.proved))
     previous = signal.signal(signal.SIGTERM, _terminated)
     try:
         with Store(path, make_parents=args.db is None, reclaim=args.reclaim) as store:
             with open_executor(_jobs(args, len(codes)), args.dask) as (pool, window):
-                current = codes
-                for limit in steps:
-                    with bar(len(current), f"census to {limit:,}", "games") as shown:
-                        failures.update(survey(current, limit, store, pool, window,
-                                               _counter(shown), _say_waiting, seconds()[0]))
-                    found = store.summaries(current, limit)
-                    current = [code for code in current if code in found
-                               and escalates(found[code])]
-                    if not current:
-                        break
-                final = store.furthest(codes, steps[0], args.max)   # and surveys run further
+                for members, limits, furthest, goes_on in plans:
+                    current = members
+                    for limit in limits:
+                        if not current:
+                            break
+                        with bar(len(current), f"census to {limit:,}", "games") as shown:
+                            failures.update(survey(current, limit, store, pool, window,
+                                                   _counter(shown), _say_waiting,
+                                                   seconds()[0]))
+                        found = store.summaries(current, limit)
+                        current = [code for code in current if code in found
+                                   and goes_on(found[code])]
+                    final.update(store.furthest(members, limits[0], furthest))
     finally:
         signal.signal(signal.SIGTERM, previous)
     for code, error in failures.items():
         sys.stderr.write(f"kayles census: {code}: {error}\n")
-    rows = census_rows([final[code] for code in codes if code in final])
+    rows = census_rows([final[code] for code in codes if code in final], args.hex)
     if args.plot is not None:
         from ...analysis.plot import census_figure, save_format
         from ...storage._files import write_atomically
@@ -294,7 +327,7 @@ def command_census(args, out) -> int:
     else:
         if args.csv:
             out.write(_census_header(args))
-        _write_table(rows, args, out, list(COLUMNS))
+        _write_table(rows, args, out, list(HEX_COLUMNS if args.hex else COLUMNS))
     return 1 if failures else 0
 
 
@@ -363,6 +396,16 @@ def _census_header(args) -> str:
                 "the next heap is beyond the search (stopped_by states, memory or powers)\n"
                 "# checksum: the first 16 hex digits of the SHA-256 of the presentation, "
                 "P-portion and heaps' classes (kayles quotient --to heaps)\n")
+    if args.hex:
+        further = f" --hex-to {args.hex_to}" if args.hex_to is not None else ""
+        return (f"# kayles census --hex --digits {args.digits} --to {args.max}{further}\n"
+                f"{made_by}# status solved: preperiod, period and saltus proved "
+                "(G(n + period) = G(n) + saltus from the preperiod on; saltus 0: periodic; "
+                "kayles.engine.regularity's theorems P and A, the octal theorem for octal "
+                "codes); open: computed to 'computed' values, observed_*: the regularity they "
+                "show, not proved\n# checksum: Fletcher-32 of G(0..values-1); class: the "
+                "first code whose first 4096 values are the same; mask, rare: the octal "
+                "codes' rare mask\n")
     return (f"# kayles census --digits {args.digits} --to {args.max}\n{made_by}"
             "# status solved: preperiod and period proved; open: computed to 'computed' values"
             "\n# checksum: Fletcher-32 of G(0..values-1); class: the first code whose first "
@@ -402,6 +445,12 @@ def _quotients(args, codes: list[str], pool, window: int, store) -> dict[str, di
 # its masks are written as people read them (6+parity), CSV and JSON keep the integer.
 # With --misere, JSON rows gain a "misere" object; the other forms four columns from it.
 MISERE_COLUMNS = ("misere_heaps", "misere_order", "misere_p", "misere_solved")
+
+
+def _octal(code: str) -> bool:
+    from ...engine.codes import get_game
+
+    return get_game(code).octal
 
 
 def _write_table(rows: list[dict], args, out, columns=None) -> None:
