@@ -33,6 +33,7 @@ from libc.string cimport memcmp, memcpy, memset
 from _common cimport MAX_KINDS, Kind, allows, hold, load_kinds, reserve
 
 from kayles.engine import _kernel_args as _args
+from kayles.engine import limits as _limits
 from kayles.errors import ResourceError
 
 cdef enum:
@@ -378,6 +379,7 @@ cdef int value_of(MisereMemo memo, tuple heaps, Py_ssize_t twos) except -1:
             steps += 1
             if steps & (SIGNAL_STEPS - 1) == 0:
                 PyErr_CheckSignals()  # Ctrl-C (KeyboardInterrupt) ends a long search
+                _limits.interrupt()   # ... and so may a hook (a server's time cap)
             f = &memo.frames[memo.nframes - 1]
             while f.next < f.options_end:
                 n = memo.pending.data[f.next]

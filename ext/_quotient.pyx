@@ -20,6 +20,7 @@ from libc.string cimport memcmp, memcpy, memset
 from _common cimport reserve
 
 from kayles.engine import _kernel_args as _args
+from kayles.engine import limits as _limits
 from kayles.engine._constants import STATE_ENTRIES as _STATE_ENTRIES
 
 cdef Py_ssize_t STATE_ENTRIES = _STATE_ENTRIES  # a stored state's room besides its set
@@ -351,6 +352,7 @@ def candidates(const int[::1] trans, Py_ssize_t width, const int[::1] parent,
         for x in range(n):
             if (x & (SIGNAL_STEPS - 1)) == 0:
                 PyErr_CheckSignals()
+                _limits.interrupt()
             if (p[x] != 0) != lost:
                 continue
             length = path_of(parent, letter, x, path)
@@ -407,6 +409,7 @@ def grow(const int[::1] table, Py_ssize_t n, Py_ssize_t stride, const unsigned c
         while s < store.count and not broken:
             if (s & (SIGNAL_STEPS - 1)) == 0:
                 PyErr_CheckSignals()
+                _limits.interrupt()
             x = store.xs[s]
             length = store.start[s + 1] - store.start[s]
             memcpy(here, store.items + store.start[s], length * sizeof(int))
@@ -489,6 +492,7 @@ def mark(const int[::1] table, Py_ssize_t n, Py_ssize_t stride, unsigned char[::
                 raise ValueError(f"more than {limit} states")
             if (visits & (SIGNAL_STEPS - 1)) == 0:
                 PyErr_CheckSignals()
+                _limits.interrupt()
             for k in range(d + 1):
                 at[k] = y
                 reserve(<void**>&sets[k], &rooms[k], length + 1, sizeof(int))
@@ -566,6 +570,7 @@ def least_failure(const int[::1] table, Py_ssize_t n, Py_ssize_t stride,
                 memset(seen + i, 0, seen_room - i)
             if (s & (SIGNAL_STEPS - 1)) == 0:
                 PyErr_CheckSignals()
+                _limits.interrupt()
             counts[d] += 1
             for k in range(d + 1):
                 at[k] = s
@@ -679,6 +684,7 @@ def minimize(Py_ssize_t count, Py_ssize_t width, moves, labels):
             block[s] = name_row(rows, s, 1, length, table, slots, block, &names)
         while True:
             PyErr_CheckSignals()
+            _limits.interrupt()
             for s in range(count):
                 rows[s * length] = block[s]
                 for b in range(width):
@@ -736,6 +742,7 @@ def product_columns(const int[::1] base, Py_ssize_t nb, Py_ssize_t stride, bases
         for x in range(size):
             if (x & (SIGNAL_STEPS * 16 - 1)) == 0:
                 PyErr_CheckSignals()
+                _limits.interrupt()
             r = x
             for j in range(factors - 1, -1, -1):
                 xd[j] = r % width[j]
@@ -864,6 +871,7 @@ def columns(const int[::1] trans, Py_ssize_t width, const int[::1] parent,
             depth = kept[y]
             if y:
                 PyErr_CheckSignals()
+                _limits.interrupt()
                 for x in range(n):
                     column[depth * n + x] = trans[column[(depth - 1) * n + x] * width
                                                   + letter[y]]

@@ -115,6 +115,37 @@ def test_ctrl_c_stops_the_server_in_the_middle_of_a_long_request(tmp_path):
     assert b"Traceback" not in err, err
 
 
+MISERE_HEAVY = {"game": "0.3777777", "misere": True,
+                "position": [200, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 3, 5, 7, 9, 11]}
+
+
+def test_a_misere_request_past_its_cpu_time_is_refused(server):
+    """The misère search and quotients answer the page's time cap too (an interrupt hook in
+    the kernels' loops: no signal reaches a request's thread)."""
+    status, body = server.post("/api/analyse", json.dumps(MISERE_HEAVY).encode())
+    assert status == 400 and "needs more than the page's 1 s of work" in body["error"], body
+    status, body = server.post("/api/analyse", json.dumps(
+        {"game": "0.777", "misere": True, "position": [5000, 5000]}).encode())
+    assert status == 400 and "needs more than the page's 1 s of work" in body["error"], body
+    assert server.get("/api/nimber?game=kayles&n=10")[0] == 200
+
+
+def test_ctrl_c_stops_the_server_in_the_middle_of_a_misere_request(tmp_path):
+    running = Server(tmp_path, "--seconds", "3600")
+    asked = threading.Thread(target=lambda: _ignore_errors(
+        running.post, "/api/analyse", json.dumps(MISERE_HEAVY).encode()))
+    try:
+        asked.start()
+        wait_until_busy(running.proc, 1.5)  # well into the search
+        took, _, err = signal_and_measure(running.proc, signal.SIGINT)
+    finally:
+        running.stop()
+        asked.join()
+    assert took < 2, took
+    assert running.proc.returncode in (0, 130), err
+    assert b"Traceback" not in err, err
+
+
 def _ignore_errors(call, *args) -> None:
     try:
         call(*args)

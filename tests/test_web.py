@@ -281,3 +281,67 @@ def test_a_hostile_max_in_the_survey_database_is_refused(tmp_path):
         response = client.get("/api/survey")
     assert response.status_code == 400
     assert response.json()["error"].endswith("a row's max is not one kayles wrote")
+
+
+def _surveyed(db, *codes: str, limit: str = "2000") -> None:
+    subprocess.run([sys.executable, "-m", "kayles", "survey", *codes, "--max", limit,
+                    "--jobs", "1", "--db", str(db)], check=True, capture_output=True, cwd=ROOT)
+
+
+def test_a_damaged_database_is_one_400_and_one_line(tmp_path):
+    """2,000 bytes overwritten in the middle of the file: the page says so in one JSON 400
+    naming the file, the command in one line, status 2; never a traceback."""
+    db = tmp_path / "s.sqlite"
+    _surveyed(db, *[f"0.{d}" for d in range(10, 80) if "8" not in str(d) and "9" not in str(d)],
+              limit="40000")
+    size = db.stat().st_size
+    with open(db, "r+b") as handle:  # the start of a page in the middle: its b-tree header
+        handle.seek(size // 4096 // 2 * 4096)
+        handle.write(bytes(range(256)) * 8)
+    with TestClient(create_app(Service(str(db))), raise_server_exceptions=False) as client:
+        response = client.get("/api/survey", params={"max": "40000"})
+    assert response.status_code == 400, response.text
+    assert "not a usable survey database" in response.json()["error"]
+    assert str(db) in response.json()["error"]
+    result = subprocess.run([sys.executable, "-m", "kayles", "survey", "--digits", "2",
+                             "--max", "40000", "--db", str(db)], capture_output=True, cwd=ROOT)
+    err = result.stderr.decode()
+    assert result.returncode == 2 and err.count("\n") == 1 and str(db) in err, err
+    assert "Traceback" not in err and "internal error" not in err
+
+
+def test_the_server_reads_an_old_database_without_writing_it(tmp_path):
+    """A schema-1 file in rollback-journal mode: served as it is (mode=ro), never migrated
+    to WAL or schema 4, its bytes unchanged."""
+    import sqlite3
+
+    db = tmp_path / "old.sqlite"
+    _surveyed(db, "0.77", "0.07", limit="500")
+    with sqlite3.connect(db) as con:  # make it what an old kayles wrote
+        con.execute("PRAGMA journal_mode = DELETE")
+        con.execute("DROP TABLE records")
+        con.execute("DROP TABLE quotients")
+        con.execute("ALTER TABLE games DROP COLUMN saltus")
+        con.execute("PRAGMA user_version = 1")
+    before = db.read_bytes()
+    with TestClient(create_app(Service(str(db)))) as client:
+        data = ok(client.get("/api/survey", params={"max": "500"}))
+    assert [r["code"] for r in data["rows"]] == ["0.07", "0.77"]
+    assert db.read_bytes() == before
+    assert not (tmp_path / "old.sqlite-wal").exists()
+
+
+def test_a_row_of_another_game_is_refused(tmp_path):
+    """0.77's row copied under 0.07 (its checksum right: the row is 0.77's own) is not shown
+    as 0.07's: a row's first values are derived again from its code's rules."""
+    import sqlite3
+
+    db = tmp_path / "s.sqlite"
+    _surveyed(db, "0.77", limit="500")
+    with sqlite3.connect(db) as con:
+        con.execute("UPDATE games SET code = '0.07'")
+    result = subprocess.run([sys.executable, "-m", "kayles", "survey", "0.07", "--max", "500",
+                             "--db", str(db)], capture_output=True, cwd=ROOT)
+    err = result.stderr.decode()
+    assert result.returncode == 2 and "the row of 0.07" in err and "not its game's" in err, err
+    assert result.stdout == b""

@@ -36,8 +36,8 @@ if TYPE_CHECKING:
     from ..storage.records import Summary
 
 __all__ = ["CLASS_VALUES", "COLUMNS", "FIRST", "HEX_COLUMNS", "MISERE_COLUMNS", "census_codes",
-           "census_rows", "escalates", "hex_passes", "is_octal", "misere_rows", "misere_markdown",
-           "passes", "summary_markdown"]
+           "census_rows", "escalates", "hex_passes", "hex_summary_markdown", "is_octal",
+           "misere_rows", "misere_markdown", "passes", "summary_markdown"]
 
 FIRST = 1 << 16  # the first pass: every code to this many values
 STEP = 4  # each later pass computes 2**STEP times more values
@@ -212,4 +212,53 @@ def summary_markdown(rows: list[dict], top: int = 10) -> str:
         last = f"{row['last_rare']:,}" if row["last_rare"] is not None else "-"
         out.append(f"| {row['code']} | {size[row['code']]} | {row['computed']:,} | "
                    f"{row['largest']} | {mask_text(row['mask'])} | {row['rare']:,} | {last} |")
+    return "\n".join(out) + "\n"
+
+
+def kind_of(row: dict) -> str:
+    """A hexadecimal census row's kind: periodic, arithmetic (a saltus) or open."""
+    if row["status"] != "solved":
+        return "open"
+    return "arithmetic" if row["saltus"] else "periodic"
+
+
+def hex_summary_markdown(rows: list[dict], top: int = 10) -> str:
+    """The hexadecimal census in a few Markdown tables: by digits, how many codes are proved
+    periodic, proved arithmetic-periodic and open (the octal ones apart); the largest
+    periods and saltuses proved (one code a class); the open codes with a digit past 7 and
+    the regularity they show, the most common first."""
+    out = ["| digits | codes | octal | periodic | arithmetic-periodic | open | classes |",
+           "|---:|---:|---:|---:|---:|---:|---:|"]
+    for digits in sorted({len(row["code"]) - 2 for row in rows}):
+        some = [row for row in rows if len(row["code"]) - 2 == digits]
+        kinds = [kind_of(row) for row in some]
+        out.append(f"| {digits} | {len(some):,} | {sum(is_octal(r['code']) for r in some):,} | "
+                   f"{kinds.count('periodic'):,} | {kinds.count('arithmetic'):,} | "
+                   f"{kinds.count('open'):,} | {len({row['class'] for row in some}):,} |")
+    size: dict[str, int] = {}
+    for row in rows:
+        size[row["class"]] = size.get(row["class"], 0) + 1
+    firsts = [row for row in rows if row["code"] == row["class"] and not is_octal(row["code"])]
+    arithmetic = [row for row in firsts if kind_of(row) == "arithmetic"]
+    for key, title in (("period", "Largest periods of the arithmetic-periodic codes"),
+                       ("saltus", "Largest saltuses")):
+        out += ["", f"**{title}** (one code a class)", "",
+                "| code | class size | preperiod | period | saltus | values |",
+                "|---|---:|---:|---:|---:|---:|"]
+        for row in sorted(arithmetic, key=lambda r: (-r[key], r["code"]))[:top]:
+            out.append(f"| {row['code']} | {size[row['code']]} | {row['preperiod']:,} | "
+                       f"{row['period']:,} | {row['saltus']:,} | {row['values']:,} |")
+    shown: dict[tuple, list[dict]] = {}
+    for row in firsts:
+        if kind_of(row) == "open" and row["observed_period"] is not None:
+            shown.setdefault((row["observed_period"], row["observed_saltus"]), []).append(row)
+    out += ["", "**Open codes that show a regularity** (observed, not proved; one code a "
+            "class)", "", "| observed period | saltus | classes | first codes |",
+            "|---:|---:|---:|---|"]
+    for (p, s), some in sorted(shown.items(), key=lambda kv: (-len(kv[1]), kv[0]))[:top]:
+        out.append(f"| {p} | {s} | {len(some):,} | "
+                   f"{', '.join(r['code'] for r in some[:6])} |")
+    silent = [row for row in firsts if kind_of(row) == "open" and row["observed_period"] is None]
+    out += ["", f"**Open codes that show no regularity**: {len(silent):,} classes, e.g. "
+            f"{', '.join(row['code'] for row in silent[:12])}."]
     return "\n".join(out) + "\n"

@@ -210,37 +210,61 @@ def repr_png(sequence: Sequence) -> bytes | None:
     return data.getvalue()
 
 
-def census_figure(rows: list[dict], size: tuple[int, int] = (1600, 700)) -> Figure:
-    """The census's picture (kayles census --plot): solved and open codes by digits, and
-    each solved code's period against its preperiod (log scales, by digits)."""
+def census_figure(rows: list[dict], size: tuple[int, int] = (1600, 700), *,
+                  hexadecimal: bool = False) -> Figure:
+    """The census's picture (kayles census --plot): the share of codes solved and open by
+    digits (with ``hexadecimal``: periodic, arithmetic-periodic and open), and each solved
+    code's period against its preperiod (log scales, by digits; arithmetic-periodic ones
+    marked apart)."""
     Figure, FigureCanvasAgg = _matplotlib()
     fig = Figure(figsize=(size[0] / DPI, size[1] / DPI), dpi=DPI)
     FigureCanvasAgg(fig)
     bars, scatter = fig.subplots(1, 2, gridspec_kw={"width_ratios": [1, 2]})
     digits = sorted({len(row["code"]) - 2 for row in rows})
-    solved = [sum(r["status"] == "solved" for r in rows if len(r["code"]) - 2 == d)
-              for d in digits]
-    total = [sum(len(r["code"]) - 2 == d for r in rows) for d in digits]
-    share = [100 * s / t for s, t in zip(solved, total)]
-    bars.bar(digits, share, color="tab:green", label="solved (period proved)")
-    bars.bar(digits, [100 - x for x in share], bottom=share, color="tab:gray", label="open")
-    for d, s, t, x in zip(digits, solved, total, share):
-        bars.text(d, x / 2, f"{s:,}\nof {t:,}", ha="center", va="center", fontsize="small",
-                  color="white")
+
+    def share(kind) -> list[float]:
+        return [100 * sum(kind(r) for r in rows if len(r["code"]) - 2 == d)
+                / max(1, sum(len(r["code"]) - 2 == d for r in rows)) for d in digits]
+
+    kinds = [("periodic", "tab:green", lambda r: r["status"] == "solved" and not r.get("saltus")),
+             ("arithmetic-periodic", "tab:orange", lambda r: r["status"] == "solved"
+              and bool(r.get("saltus"))), ("open", "tab:gray", lambda r: r["status"] != "solved")]
+    if not hexadecimal:
+        kinds = [("solved (period proved)", "tab:green", lambda r: r["status"] == "solved"),
+                 ("open", "tab:gray", lambda r: r["status"] != "solved")]
+    bottom = [0.0] * len(digits)
+    for label, color, kind in kinds:
+        heights = share(kind)
+        bars.bar(digits, heights, bottom=bottom, color=color, label=label)
+        for d, h, b0 in zip(digits, heights, bottom):
+            count = sum(kind(r) for r in rows if len(r["code"]) - 2 == d)
+            if h >= 6:
+                bars.text(d, b0 + h / 2, f"{count:,}", ha="center", va="center",
+                          fontsize="small", color="white")
+        bottom = [b0 + h for b0, h in zip(bottom, heights)]
     bars.set_xticks(digits)
     bars.set_xlabel("digits of the code 0.d1..dk")
     bars.set_ylabel("% of the codes")
-    bars.legend(fontsize="small", loc="lower right")
+    bars.set_ylim(0, 130)  # the legend above the bars, hiding none
+    bars.legend(fontsize="small", loc="upper center", ncol=1 if hexadecimal else 2)
     for d in digits:
         some = [r for r in rows if r["status"] == "solved" and len(r["code"]) - 2 == d]
+        label = f"{d} digit{'s' if d > 1 else ''} ({len(some):,} solved)"
         scatter.scatter([r["preperiod"] + 1 for r in some], [r["period"] for r in some], s=10,
-                        alpha=0.6, label=f"{d} digits ({len(some):,} solved)")
+                        alpha=0.6, label=label)
+    saltus = [r for r in rows if r["status"] == "solved" and r.get("saltus")]
+    if saltus:
+        scatter.scatter([r["preperiod"] + 1 for r in saltus], [r["period"] for r in saltus],
+                        s=40, facecolors="none", edgecolors="black",
+                        label=f"with a saltus ({len(saltus):,})")
     scatter.set_xscale("log")
     scatter.set_yscale("log")
     scatter.set_xlabel("preperiod + 1")
     scatter.set_ylabel("period")
     scatter.grid(alpha=0.3)
     scatter.legend(fontsize="small")
-    fig.suptitle(f"The census of {len(rows):,} octal codes: {sum(solved):,} solved")
+    solved = sum(r["status"] == "solved" for r in rows)
+    family = "hexadecimal" if hexadecimal else "octal"
+    fig.suptitle(f"The census of {len(rows):,} {family} codes: {solved:,} solved")
     fig.tight_layout()
     return fig

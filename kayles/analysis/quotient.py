@@ -65,7 +65,7 @@ from array import array
 
 from ..engine import limits
 from ..engine._constants import QUOTIENT_STATES
-from ..engine.limits import QUOTIENT_BUDGET, QUOTIENT_HEAP, QUOTIENT_MEMORY
+from ..engine.limits import QUOTIENT_BUDGET, QUOTIENT_HEAP, QUOTIENT_MEMORY, interrupt
 from ..engine.rules import Game, parse_octal
 from ..errors import InputError, ResourceError
 from .misere import Solver
@@ -244,6 +244,7 @@ def quotient(game: Game, max_heap: int, budget: int = MAX_STATES, kernel=None, *
         try:
             builder.add(h)
         except ResourceError as exc:
+            interrupt()  # a caller's own stop (a server's time cap) is no bound of this search
             if not as_far_as_it_goes or h == 1:
                 raise
             found = _present(game, h - 1, builder)  # a failed heap leaves heaps 1..h-1 as they were
@@ -819,6 +820,7 @@ def answer_misere(solver: Solver, heaps: list[int], answer):
     try:
         return answer()
     except ResourceError:
+        interrupt()
         if quotient_first or not attach_quotient(solver, heaps):
             raise
         return answer()
@@ -837,6 +839,7 @@ def attach_quotient(solver: Solver, heaps: list[int]) -> bool:
         q = quotient(solver.game, min(largest, MAX_HEAP), solver.budget,
                      memory=ANSWER_MEMORY)
     except ResourceError:
+        interrupt()
         return False
     if largest > q.max_heap and q.solved is None:
         return False

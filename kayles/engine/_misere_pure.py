@@ -31,7 +31,10 @@ from ..errors import ResourceError
 from . import _kernel_args as args
 from ._common_pure import check_kinds, mex
 from ._constants import WORDS_PER_POSITION, WORDS_SLACK
+from .limits import interrupt
 from .rules import allowed
+
+SIGNAL_STEPS = 4096  # search steps between calls of the interrupt hook (the compiled twin's)
 
 __all__ = ["MisereMemo", "misere_layers_agree", "misere_value"]
 
@@ -152,7 +155,11 @@ def _value(memo: MisereMemo, heaps: tuple[int, ...], twos: int) -> int:
         return values[root]
     memo.pending_words = _weight(root)
     stack = [[root, _options(memo, root), 0, set()]]  # key, options, next option, values seen
+    steps = 0
     while stack:
+        steps += 1
+        if steps % SIGNAL_STEPS == 0:
+            interrupt()  # a hook may end a long search (the compiled twin's look at signals)
         frame = stack[-1]
         key, options, position, seen = frame
         while position < len(options) and options[position] in values:

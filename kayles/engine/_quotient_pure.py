@@ -29,6 +29,9 @@ from array import array
 
 from . import _kernel_args as args
 from ._constants import STATE_ENTRIES
+from .limits import interrupt
+
+SIGNAL_STEPS = 4096  # steps between calls of the interrupt hook (the compiled twin's)
 
 __all__ = ["candidates", "collapse", "columns", "grow", "least_failure",
            "mark", "minimize", "product_columns", "reach"]
@@ -65,6 +68,8 @@ def candidates(trans, width: int, parent, letter, p: bytes, table, stride: int, 
     losing = [y for y in range(n) if any(p[table[y * stride + t]] for t in options)]
     found = array("i")
     for x in range(n):
+        if x % SIGNAL_STEPS == 0:
+            interrupt()
         if bool(p[x]) != lost:
             continue
         path = _path(parent, letter, x)
@@ -119,6 +124,8 @@ def grow(table, n: int, stride: int, p: bytes, behaviours, xs, us, first: int, l
     broken = False
     s = 0
     while s < len(images) and not broken:
+        if s % SIGNAL_STEPS == 0:
+            interrupt()
         x, u = images[s], sets[s]
         for b in range(first if s < known else 0, len(behaviours)):
             g, options = behaviours[b]
@@ -209,7 +216,11 @@ def _lex_walk(width: int, start, extend, visit, counts: list[int]) -> bool:
     if visit(start):
         return True
     at = [start] * width  # per behaviour: the state the next heap of it is added to
+    steps = 0
     while True:
+        steps += 1
+        if steps % SIGNAL_STEPS == 0:
+            interrupt()
         for d in range(width):
             found = extend(at[d], d)
             if found is not None:
@@ -259,6 +270,7 @@ def minimize(count: int, width: int, moves, labels: list[int]) -> list[int]:
     block = list(labels)
     blocks = -1
     while True:
+        interrupt()
         names: dict[tuple, int] = {}
         new = [0] * count
         for s in range(count):
@@ -342,6 +354,8 @@ def product_columns(base, nb: int, stride: int, bases, tails, needed):
     wanted = [digits(e) for e in needed]
     out = array("i", [0]) * (size * len(needed))
     for y in range(size):
+        if y % (SIGNAL_STEPS * 16) == 0:
+            interrupt()
         mine = digits(y)
         for k, other in enumerate(wanted):
             s = base[mine[0] * stride + bases[k]]
@@ -394,6 +408,7 @@ def columns(trans, width: int, parent, letter, needed):
     n, m = len(parent), len(needed)
     out = array("i", [0]) * (n * m)
     for k, e in enumerate(needed):
+        interrupt()
         path = _path(parent, letter, e)
         for x in range(n):
             z = x

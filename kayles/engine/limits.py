@@ -19,10 +19,29 @@ from ._constants import MAX_BUDGET, MAX_THREADS
 from ._numbers import brief
 
 __all__ = ["BYTES_PER_VALUE", "CORES", "MISERE_BUDGET", "QUOTIENT_BUDGET", "QUOTIENT_HEAP",
-           "QUOTIENT_MEMORY",
+           "QUOTIENT_MEMORY", "interrupt", "set_interrupt",
            "RUN_CHECKPOINT_SECONDS", "RUN_WINDOW", "SAVE_CHUNK", "SAVE_CHUNK_SECONDS",
            "SURVEY_MISERE_HEAP", "TABLE_LIMIT", "THREADS", "Range", "cpu_model", "memory",
            "parse_size", "size_text", "table_limit", "too_long"]
+
+
+_interrupt = None  # the hook set_interrupt gives the kernels' long loops (None: none)
+
+
+def set_interrupt(hook) -> None:
+    """Have the misère and quotient kernels' long loops call ``hook()`` now and then (with
+    their look at signals, a few thousand steps apart, in both twins): it raises to end the
+    work of the thread that calls it.  ``kayles serve`` uses it for its time cap and its
+    stop, in request threads that signals never reach.  None: no hook."""
+    global _interrupt
+    _interrupt = hook
+
+
+def interrupt() -> None:
+    """Call the hook of set_interrupt, if any."""
+    hook = _interrupt
+    if hook is not None:
+        hook()
 
 
 class Range:

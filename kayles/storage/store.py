@@ -86,7 +86,8 @@ from array import array
 from pathlib import Path
 
 from ..engine.checksum import fletcher32_of_pieces
-from ..errors import InputError, path_text
+from ..engine.limits import interrupt
+from ..errors import InputError, ResourceError, path_text
 from .records import Record, Summary, pack_counts, unpack_counts
 
 TYPE_CHECKING = False
@@ -241,19 +242,19 @@ class Store:
         self.read_only = read_only or (self.path.exists() and not os.access(self.path, os.W_OK))
         try:
             if self.read_only:
-                self._db = sqlite3.connect(f"{self.path.resolve().as_uri()}?mode=ro", uri=True,
-                                           timeout=BUSY_TIMEOUT, isolation_level=None)
+                db = sqlite3.connect(f"{self.path.resolve().as_uri()}?mode=ro", uri=True,
+                                     timeout=BUSY_TIMEOUT, isolation_level=None)
             else:
-                self._db = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT,
-                                           isolation_level=None)
+                db = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT, isolation_level=None)
         except sqlite3.Error as exc:
             raise InputError(f"{self.name}: cannot open the survey database: {exc}") from None
+        self._db = _Database(db, self.name)
         try:
             self._db.execute("PRAGMA trusted_schema = OFF")  # no SQL of the file's own runs
             self._db.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT * 1000)}")
             self.saltus_kept = self._check_schema()
             if not self.read_only:
-                _use_wal(self._db)
+                _use_wal(db)
                 with self._transaction():
                     self._db.execute(_SCHEMA)
                     self._db.execute(_RECORDS_SCHEMA)
@@ -262,9 +263,6 @@ class Store:
                         self._db.execute("ALTER TABLE games ADD COLUMN saltus INTEGER")
                     self._db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
                 self.saltus_kept = True
-        except sqlite3.Error as exc:
-            self._db.close()
-            raise _damaged(self.name, exc) from None
         except BaseException:
             self._db.close()
             raise
@@ -550,9 +548,12 @@ def _damaged(name: str, exc: sqlite3.Error) -> InputError:
 
 
 def _read(name: str, rows):
-    """The rows of a query, a damaged file's error said as one InputError naming it."""
+    """The rows of a query, a damaged file's error said as one InputError naming it; the
+    interrupt hook (``limits.set_interrupt``: a server's time cap) is called at each."""
     try:
-        yield from rows
+        for row in rows:
+            interrupt()
+            yield row
     except sqlite3.DatabaseError as exc:
         raise _damaged(name, exc) from None
 
@@ -647,10 +648,57 @@ def _quotient_damage(max_heap: int, heaps, order, p_size, solved: tuple, checksu
     return ""
 
 
+class _Database:
+    """The connection to a database file, each SQLite error said as one line naming the file
+    (a damaged file: InputError; locked past the busy timeout: ResourceError), whether it
+    comes with a statement or with a row read after it."""
+
+    def __init__(self, db: sqlite3.Connection, name: str) -> None:
+        self._db, self.name = db, name
+
+    def execute(self, sql: str, arguments=()):
+        try:
+            return _Rows(self._db.execute(sql, arguments), self.name)
+        except sqlite3.Error as exc:
+            raise _refused(self.name, exc) from None
+
+    def close(self) -> None:
+        self._db.close()
+
+
+class _Rows:
+    """A cursor whose reads say a damaged file as _Database does."""
+
+    def __init__(self, cursor: sqlite3.Cursor, name: str) -> None:
+        self._cursor, self.name = cursor, name
+
+    def __iter__(self):
+        try:
+            yield from self._cursor
+        except sqlite3.Error as exc:
+            raise _refused(self.name, exc) from None
+
+    def fetchone(self):
+        try:
+            return self._cursor.fetchone()
+        except sqlite3.Error as exc:
+            raise _refused(self.name, exc) from None
+
+    def fetchall(self) -> list:
+        return list(self)
+
+
+def _refused(name: str, exc: sqlite3.Error) -> ValueError:
+    if isinstance(exc, sqlite3.OperationalError) and "locked" in str(exc):
+        return ResourceError(f"{name}: the survey database stayed locked by another survey "
+                             f"for {BUSY_TIMEOUT:g} s; try again")
+    return _damaged(name, exc)
+
+
 class _Transaction:
     """``BEGIN IMMEDIATE`` ... ``COMMIT`` (``ROLLBACK`` on any exception)."""
 
-    def __init__(self, db: sqlite3.Connection) -> None:
+    def __init__(self, db: _Database) -> None:
         self._db = db
 
     def __enter__(self) -> None:

@@ -256,6 +256,7 @@ def command_census(args, out) -> int:
         census_rows,
         escalates,
         hex_passes,
+        hex_summary_markdown,
         is_octal,
         passes,
         summary_markdown,
@@ -319,11 +320,11 @@ def command_census(args, out) -> int:
         from ...analysis.plot import census_figure, save_format
         from ...storage._files import write_atomically
 
-        drawn = census_figure(rows)
+        drawn = census_figure(rows, hexadecimal=args.hex)
         write_atomically(args.plot, lambda handle: drawn.savefig(
             handle, format=save_format(args.plot)), force=True)
     if args.summary:
-        out.write(summary_markdown(rows))
+        out.write(hex_summary_markdown(rows) if args.hex else summary_markdown(rows))
     else:
         if args.csv:
             out.write(_census_header(args))

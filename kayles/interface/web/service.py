@@ -35,6 +35,7 @@ from ...analysis.quotient import misere_answer
 from ...analysis.row import runs
 from ...engine._numbers import brief, natural
 from ...engine.codes import get_game
+from ...engine.limits import set_interrupt
 from ...engine.rules import ALIASES, GAMES, Game, encode, parse_octal
 from ...engine.sequence import Sequence
 from ...errors import InputError, ResourceError, shown
@@ -47,6 +48,7 @@ if TYPE_CHECKING:
 __all__ = ["MAX_GAMES", "MAX_VALUES", "MISERE_BUDGET", "REQUEST_SECONDS", "Service"]
 
 MAX_VALUES = 1 << 17  # values a sequence request may compute (or copy past a proof)
+SURVEY_ROWS = 5000  # the rows of the survey database one request shows (the first, by code)
 DEFAULT_VALUES = 2000  # shown when a game has no proof within PROOF_SEARCH
 PROOF_SEARCH = 1 << 16  # values the explorer spends looking for a proof of the period
 MISERE_BUDGET = 200_000  # positions a misère request may store (the command's is 1,000,000)
@@ -69,11 +71,14 @@ class _Game:
 
 
 class _Pace:
-    """A sequence listener for one request: chunks of about CHUNK_SECONDS of CPU time, and
-    a ValueError between two chunks once the request's time is spent or the server stops."""
+    """One request's pace: a sequence listener that asks for chunks of about CHUNK_SECONDS
+    of CPU time, and ``check``, which raises once the request's time is spent or the server
+    stops: between two chunks, and from the misère and quotient kernels' loops (their
+    interrupt hook, ``_interrupt``), which no signal reaches in a request's thread."""
 
     def __init__(self, service: Service, sequence: Sequence) -> None:
         self.service = service
+        self.game = sequence.game.name
         self.started = self.last = time.thread_time()
         self.length = len(sequence)
 
@@ -83,12 +88,26 @@ class _Pace:
         self.last, self.length = now, len(sequence)
         sequence.step = max(1, min(4 * done, int(done * CHUNK_SECONDS / took))) if took else (
             2 * done or FIRST_CHUNK)
+        self.check()
+
+    def check(self) -> None:
         if self.service.stopping.is_set():
             raise ResourceError("the server is stopping")
-        if now - self.started > self.service.seconds:
-            raise ResourceError(f"{sequence.game.name}: this needs more than the page's "
-                             f"{self.service.seconds:g} s of work: ask the command line "
-                             f"(kayles grundy, kayles period)")
+        if time.thread_time() - self.started > self.service.seconds:
+            raise ResourceError(f"{self.game}: this needs more than the page's "
+                                f"{self.service.seconds:g} s of work: ask the command line "
+                                f"(kayles grundy, kayles period, kayles move)")
+
+
+_request = threading.local()  # the pace of the request a thread is working on
+
+
+def _interrupt() -> None:
+    """The kernels' interrupt hook (kayles.engine.limits.set_interrupt): the pace of this
+    thread's request, if it has one."""
+    pace = getattr(_request, "pace", None)
+    if pace is not None:
+        pace.check()
 
 
 class Service:
@@ -104,6 +123,7 @@ class Service:
         self.seconds = seconds
         self.stopping = threading.Event()
         self._guard = threading.Lock()  # over _games
+        set_interrupt(_interrupt)  # the kernels' loops look at this thread's request
         self._games: OrderedDict[str, _Game] = OrderedDict()
 
     def stop(self) -> None:
@@ -129,9 +149,11 @@ class Service:
             pace = _Pace(self, sequence)
             sequence.step = FIRST_CHUNK
             sequence.listeners.append(pace)
+            _request.pace = pace
             try:
                 return work(entry)
             finally:
+                _request.pace = None
                 sequence.listeners.remove(pace)
                 sequence.step = None
 
@@ -251,22 +273,33 @@ class Service:
         return self.run(game, work)
 
     def survey(self, request: dict) -> dict:
-        """The done rows of the survey database the server was started with (--db)."""
+        """The done rows of the survey database the server was started with (--db), read
+        only (SQLite's mode=ro: nothing written, nothing migrated), SURVEY_ROWS at most,
+        within the request's time (every row read is checked against its game's rules)."""
         if self.store_path is None:
             raise InputError("this server has no survey database: start it with --db FILE")
         from ...storage.store import Store
 
-        with Store(self.store_path) as store:
-            limits = store.limits()
-            asked = request.get("max")
-            if asked in (None, ""):   # the largest max with the most rows
-                limit = max(limits, key=lambda m: (limits[m], m), default=1048576)
-            else:
-                limit = natural(str(asked), "max")
-            codes = store.done_codes(limit)
-            found = store.summaries(codes, limit)
+        if self.stopping.is_set():
+            raise ResourceError("the server is stopping")
+        _request.pace = pace = _Pace(self, Sequence(GAMES["kayles"]))
+        pace.game = "the survey"
+        try:
+            with Store(self.store_path, read_only=True) as store:
+                limits = store.limits()
+                asked = request.get("max")
+                if asked in (None, ""):   # the largest max with the most rows
+                    limit = max(limits, key=lambda m: (limits[m], m), default=1048576)
+                else:
+                    limit = natural(str(asked), "max")
+                codes = store.done_codes(limit)
+                shown_codes = codes[:SURVEY_ROWS]
+                found = store.summaries(shown_codes, limit)
+        finally:
+            _request.pace = None
         return {"max": limit, "limits": [{"max": m, "rows": n} for m, n in limits.items()],
-                "rows": [found[code].row() for code in codes]}
+                "total": len(codes),
+                "rows": [found[code].row() for code in shown_codes]}
 
     # -- what an analysis says -------------------------------------------------------------------
 
