@@ -427,6 +427,38 @@ def test_a_stored_record_that_disagrees_stops_the_run(tmp_path):
     assert b"is damaged or was edited" in result.stderr
 
 
+def test_stored_records_are_derived_again_when_shown(tmp_path):
+    """`run --show` derives the records of heaps up to 2**16 from the game's rules: .167's
+    records copied under .161's name, or one edited consistently (a heap moved from value 0
+    to 1, its checksum's first sum to match), are refused, one line, status 2."""
+    import sqlite3
+
+    db = tmp_path / "db"
+    assert kayles("run", ".167", "--to", "4096", "--window", "2048", "--dir",
+                  str(tmp_path / "run"), "--db", str(db)).returncode == 0
+    shown = kayles("run", ".167", "--show", "--db", str(db))
+    assert shown.returncode == 0 and shown.stdout.count(b"\n") == 13, shown.stderr
+    with sqlite3.connect(db) as connection:
+        connection.execute("INSERT INTO records SELECT '0.161', n, largest, first, mask, rare, "
+                           "last_rare, checksum, frequencies, seconds, updated FROM records")
+    result = kayles("run", ".161", "--show", "--db", str(db))
+    assert_usage_error(result)
+    assert b"the records of 0.161 are not its game's" in result.stderr, result.stderr
+    from kayles.storage.records import pack_counts, unpack_counts
+
+    with sqlite3.connect(db) as connection:
+        blob, = connection.execute("SELECT frequencies FROM records WHERE game = '0.167' "
+                                   "AND n = 1024").fetchone()
+        counts = unpack_counts(blob)
+        counts[0] -= 1
+        counts[1] += 1
+        connection.execute("UPDATE records SET frequencies = ?, checksum = checksum + 1 "
+                           "WHERE game = '0.167' AND n = 1024", (pack_counts(counts),))
+    result = kayles("run", ".167", "--show", "--db", str(db))
+    assert_usage_error(result)
+    assert b"its record at 2**10" in result.stderr, result.stderr
+
+
 def test_a_survey_database_of_schema_1_gains_the_records_table(tmp_path):
     import sqlite3
 
@@ -439,7 +471,7 @@ def test_a_survey_database_of_schema_1_gains_the_records_table(tmp_path):
     with Store(db) as opened:
         assert opened.records("0.167") == []
     with sqlite3.connect(db) as connection:
-        assert connection.execute("PRAGMA user_version").fetchone()[0] == 3
+        assert connection.execute("PRAGMA user_version").fetchone()[0] == store.SCHEMA_VERSION
         tables = {row[0] for row in connection.execute("SELECT name FROM sqlite_master")}
     assert "records" in tables
 
@@ -495,10 +527,12 @@ def with_crc(body: bytes) -> bytes:
 
 
 def test_a_forged_checkpoint_is_refused_whatever_its_checksum(tmp_path):
-    """Hostile checkpoints whose CRC was recomputed: a header nested 200,000 deep, a
-    number that is not one (Infinity), and values edited with the histogram made to
-    fit (one edit among the recent values, one in the prefix they read).  Each is one
-    line, exit 2, and the file is left as it was."""
+    """Hostile checkpoints whose CRC was recomputed: header figures edited (the first sum,
+    the largest value; a record's frequency and checksum; a record the prefix's values
+    derive, edited consistently), a header nested 200,000 deep, a number that is not one
+    (Infinity), and values edited with the histogram made to fit (one edit among the
+    recent values, one in the prefix they read).  Each is one line, exit 2, and the file
+    is left as it was."""
     game, checkpoint, good = saved_run(tmp_path, 2)
     folder = checkpoint.parent
     to = next(iter(RUNS.values()))[1]
@@ -522,7 +556,34 @@ def test_a_forged_checkpoint_is_refused_whatever_its_checksum(tmp_path):
         head = json.dumps({**header, "counts": counts}, separators=(",", ":")).encode() + b"\n"
         return forged(head, bytes(copy))
 
+    def header_edit(**changes) -> bytes:
+        head = json.dumps({**header, **changes}, separators=(",", ":")).encode() + b"\n"
+        return forged(head)
+
+    def record_edit(index: int, consistent: bool) -> bytes:
+        """Record ``index`` with one heap moved from value 0 to value 1 (and, consistent,
+        its first sum made to match), or with one frequency and its checksum changed."""
+        records = [dict(record) for record in header["records"]]
+        record = records[index]
+        counts = list(record["counts"])
+        if consistent:
+            counts[0] -= 1
+            counts[1] += 1
+            record["fletcher32"] += 1
+        else:
+            counts[1] += 1
+            record["fletcher32"] ^= 0x10001
+        record["counts"] = counts
+        return header_edit(records=records)
+
+    small = next(i for i, record in enumerate(header["records"])
+                 if record["n"] >= 64 and record["counts"][0] > 0)
+    assert header["records"][small]["n"] < header["prefix"], "a record the prefix derives"
     attacks = {
+        "first sum": header_edit(s1=(header["s1"] + 1) % 65535),
+        "largest": header_edit(largest=header["largest"] + 1),
+        "last record": record_edit(-1, consistent=False),
+        "derived record": record_edit(small, consistent=True),
         "deep": forged(b"[" * 200_000 + b"]" * 200_000 + b"\n"),
         "infinite": forged(good[len(MAGIC):line_end].replace(
             f'"seconds":{json.dumps(header["seconds"])}'.encode(), b'"seconds":Infinity')),

@@ -277,3 +277,48 @@ def test_a_save_that_cannot_be_written_names_the_file(tmp_path):
                             capture_output=True, cwd=ROOT, timeout=TIMEOUT, preexec_fn=small_files)
     assert (result.returncode, result.stdout) == (1, b"")
     assert result.stderr == f"kayles grundy: cannot write {path}: File too large\n".encode()
+
+
+def edited_table(data: bytes, index: int, value: int | None) -> bytes:
+    """A table file's bytes with G(index) set to ``value`` (None: the value there XOR 1)
+    and its chunk's values CRC made again (the format of kayles.storage.table_file, read
+    here on its own)."""
+    import struct
+    import zlib
+
+    (size,) = struct.unpack_from("<I", data, 12)
+    at, copy = 16 + size + 4, bytearray(data)
+    while at < len(data):
+        _, start, count, _, _ = struct.unpack_from("<4sQIII", data, at)
+        values_at = at + 24
+        if start <= index < start + count:
+            where = values_at + 2 * (index - start)
+            (old,) = struct.unpack_from("<H", copy, where)
+            struct.pack_into("<H", copy, where, old ^ 1 if value is None else value)
+            crc = zlib.crc32(copy[values_at:values_at + 2 * count])
+            struct.pack_into("<I", copy, at + 20, crc)
+            return bytes(copy)
+        at = values_at + 2 * count
+    raise AssertionError(f"no chunk holds value {index}")
+
+
+@pytest.mark.parametrize("index, value", [(RESUMED // 2, 0xFFFF), (100, None),
+                                          (RESUMED - 5, None)])
+def test_an_edited_value_is_refused_whatever_its_checksums(tmp_path, index, value):
+    """A value edited with its chunk's CRC made again: 0xffff in the middle (more than any
+    option of the heap can make), one among the first values (derived from the rules),
+    one among the last (derived from the ones before).  One line, status 2, the file
+    untouched; the file as it was resumes."""
+    path = tmp_path / "t.table"
+    ok(kayles("grundy", str(RESUMED), "--game", "grundy", "--save", str(path), "--chunk",
+              str(CHUNK)))
+    good = path.read_bytes()
+    forged = edited_table(good, index, value)
+    assert forged != good
+    path.write_bytes(forged)
+    result = kayles("grundy", str(RESUMED + 10), "--game", "grundy", "--resume", str(path))
+    assert_usage_error(result)
+    assert b"are not those of grundy" in result.stderr, result.stderr
+    assert path.read_bytes() == forged
+    path.write_bytes(good)
+    assert ok(kayles("grundy", str(RESUMED + 10), "--game", "grundy", "--resume", str(path)))

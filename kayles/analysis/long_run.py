@@ -65,7 +65,7 @@ if TYPE_CHECKING:
     from ..engine.rules import Game
 
 __all__ = ["CHECKPOINT", "LOCK", "MAX_TO", "TABLE", "WINDOW", "Run", "RunStopped", "check_to",
-           "check_window"]
+           "check_window", "record_differs", "stored_records_differ"]
 
 CHECKPOINT = "kayles-run.checkpoint"
 LOCK = "kayles-run.lock"
@@ -162,6 +162,7 @@ class Run:
                 saved.read_values(self.table.values)
             self.length = length
             self._check_saved_values(path)
+            self._check_figures(path)
         if window is not None and check_window(window) != self.window:
             self._change_window(window)
 
@@ -225,6 +226,36 @@ class Run:
                             "run): start again in a new folder")
         finally:
             copy.close()
+
+    def _check_figures(self, path: str) -> None:
+        """The header's figures checked against the values it holds and against each other.
+        When every value from heap 0 on is there (the full phase): the running sums, largest
+        value and histogram derived again, and every record.  Past it, the records within
+        the prefix derived again; the rest, and the run's own sums, must agree with their
+        histograms (the first sum, the largest value, the number of heaps), each containing
+        the one before and the run's containing them all.  (Its second sum, and a record's,
+        rest there on values the run no longer holds: a header rewritten consistently in
+        them is beyond any check short of computing again.)"""
+        values, n = self.table.values, self.n
+        held = _ranges(n, self.prefix, self.window, self.keep_table)[0][1]  # G(0..held-1)
+        wrong = _histogram_differs(self.counts, n, self.s1, max(self.largest, 0)) and (
+            "its sums are not those of its histogram")
+        if not wrong and held >= n and n:
+            s1, s2, largest, first = self.kernel.chunk_sums(values, 1, n) if n > 1 else (
+                0, 0, -1, -1)
+            if (s1, s2) != (self.s1, self.s2) or _histogram(values, 0, n) != self.counts or (
+                    n > 1 and (largest, first) != (self.largest, self.first)):
+                wrong = "its sums and histogram are not those of its values"
+        parity = split_parity(self.kinds)
+        for record in self.records:
+            if record.n < held:
+                why = record_differs(record, values, self.kernel, parity)
+                wrong = wrong or (why and f"its record at 2**{record.log2}: {why}")
+        wrong = wrong or _records_disagree(self.records, self.counts)
+        if wrong:
+            raise InputError(f"{display(path)}: its figures are not those of its values ("
+                             f"{wrong}; edited or damaged, whatever its checksum says): start "
+                             "it again in a new folder")
 
     def _check_saved_values(self, path: str) -> None:
         """The last VERIFIED heaps' values derived again from the rules, from those before
@@ -488,6 +519,79 @@ class Run:
 
     def __exit__(self, *exc) -> None:
         self.close()
+
+
+def _histogram(values, start: int, stop: int) -> list[int]:
+    """How many of values[start:stop] have each value, up to the largest (none: [])."""
+    found = Counter(values[start:stop])
+    counts = [0] * (max(found, default=-1) + 1)
+    for value, count in found.items():
+        counts[value] = count
+    return counts
+
+
+def record_differs(record: Record, values, kernel, parity: int) -> str:
+    """Why ``record`` is not the record of G(0..record.n) = values[0..n] ('' when it is):
+    the frequencies, largest value and where, checksum, and the rare heaps under its mask
+    (the mask the kernel chose is taken as it stands: any mask is exact)."""
+    n = record.n
+    s1, s2, largest, first = kernel.chunk_sums(values, 1, n + 1)
+    counts = _histogram(values, 1, n + 1)
+    if counts != record.counts or (largest, first) != (record.largest, record.first):
+        return "its frequencies are not those of the values"
+    if s2 << 16 | s1 != record.fletcher32:
+        return "its checksum is not that of the values"
+    rare, last = ((0, -1) if not record.mask
+                  else kernel.rare_heaps(values, 0, n + 1, record.mask, parity))
+    if (rare, last) != (record.rare, record.last_rare):
+        return "its rare heaps are not those of the values"
+    return ""
+
+
+DERIVED_RECORDS = 2**16  # stored records of heaps up to this derived again whenever shown
+
+
+def stored_records_differ(game: Game, records: list[Record]) -> str:
+    """Why records read from a database are not the game's ('' when they may be): those of
+    n <= DERIVED_RECORDS derived again from its rules (another game's copied under its name
+    fail here), and every one a histogram of its n heaps that contains the one before."""
+    from ..engine.sequence import Sequence
+
+    small = [record for record in records if record.n <= DERIVED_RECORDS]
+    if small:
+        values = Sequence(game).table(max(record.n for record in small) + 1)
+        parity = split_parity(encode(game.kinds))
+        for record in small:
+            why = record_differs(record, values, _impl.kernel, parity)
+            if why:
+                return f"its record at 2**{record.log2}: {why}"
+    return _records_disagree(records)
+
+
+def _histogram_differs(counts: list[int], heaps: int, s1: int, largest: int) -> bool:
+    """Whether a histogram of ``heaps`` values disagrees with the first Fletcher sum and
+    the largest value said with it."""
+    top = max((v for v, count in enumerate(counts) if count), default=-1)
+    return (sum(counts) != heaps or any(count < 0 for count in counts) or top != largest
+            or sum(v * count for v, count in enumerate(counts)) % 65535 != s1)
+
+
+def _records_disagree(records: list[Record], run_counts: list[int] | None = None) -> str:
+    """Why records' histograms cannot be those of one sequence ('' when they can): each
+    agrees with its own sums (``_histogram_differs``) and contains the one before; a run's
+    histogram, given, contains them all."""
+    before: list[int] = []
+    for record in sorted(records, key=lambda record: record.n):
+        if _histogram_differs(record.counts, record.n, record.fletcher32 & 0xFFFF,
+                              record.largest) or any(
+                count > (record.counts[v] if v < len(record.counts) else 0)
+                for v, count in enumerate(before)):
+            return f"its record at 2**{record.log2}: its frequencies are not its figures'"
+        before = record.counts
+    if run_counts is not None and any(count > (run_counts[v] if v < len(run_counts) else 0)
+                                      for v, count in enumerate(before)):
+        return "its last record's histogram does not fit the run's"
+    return ""
 
 
 def _history(window: int) -> int:

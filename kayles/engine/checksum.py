@@ -7,11 +7,14 @@ Fletcher-32 over the values G(0), G(1), ..., G(N-1) taken as 16-bit words:
     checksum = s2 * 65536 + s1, printed as 8 lowercase hex digits
 
 The closed form of s2 lets a proved sequence of any length be summed from its
-pieces (a block repeated t times) without visiting every value.
+pieces (a block repeated t times) without visiting every value.  A block held as
+16-bit words (``array('H')``, a table) is summed by the kernel's ``chunk_sums``: a file's
+2**24 values in milliseconds, where Python's sums take seconds.
 """
 
 from __future__ import annotations
 
+from array import array
 from operator import mul
 
 TYPE_CHECKING = False
@@ -40,12 +43,22 @@ def fletcher32_of_pieces(pieces: Iterable[tuple[Sequence[int], int]]) -> int:
         k = len(values)
         if not k or not times:
             continue
-        block = (k, sum(values) % MODULUS, sum(map(mul, values, range(k, 0, -1))) % MODULUS)
+        block = (k, *_sums(values))
         repeated = _power(block, times)
         length, b1, b2 = repeated
         s2 = (s2 + length * s1 + b2) % MODULUS
         s1 = (s1 + b1) % MODULUS
     return s2 << 16 | s1
+
+
+def _sums(values: Sequence[int]) -> tuple[int, int]:
+    """(s1, s2) of one block alone."""
+    if isinstance(values, array) and values.typecode == "H":
+        from . import _impl
+
+        s1, s2, _, _ = _impl.kernel.chunk_sums(values, 0, len(values))
+        return s1, s2
+    return sum(values) % MODULUS, sum(map(mul, values, range(len(values), 0, -1))) % MODULUS
 
 
 def _join(left: tuple[int, int, int], right: tuple[int, int, int]) -> tuple[int, int, int]:

@@ -88,6 +88,7 @@ from pathlib import Path
 from ..engine.checksum import fletcher32_of_pieces
 from ..engine.limits import interrupt
 from ..errors import InputError, ResourceError, path_text
+from .derived import too_large
 from .records import Record, Summary, pack_counts, unpack_counts
 
 TYPE_CHECKING = False
@@ -409,22 +410,24 @@ class Store:
         """Each code's done row of the largest ``max`` from ``low`` to ``high`` (a census's
         last pass, or a survey run further into the same file), checked as ``summaries``
         does."""
-        found: dict[str, Summary] = {}
-        for summary in self._done_rows(codes, "max >= ? AND max <= ?", (low, high)):
-            if summary.code not in found or summary.max > found[summary.code].max:
-                found[summary.code] = summary
-        return found
+        furthest = ("max = (SELECT MAX(max) FROM games AS other WHERE other.code = games.code "
+                    "AND other.max >= ? AND other.max <= ? AND other.status = 'done')")
+        return {summary.code: summary  # one row read (and checked) per code
+                for summary in self._done_rows(codes, furthest, (low, high))}
 
     def _done_rows(self, codes: Iterable[str], where: str, arguments: tuple):
         wanted = set(codes)
         saltus = "saltus" if self.saltus_kept else "NULL"
-        rows = self._db.execute(
-            f"SELECT code, max, seconds, head, {saltus}, {', '.join(_RESULT)} FROM games "
-            f"WHERE {where} AND status = 'done'", arguments)
-        for row in _read(self.name, rows):
-            code, limit, seconds, head, saltus_value, *values = row
-            if code not in wanted:
+        keys = [(code, limit) for code, limit in _read(self.name, self._db.execute(
+            f"SELECT code, max FROM games WHERE {where} AND status = 'done'", arguments))
+            if code in wanted]  # the values of the rows wanted alone are read (and checked)
+        for code, limit in keys:
+            found = list(_read(self.name, self._db.execute(
+                f"SELECT seconds, head, {saltus}, {', '.join(_RESULT)} FROM games "
+                "WHERE code = ? AND max = ? AND status = 'done'", (code, limit))))
+            if not found:  # deleted since by another survey
                 continue
+            seconds, head, saltus_value, *values = found[0]
             fields = dict(zip(_RESULT, values))
             fields["values"] = fields.pop("values_used")
             fields["saltus"] = saltus_value
@@ -567,8 +570,8 @@ def _foreign(code: str, fields: dict, head: bytes) -> str:
     from ..engine.codes import get_game
     from ..engine.sequence import Sequence
 
-    stored = array("H", zlib.decompress(head))
-    count = min(DERIVED, len(stored))
+    stored = array("H", zlib.decompressobj().decompress(head, 2 * DERIVED))  # checked whole
+    count = len(stored)                                                       # by _damage
     try:
         derived = Sequence(get_game(code)).table(count)
     except ValueError:
@@ -608,6 +611,8 @@ def _damage(fields: dict, seconds, head, limit: int) -> str:
     if len(data) != 2 * stored or not unpacker.eof:
         return "its values are not the number it claims"
     head_values = array("H", data)
+    if too_large(head_values) is not None:
+        return "a value more than any option can make"
     if proved and saltus:  # each period the one before plus the saltus: written out
         values = [*head_values, *(head_values[n0 + (n - n0) % p] + saltus * ((n - n0) // p)
                                   for n in range(stored, count))]

@@ -72,6 +72,7 @@ __all__ = [
     "TableFileError",
     "TableWriter",
     "check_game",
+    "check_values",
     "read_table",
 ]
 
@@ -186,6 +187,17 @@ def check_game(saved: SavedTable, game: Game, path: str) -> None:
             f"{os.fsdecode(path)}: holds the table of another game (moves {saved.description}), "
             f"not of {game.name} (moves {describe_moves(game)})"
         )
+
+
+def check_values(saved: SavedTable, game: Game, path: str) -> None:
+    """TableFileError unless a sample of the values agrees with ``game``'s rules
+    (``kayles.storage.derived``): checksums made again after an edit do not pass."""
+    from .derived import sample_differs
+
+    why = sample_differs(game, saved.values)
+    if why:
+        raise TableFileError(f"{os.fsdecode(path)}: its values are not those of {game.name} "
+                             f"({why}): edited or damaged, whatever its checksums say")
 
 
 class TableWriter:

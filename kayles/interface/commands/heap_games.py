@@ -97,7 +97,7 @@ def _long_run(args, limit: int | None = None):
     A resumed sequence starts from at most ``limit`` saved values, so it ends where
     an uninterrupted run with that limit would (the file keeps all of them).
     """
-    from ...storage.table_file import TableWriter, check_game, read_table
+    from ...storage.table_file import TableWriter, check_game, check_values, read_table
 
     if args.chunk < 1:
         raise InputError("--chunk must be at least 1")
@@ -107,6 +107,7 @@ def _long_run(args, limit: int | None = None):
     if args.resume is not None:
         saved = read_table(args.resume)
         check_game(saved, sequence.game, args.resume)
+        check_values(saved, sequence.game, args.resume)
         sequence = Sequence.from_values(sequence.game, saved.values[:limit],
                                         progress=sequence.progress)
         sequence.threads = threads

@@ -87,8 +87,15 @@ def command_run(args, out) -> int:
     with Store(args.db if args.db is not None else default_path(),
                make_parents=args.db is None) as store:
         if args.show:
-            _print(out, args, [r for r in store.records(game.name)
-                               if args.to is None or r.n <= args.to])
+            from ...analysis.long_run import stored_records_differ
+
+            records = store.records(game.name)
+            why = stored_records_differ(game, records)
+            if why:
+                raise InputError(f"{store.name}: the records of {game.name} are not its game's "
+                                 f"({why}; edited, or another game's): delete them to compute "
+                                 "them again")
+            _print(out, args, [r for r in records if args.to is None or r.n <= args.to])
             return 0
         _check_folder(args.dir)
         return _run(args, out, game, store, threads)
