@@ -58,6 +58,7 @@ if TYPE_CHECKING:
     from .engine.codes import get_game
     from .engine.rules import GAMES, Game, MoveKind, Option, parse_octal
     from .engine.sequence import Period, Sequence
+del TYPE_CHECKING  # not a name of the package's
 
 
 def __getattr__(name: str):

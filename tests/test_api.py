@@ -71,6 +71,7 @@ def test_the_implementation_is_named(monkeypatch):
     assert kayles.IMPLEMENTATION in ("cython", "python")
     assert kayles.__version__
     assert "xox" in dir(kayles)
+    assert "TYPE_CHECKING" not in dir(kayles) and not hasattr(kayles, "TYPE_CHECKING")
     with pytest.raises(AttributeError):
         kayles.no_such_name  # noqa: B018
 
