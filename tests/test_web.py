@@ -123,12 +123,30 @@ def test_a_move_is_played_and_answered(client):
 
 def test_the_sequence_of_kayles_shows_its_proved_period(client):
     data = ok(client.get("/api/sequence", params={"game": "kayles"}))
-    assert data["period"] == {"preperiod": 71, "period": 12, "values": 167}
+    assert data["period"] == {"preperiod": 71, "period": 12, "values": 167, "saltus": 0}
     assert data["values"] == oracle.octal_nimbers("0.77", 166)
     assert "G(n + 12) = G(n) for every n >= 71" in data["proof"]
     assert set(data["rare_values"]) == {0, 3, 5, 6}  # the evil numbers below 8
     assert ok(client.get("/api/sequence", params={"game": "grundy", "count": "100"}))[
         "values"] == oracle.grundys_game_nimbers(99)
+
+
+def test_a_hexadecimal_code_shows_its_saltus_and_answers_any_n(client):
+    """0.A8 (take 1 leaving 1 or 3 heaps, or 2 leaving 3): G(n + 4) = G(n) + 2 from 1,
+    checked on values a brute-force oracle enumerates; G(n) for a huge n from it; 0.3F's
+    regularity is observed, not proved."""
+    g = oracle.TakeBreak({1: {1: "", 3: ""}, 2: {3: ""}}).nimbers(60)
+    data = ok(client.get("/api/sequence", params={"game": "0.A8", "count": "61"}))
+    assert data["values"] == g
+    assert data["period"] == {"preperiod": 1, "period": 4, "values": data["period"]["values"],
+                              "saltus": 2}
+    assert "G(n + 4) = G(n) + 2 for every n >= 1: proved by theorem A" in data["proof"]
+    n = 10**30 + 2
+    answer = ok(client.get("/api/nimber", params={"game": "0.A8", "n": str(n)}))
+    assert answer["value"] == g[1 + (n - 1) % 4] + 2 * ((n - 1) // 4)
+    seen = ok(client.get("/api/sequence", params={"game": "0.3F", "count": "30"}))
+    assert seen["period"] is None and "G(n + 6) = G(n) + 3 for n = 0 to" in seen["proof"]
+    assert "observed, not proved" in seen["proof"]
 
 
 def test_any_n_after_a_proof(client):

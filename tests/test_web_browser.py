@@ -330,6 +330,43 @@ def test_the_lesson_is_walked_and_every_number_is_right(phone, tmp_path):
     phone.screenshot(path=str(tmp_path / "phone-learn.png"), full_page=True)
 
 
+def saltus_rows(phone) -> list[list[str]]:
+    return [[cell.inner_text() for cell in row.query_selector_all("td")]
+            for row in phone.query_selector_all("#saltus-cycle tr")]
+
+
+def test_the_lesson_draws_a_hexadecimal_code_with_its_saltus(phone):
+    """Step 6: 0.A8's period rows, each row the one above plus the saltus, against values a
+    brute-force oracle enumerates from the digits' rules; 0.3F observed, not proved; a bad
+    code is one line."""
+    from oracle import TakeBreak
+
+    phone.click("#tab-learn")
+    phone.wait_for_selector("#saltus-cycle tr")
+    assert sideways(phone) == 0
+    said = phone.inner_text("#saltus-proof")
+    assert "G(n + 4) = G(n) + 2 for every n >= 1: proved by theorem A" in said
+    g = TakeBreak({1: {1: "", 3: ""}, 2: {3: ""}}).nimbers(30)  # 0.A8: A = 1010, 8 = 1000
+    rows = saltus_rows(phone)
+    assert len(rows) >= 3
+    for k, cells in enumerate(rows):
+        start = 1 + 4 * k
+        assert cells[:4] == [str(v) for v in g[start:start + 4]], k
+        assert cells[4:] == ([] if k == 0 else ["+2"])
+    phone.fill("#saltus-code", "0.3F")
+    phone.press("#saltus-code", "Enter")
+    phone.wait_for_function("document.getElementById('saltus-proof').textContent"
+                            ".startsWith('0.3F')")
+    assert "G(n + 6) = G(n) + 3 for n = 0 to" in phone.inner_text("#saltus-proof")
+    assert "observed, not proved" in phone.inner_text("#saltus-proof")
+    assert saltus_rows(phone) == []
+    phone.fill("#saltus-code", "0.&;")
+    phone.press("#saltus-code", "Enter")
+    phone.wait_for_function("!document.getElementById('saltus-proof').textContent"
+                            ".startsWith('0.3F')")
+    assert "\n" not in phone.inner_text("#saltus-proof").strip()
+
+
 @pytest.fixture(scope="module")
 def survey_server(tmp_path_factory):
     """kayles serve --db on a survey database holding rows at two maxes."""

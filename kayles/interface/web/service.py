@@ -51,6 +51,7 @@ MAX_VALUES = 1 << 17  # values a sequence request may compute (or copy past a pr
 SURVEY_ROWS = 5000  # the rows of the survey database one request shows (the first, by code)
 DEFAULT_VALUES = 2000  # shown when a game has no proof within PROOF_SEARCH
 PROOF_SEARCH = 1 << 16  # values the explorer spends looking for a proof of the period
+TAKEBREAK_SEARCH = 1 << 12  # ... for codes of other moves (their kernel is cubic: 0.1 s)
 MISERE_BUDGET = 200_000  # positions a misère request may store (the command's is 1,000,000)
 MAX_GAME_TEXT = 80  # characters of a game's name or octal code
 MAX_GAMES = 16  # games whose sequence and solver are kept (each up to some 20 MB)
@@ -159,9 +160,9 @@ class Service:
 
     def _game(self, spec) -> Game:
         if not isinstance(spec, str) or not spec.strip():
-            raise InputError("give a game: a name (see the list) or an octal code such as 0.77")
+            raise InputError("give a game: a name (see the list) or a code such as 0.77 or 0.3F")
         if len(spec) > MAX_GAME_TEXT:
-            raise InputError(f"a game is a name or an octal code, not {shown(spec)}")
+            raise InputError(f"a game is a name or a code, not {shown(spec)}")
         return get_game(spec)
 
     @staticmethod
@@ -248,7 +249,7 @@ class Service:
 
         def work(entry: _Game) -> dict:
             sequence = entry.sequence
-            found = sequence.prove(PROOF_SEARCH)
+            found = sequence.prove(_search(game))
             wanted = _count(count, found.values if found else DEFAULT_VALUES)
             values = sequence.table(wanted).tolist()
             return _sequence_report(game, sequence, values)
@@ -265,9 +266,10 @@ class Service:
 
         def work(entry: _Game) -> dict:
             sequence = entry.sequence
-            if n >= MAX_VALUES and sequence.prove(PROOF_SEARCH) is None:
-                raise ResourceError(f"no period of {game.name} is proved within {PROOF_SEARCH} "
-                                 f"values: G(n) is answered here for n below {MAX_VALUES}")
+            if n >= MAX_VALUES and sequence.prove(_search(game)) is None:
+                raise ResourceError(f"no period of {game.name} is proved within "
+                                    f"{_search(game)} values: G(n) is answered here for n "
+                                    f"below {MAX_VALUES}")
             return {"game": game.name, "n": str(n), "value": sequence.nimber(n)}
 
         return self.run(game, work)
@@ -437,18 +439,38 @@ def _sequence_report(game: Game, sequence: Sequence, values: list[int]) -> dict:
         "provable": game.provable,
         "period": None if period is None else {"preperiod": period.preperiod,
                                                "period": period.period,
-                                               "values": period.values},
+                                               "values": period.values,
+                                               "saltus": period.saltus},
         "proof": _proof_text(game, sequence),
         "mask": mask, "rare": rare,
         "rare_values": sorted({v for v in values if mask and not parity(v & mask)}),
     }
 
 
+def _search(game: Game) -> int:
+    """Values the page computes looking for a proof of the game's regularity."""
+    return PROOF_SEARCH if game.octal else TAKEBREAK_SEARCH
+
+
 def _proof_text(game: Game, sequence: Sequence) -> str:
     period = sequence.period
     if period is not None:
-        return (f"G(n + {period.period}) = G(n) for every n >= {period.preperiod}: proved by "
-                f"the octal periodicity theorem from the first {period.values} values.")
+        plus = f" + {period.saltus}" if period.saltus else ""
+        by = ("the octal periodicity theorem" if game.octal
+              else f"{period.theorem} (docs/how-it-works.md)")
+        return (f"G(n + {period.period}) = G(n){plus} for every n >= {period.preperiod}: "
+                f"proved by {by} from the first {period.values} values.")
+    if not game.octal:
+        from ...engine.regularity import observe
+
+        seen = observe(sequence.table(len(sequence)), len(sequence))
+        if seen is not None:
+            n0, p, saltus = seen
+            plus = f" + {saltus}" if saltus else ""
+            return (f"G(n + {p}) = G(n){plus} for n = {n0} to {len(sequence) - p - 1}: "
+                    "observed, not proved (no theorem here covers it).")
     if not game.provable:
-        return "No periodicity theorem covers splits into unequal parts: values are computed."
+        why = ("splits into unequal parts" if game.octal
+               else "marks, 'or more' counts, repeating tails or kept tokens")
+        return f"No periodicity theorem covers {why}: values are computed."
     return f"No period is proved within {len(sequence)} values."

@@ -576,25 +576,57 @@ async function drawCode() {
   }
 }
 
+function cycleRows(values, preperiod, period, saltus) {  // one period a row, six rows
+  const rows = [];
+  for (let start = preperiod; start + period <= values.length && rows.length < 6; start += period) {
+    const tr = document.createElement("tr");
+    const th = document.createElement("th");
+    th.textContent = `n = ${start}`;
+    tr.append(th);
+    for (const value of values.slice(start, start + period)) {
+      const td = document.createElement("td");
+      td.textContent = String(value);
+      tr.append(td);
+    }
+    if (saltus && rows.length) {  // the saltus drawn: each row is the one above plus s
+      const td = document.createElement("td");
+      td.className = "saltus";
+      td.textContent = `+${saltus}`;
+      tr.append(td);
+    }
+    rows.push(tr);
+  }
+  return rows;
+}
+
 async function drawPeriod() {
   const data = await api(`/api/sequence?${new URLSearchParams({ game: "kayles" })}`);
   const { preperiod, period } = data.period;
   $("lesson-period").textContent = `Kayles (0.77): ${data.proof} So G(n) for n = ` +
     `${preperiod} on, ${period} at a time, one row each: every column repeats.`;
-  const rows = [];
-  for (let start = preperiod; start + period <= data.values.length && rows.length < 6; start += period) {
-    const tr = document.createElement("tr");
-    const th = document.createElement("th");
-    th.textContent = `n = ${start}`;
-    tr.append(th);
-    for (const value of data.values.slice(start, start + period)) {
-      const td = document.createElement("td");
-      td.textContent = String(value);
-      tr.append(td);
+  $("lesson-cycle").tBodies[0].replaceChildren(...cycleRows(data.values, preperiod, period, 0));
+}
+
+async function drawSaltus() {
+  try {
+    const game = $("saltus-code").value.trim();
+    const data = await api(`/api/sequence?${new URLSearchParams({ game, count: "400" })}`);
+    const found = data.period;
+    let said = `${data.game}: ${data.proof}`;
+    let rows = [];
+    if (found) {
+      said += found.saltus
+        ? ` So G(n) for n = ${found.preperiod} on, ${found.period} at a time: each row is the ` +
+          `one above plus ${found.saltus}.`
+        : ` Its values repeat with period ${found.period}: a saltus of 0.`;
+      rows = cycleRows(data.values, found.preperiod, found.period, found.saltus);
     }
-    rows.push(tr);
+    $("saltus-proof").textContent = said;
+    $("saltus-cycle").tBodies[0].replaceChildren(...rows);
+  } catch (error) {
+    $("saltus-proof").textContent = error.message;
+    $("saltus-cycle").tBodies[0].replaceChildren();
   }
-  $("lesson-cycle").tBodies[0].replaceChildren(...rows);
 }
 
 async function startLesson() {
@@ -607,8 +639,10 @@ async function startLesson() {
   $("lesson-a").addEventListener("input", drawSum);
   $("lesson-b").addEventListener("input", drawSum);
   $("lesson-code").addEventListener("change", drawCode);
+  $("saltus-code").addEventListener("change", drawSaltus);
   await drawCode();
   await drawPeriod();
+  await drawSaltus();
 }
 
 // -- the page -----------------------------------------------------------------------------------
