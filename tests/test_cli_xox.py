@@ -168,6 +168,52 @@ def test_winning_move_on_random_longer_rows():
     check_rows(random_rows(60, seed=474, shortest=9, longest=22))
 
 
+def move_by_the_sum_theorem(groups: list[int]) -> str:
+    """The seed's winning move on rows of these sizes (gaps between), each group's moves
+    and values from the oracle, the nim-sum joining them: the leftmost group whose value
+    the move can lower to make the sum 0, its leftmost such move (single pin first)."""
+    values = [oracle.KAYLES_XOX.grundy("x" * size) for size in groups]
+    total = 0
+    for value in values:
+        total ^= value
+    row = ".".join("x" * size for size in groups)
+    if total == 0:
+        return "LOSS"
+    start = 0
+    for size, value in zip(groups, values):
+        if total ^ value < value:
+            for _, _, after in oracle.KAYLES_XOX.moves("x" * size):
+                if oracle.KAYLES_XOX.grundy(after) == total ^ value:
+                    return row[:start] + after + row[start + size:]
+        start += size + 1
+    raise AssertionError("no winning move in a position of non-zero value")
+
+
+def test_a_position_past_the_argument_limit_is_read_from_standard_input():
+    """Linux refuses an argument of 128 KiB or more (E2BIG): 'Kayles-xox -' reads the
+    position from standard input, one line, its line ending (LF or CRLF) not part of it."""
+    draw = random.Random(2026)
+    groups = []
+    while sum(groups) + len(groups) < 200_000:
+        groups.append(draw.randint(1, 14))
+    row = ".".join("x" * size for size in groups)
+    with pytest.raises(OSError):
+        xox(row)
+    expected = move_by_the_sum_theorem(groups)
+    assert expected != "LOSS"
+    for ending in (b"\n", b"\r\n", b""):
+        result = subprocess.run([str(XOX), "-"], input=row.encode() + ending,
+                                capture_output=True, timeout=TIMEOUT)
+        assert_ok(result, expected.encode() + b"\n")
+    for row in ["xxxxxxx.xxxxxxxx..xxxxxxxx.", "xxx.x.xxxx", "", ".x"]:
+        result = subprocess.run([str(XOX), "-"], input=row.encode() + b"\n",
+                                capture_output=True, timeout=TIMEOUT)
+        assert_ok(result, expected_move(row))
+    bad = subprocess.run([str(XOX), "-"], input=b"xx-x\n", capture_output=True,
+                         timeout=TIMEOUT)
+    assert (bad.returncode, bad.stdout, bad.stderr.count(b"\n")) == (2, b"", 1)
+
+
 # -- bad input --------------------------------------------------------------------------------
 
 BAD_INPUTS = {

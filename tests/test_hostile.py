@@ -479,6 +479,8 @@ HOSTILE: dict[str, Hostile] = {
     "xox-bad-position-stderr-closed": xox(refused(["y"], stderr="closed")),
     "xox-stdin-closed": xox(answered(["x"], stdin="closed", stdout_is=b".\n")),
     "xox-long-row": xox(answered(["x" * 10**5])),
+    "xox-position-stdin-closed": xox(refused(["-"], "standard input is closed", stdin="closed")),
+    "xox-position-stdin-empty": xox(answered(["-"], stdout_is=b"LOSS\n")),  # the empty row
 }
 
 

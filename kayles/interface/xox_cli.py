@@ -2,6 +2,7 @@
 
     Kayles-xox grundy N     [G(0), G(1), ..., G(N)] on one line
     Kayles-xox POSITION     the position after the winning move, or LOSS
+    Kayles-xox -            the same, POSITION read from standard input (past 128 KiB)
 
 Anything else is one line on stderr and exit status 2, with nothing on stdout;
 ``kayles.interface._frontend.exit_status`` maps every other ending (closed pipe, Ctrl-C, full disk).
@@ -29,6 +30,8 @@ whoever cannot move loses.
                          as [G(0), G(1), ..., G(N)]
   {PROG} POSITION    POSITION is a string of 'x' (pin) and '.' (gap);
                          print it after the winning move, or LOSS
+  {PROG} -           read POSITION from standard input (one line; for rows
+                         past the shell's limit of 128 KiB an argument)
 
 Tie-break: the leftmost run of pins holding a winning move that lowers its
 Grundy number; in it the leftmost winning move; at the same pin, taking the
@@ -66,6 +69,15 @@ def _work(args: list[str], out) -> None:
         _grundy(args[1], out)
     elif args == ["grundy"]:
         raise InputError("grundy needs a number: grundy N")
+    elif args == ["-"]:  # never a position: '-' is neither 'x' nor '.'
+        from ._frontend import read_text
+
+        text = read_text("-")
+        for end in ("\r\n", "\n"):  # one line: its line ending is not part of it
+            if text.endswith(end):
+                text = text[: -len(end)]
+                break
+        _position(text, out)
     elif len(args) == 1:
         _position(args[0], out)
     else:
