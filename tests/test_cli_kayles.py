@@ -180,6 +180,19 @@ def test_period_json_matches_the_literature(game, code, t, period, preperiod):
         assert any(g[n] != g[n + shorter] for n in range(preperiod, preperiod + period))
 
 
+
+def test_a_period_not_proved_says_how_far_to_try():
+    """.354's period needs about 20 million values: past 2**20 (the default) the advice is
+    2**25, 32 times more (an octal code's time grows about linearly); a take-and-break code
+    is advised 4 times more (its kernel is cubic)."""
+    text = ok_stdout(kayles("period", "--game", ".354"))
+    assert text == ("0.354: no period proved within 1048576 values; a larger --to may prove "
+                    "one (--to 2**25)\n")
+    text = ok_stdout(kayles("period", "--game", "0.9", "--to", "1024"))
+    assert "no period proved within 1024 values; a larger --to may prove one (--to 2**12)" \
+        in text
+
+
 def test_period_text_mentions_the_period():
     text = ok_stdout(kayles("period", "--game", "kayles"))
     assert text.endswith("\n") and text.count("\n") == 1

@@ -80,7 +80,11 @@ def main(argv: list[str] | None = None) -> int:
         if not words:  # bare `kayles`: what it is and what it can do, as --help says
             out.write(parser.format_help())
             return
-        parsed.append(parser.parse_args(words))
+        args, extras = parser.parse_known_args(words)
+        if extras:  # argparse would name only 'kayles': the subcommand they were given to
+            _Parser(prog=f"kayles {args.command}").error(
+                f"unrecognized arguments: {' '.join(extras)} (see kayles {args.command} --help)")
+        parsed.append(args)
 
     status = exit_status("kayles", parse)
     if status or not parsed:  # a setup error (argparse itself exits 2), or the bare help

@@ -22,6 +22,7 @@ if TYPE_CHECKING:
 __all__ = [
     "GAME_HELP",
     "add_game_option",
+    "file_name",
     "add_json_option",
     "add_threads_option",
     "dump_json",
@@ -34,7 +35,8 @@ __all__ = [
     "threads_of",
 ]
 
-GAME_HELP = "a game name (see 'kayles games') or an octal code such as 0.77 (default: kayles-xox)"
+GAME_HELP = ("a game name (see 'kayles games') or a code such as 0.77 or 0.3F (see 'kayles codes'; "
+             "default: kayles-xox)")
 
 
 def natural(what: str = "N") -> Callable[[str], int]:
@@ -48,6 +50,14 @@ def natural(what: str = "N") -> Callable[[str], int]:
             raise argparse.ArgumentTypeError(str(exc)) from None
 
     return parse
+
+
+def file_name(text: str) -> str:
+    """An argparse ``type`` for a FILE or DIR: not empty (an empty name would become a
+    temporary's or the current folder's)."""
+    if not text:
+        raise argparse.ArgumentTypeError("an empty file name")
+    return text
 
 
 def size(what: str) -> Callable[[str], int]:

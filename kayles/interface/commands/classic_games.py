@@ -10,7 +10,7 @@ import argparse
 
 from ...errors import InputError
 from .._frontend import read_text
-from ._shared import add_json_option, dump_json, heap_move_json, natural
+from ._shared import add_json_option, dump_json, file_name, heap_move_json, natural
 
 __all__ = ["register"]
 
@@ -48,7 +48,8 @@ def register(sub) -> None:
     p = sub.add_parser("nim", help="Nim and misère Nim on a file of data sets (nim.txt)",
                        description="Bouton's winning move for each data set of FILE.",
                        epilog=NIM_FORMAT, formatter_class=raw)
-    p.add_argument("file", metavar="FILE", help="the data file, or - for standard input")
+    p.add_argument("file", metavar="FILE", type=file_name,
+                   help="the data file, or - for standard input")
     p.add_argument("--misere", "--misère", action="store_true",
                    help="misère play: whoever takes the last counter loses")
     add_json_option(p, "array")
@@ -74,7 +75,8 @@ def register(sub) -> None:
     p = sub.add_parser("dag", help="Sprague-Grundy values of the vertices of a digraph",
                        description="Compute G(v) = mex{G(w) : v -> w} for every vertex of "
                        "an acyclic directed graph.", epilog=DAG_FORMAT, formatter_class=raw)
-    p.add_argument("file", metavar="FILE", help="the graph file, or - for standard input")
+    p.add_argument("file", metavar="FILE", type=file_name,
+                   help="the graph file, or - for standard input")
     add_json_option(p, "object", "{vertex: G}")
     p.set_defaults(handler=command_dag)
 
@@ -82,7 +84,8 @@ def register(sub) -> None:
                        description="For each row, the cells whose marking forces a win "
                        "(first to make three X in a row wins).",
                        epilog=TREBLECROSS_FORMAT, formatter_class=raw)
-    p.add_argument("file", metavar="FILE", help="the cases file, or - for standard input")
+    p.add_argument("file", metavar="FILE", type=file_name,
+                   help="the cases file, or - for standard input")
     add_json_option(p, "array")
     p.set_defaults(handler=command_treblecross)
 

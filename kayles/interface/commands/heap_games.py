@@ -15,6 +15,7 @@ from ._shared import (
     add_threads_option,
     dump_json,
     end_progress,
+    file_name,
     heap_move_json,
     natural,
     open_sequence,
@@ -77,11 +78,25 @@ def register(sub) -> None:
     p.set_defaults(handler=command_codes)
 
 
+def _further(game, computed: int) -> str:
+    """What to try after no proof: 32 times more values for an octal code (its time grows
+    about linearly), 4 times more for others (the take-and-break kernel's is cubic)."""
+    from ...engine.sequence import direct_limit
+
+    log2 = ((32 if game.octal else 4) * computed - 1).bit_length()
+    if 1 << log2 <= direct_limit():
+        return f"a larger --to may prove one (--to 2**{log2})"
+    return (f"2**{log2} values would outgrow the memory allowed (KAYLES_MEMORY, "
+            f"{direct_limit()} values)")
+
+
 def _add_save_options(parser) -> None:
     group = parser.add_mutually_exclusive_group()
-    group.add_argument("--save", metavar="FILE", help="write the table to FILE as it grows "
+    group.add_argument("--save", metavar="FILE", type=file_name,
+                       help="write the table to FILE as it grows "
                        "(a new file), so an interrupted run can be resumed")
-    group.add_argument("--resume", metavar="FILE", help="continue the table saved in FILE "
+    group.add_argument("--resume", metavar="FILE", type=file_name,
+                       help="continue the table saved in FILE "
                        "(after Ctrl-C, SIGTERM or a crash) and keep saving to it")
     parser.add_argument("--force", action="store_true",
                         help="with --save: replace FILE if it exists (a regular file only)")
@@ -250,8 +265,8 @@ def command_period(args, out) -> int:
     elif not game.provable:
         out.write(f"{game.name}: no proof possible: {report['reason']}\n")
     else:
-        out.write(f"{game.name}: no period proved within {len(sequence)} values; a larger "
-                  f"--to may prove one (--to 2**{(4 * len(sequence) - 1).bit_length()})\n")
+        out.write(f"{game.name}: no period proved within {len(sequence)} values; "
+                  f"{_further(game, len(sequence))}\n")
     if observed is not None:
         n0, p, saltus = observed["preperiod"], observed["period"], observed["saltus"]
         rule = f"G(n + {p}) = G(n) + {saltus}" if saltus else f"G(n + {p}) = G(n)"

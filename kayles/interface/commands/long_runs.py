@@ -20,6 +20,7 @@ from ._shared import (
     add_json_option,
     add_threads_option,
     dump_json,
+    file_name,
     natural,
     threads_of,
 )
@@ -43,7 +44,8 @@ def register(sub) -> None:
     p.add_argument("--to", type=natural("--to"), metavar="N",
                    help="the last heap (e.g. 1073741824 or 2**30); a resumed run keeps its own "
                    "unless given")
-    p.add_argument("--dir", metavar="DIR", help="the run's folder (made if need be)")
+    p.add_argument("--dir", metavar="DIR", type=file_name,
+                   help="the run's folder (made if need be)")
     p.add_argument("--window", type=natural("--window"), metavar="W",
                    help=f"values kept: G(0..W-1) and about 2W recent ones, 6W bytes in all "
                    f"(default 2**{WINDOW.bit_length() - 1}); every rare heap must lie below W")
@@ -53,7 +55,8 @@ def register(sub) -> None:
     p.add_argument("--checkpoint", type=float, default=CHECKPOINT_SECONDS, metavar="SECONDS",
                    help=f"seconds between checkpoints (default {CHECKPOINT_SECONDS:g}; also at "
                    "each record and on stopping)")
-    p.add_argument("--db", metavar="FILE", help="the SQLite database of records (default: the "
+    p.add_argument("--db", metavar="FILE", type=file_name,
+                   help="the SQLite database of records (default: the "
                    "survey's, $XDG_CACHE_HOME/kayles/survey.sqlite)")
     p.add_argument("--show", action="store_true",
                    help="print the records stored for GAME (up to --to) and compute nothing")

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ...errors import InputError
+from ...errors import InputError, ResourceError
 from ._shared import (
     add_game_option,
     add_json_option,
@@ -24,6 +24,22 @@ def add_budget_option(parser) -> None:
     parser.add_argument("--budget", type=natural("BUDGET"), default=DEFAULT_BUDGET, metavar="N",
                         help=f"store at most N positions (default {DEFAULT_BUDGET}); past it, "
                         "an error, never a guess")
+
+
+def _budget_hint(command):
+    """A search stopped by its budget says which option raises it."""
+
+    def run(args, out) -> None:
+        try:
+            command(args, out)
+        except ResourceError as exc:
+            if "budget" not in str(exc):
+                raise
+            raise ResourceError(f"{exc}; a larger --budget (now {args.budget}) may reach it "
+                                "(more memory, more time)") from None
+
+    run.__doc__ = command.__doc__
+    return run
 
 
 def register(sub) -> None:
@@ -69,6 +85,7 @@ def register(sub) -> None:
     p.set_defaults(handler=command_quotient)
 
 
+@_budget_hint
 def command_genus(args, out) -> None:
     from ...analysis.misere import genera
     from ...engine.codes import get_game
@@ -83,6 +100,7 @@ def command_genus(args, out) -> None:
         out.write(f"{n} {g}\n")
 
 
+@_budget_hint
 def command_quotient(args, out) -> None:
     from ...analysis.quotient import REACH, quotient
     from ...engine.codes import get_game
@@ -143,6 +161,7 @@ def _progress():
     return report
 
 
+@_budget_hint
 def command_misere_move(args, out) -> None:
     from ...analysis.heaps import looks_like_heaps, parse_heaps
     from ...analysis.misere import Solver

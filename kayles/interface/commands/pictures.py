@@ -2,7 +2,14 @@
 
 from __future__ import annotations
 
-from ._shared import add_game_option, add_old_name, end_progress, natural, open_sequence
+from ._shared import (
+    add_game_option,
+    add_old_name,
+    end_progress,
+    file_name,
+    natural,
+    open_sequence,
+)
 
 __all__ = ["register"]
 
@@ -18,7 +25,7 @@ def register(sub) -> None:
                         "period needs, else 16383)")
     add_old_name(p, "--last", to)
     add_old_name(p, "--max", to)
-    p.add_argument("-o", "--output", metavar="FILE", required=True,
+    p.add_argument("-o", "--output", metavar="FILE", type=file_name, required=True,
                    help="the picture to write: FILE.png, FILE.svg or FILE.pdf")
     p.add_argument("--size", metavar="WxH", default="1600x800",
                    help="the picture's size in pixels (default 1600x800)")

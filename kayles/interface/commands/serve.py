@@ -5,6 +5,7 @@ from __future__ import annotations
 import sys
 
 from ...errors import InputError
+from ._shared import file_name
 
 __all__ = ["register"]
 
@@ -22,7 +23,8 @@ def register(sub) -> None:
                    "free one)")
     p.add_argument("--host", default="127.0.0.1",
                    help="the address to listen on (default 127.0.0.1: this machine only)")
-    p.add_argument("--db", metavar="FILE", help="a survey database to show (kayles survey)")
+    p.add_argument("--db", metavar="FILE", type=file_name,
+                   help="a survey database to show (kayles survey)")
     p.add_argument("--open", action="store_true", help="open the page in a browser")
     p.add_argument("--seconds", type=_seconds, default=None, metavar="SECONDS",
                    help="the CPU time one request's engine work may use (default 10); past "

@@ -15,7 +15,7 @@ import sys
 from ...engine._numbers import brief
 from ...engine.sequence import PROOF_LIMIT
 from ...errors import InputError, Terminated
-from ._shared import add_json_option, add_old_name, dump_json, natural
+from ._shared import add_json_option, add_old_name, dump_json, file_name, natural
 
 __all__ = ["register"]
 
@@ -49,7 +49,7 @@ def register(sub) -> None:
                        f"{os.cpu_count() or 1})")
     where.add_argument("--dask", metavar="ADDRESS", help="send the games to this running Dask "
                        "scheduler (needs kayles[dask])")
-    p.add_argument("--db", metavar="FILE", help="the SQLite database "
+    p.add_argument("--db", metavar="FILE", type=file_name, help="the SQLite database "
                    "(default $XDG_CACHE_HOME/kayles/survey.sqlite, ~/.cache without it)")
     p.add_argument("--reclaim", action="store_true", help="take over rows that another "
                    "survey left running (on another host, or a process that reused the "
@@ -88,8 +88,8 @@ def _register_census(sub) -> None:
         "into it, up to --to (kayles survey 0.1777 --to 500000000 --db FILE), shows that "
         "row.")
     p.add_argument("--digits", type=natural("--digits"), default=None, metavar="K",
-                   help="codes of 1 to K digits (default 4: 4,095 codes; with --hex at most "
-                   "3, the default: 4,095 codes)")
+                   help="codes of 1 to K digits, K at most 4 (the default: 4,095 codes; with "
+                   "--hex at most 3, the default: 4,095 codes)")
     p.add_argument("--to", type=natural("--to"), default=1 << 24, metavar="N", dest="max",
                    help="the last pass's values (default 2**24)")
     p.add_argument("--hex", action="store_true", help="the hexadecimal census: every code of "
@@ -105,7 +105,8 @@ def _register_census(sub) -> None:
                        help="worker processes (default: every core)")
     where.add_argument("--dask", metavar="ADDRESS", help="send the games to this running Dask "
                        "scheduler (needs kayles[dask])")
-    p.add_argument("--db", metavar="FILE", help="the SQLite database (default: the survey's)")
+    p.add_argument("--db", metavar="FILE", type=file_name,
+                   help="the SQLite database (default: the survey's)")
     p.add_argument("--reclaim", action="store_true", help="take over rows another survey "
                    "left running")
     form = p.add_mutually_exclusive_group()
@@ -115,7 +116,8 @@ def _register_census(sub) -> None:
     form.add_argument("--markdown", action="store_true", help="print a Markdown table")
     form.add_argument("--summary", action="store_true", help="print the summary tables "
                       "(Markdown) instead of the rows")
-    p.add_argument("--plot", metavar="FILE", help="also draw the census to FILE (.png, .svg or "
+    p.add_argument("--plot", metavar="FILE", type=file_name,
+                   help="also draw the census to FILE (.png, .svg or "
                    ".pdf; needs kayles[plot]): codes solved and open by digits, periods "
                    "against preperiods")
     p.add_argument("--misere", type=natural("--misere"), nargs="?", const=MISERE_HEAP,
