@@ -530,9 +530,9 @@ def test_a_forged_checkpoint_is_refused_whatever_its_checksum(tmp_path):
     """Hostile checkpoints whose CRC was recomputed: header figures edited (the first sum,
     the largest value; a record's frequency and checksum; a record the prefix's values
     derive, edited consistently), a header nested 200,000 deep, a number that is not one
-    (Infinity), and values edited with the histogram made to fit (one edit among the
-    recent values, one in the prefix they read).  Each is one line, exit 2, and the file
-    is left as it was."""
+    (Infinity), numbers of a million digits, and values edited with the histogram made to
+    fit (one edit among the recent values, one in the prefix they read).  Each is one line,
+    exit 2, and the file is left as it was."""
     game, checkpoint, good = saved_run(tmp_path, 2)
     folder = checkpoint.parent
     to = next(iter(RUNS.values()))[1]
@@ -576,6 +576,10 @@ def test_a_forged_checkpoint_is_refused_whatever_its_checksum(tmp_path):
         record["counts"] = counts
         return header_edit(records=records)
 
+    def seconds_as(text: bytes) -> bytes:
+        return forged(good[len(MAGIC):line_end].replace(
+            f'"seconds":{json.dumps(header["seconds"])}'.encode(), b'"seconds":' + text))
+
     small = next(i for i, record in enumerate(header["records"])
                  if record["n"] >= 64 and record["counts"][0] > 0)
     assert header["records"][small]["n"] < header["prefix"], "a record the prefix derives"
@@ -585,8 +589,9 @@ def test_a_forged_checkpoint_is_refused_whatever_its_checksum(tmp_path):
         "last record": record_edit(-1, consistent=False),
         "derived record": record_edit(small, consistent=True),
         "deep": forged(b"[" * 200_000 + b"]" * 200_000 + b"\n"),
-        "infinite": forged(good[len(MAGIC):line_end].replace(
-            f'"seconds":{json.dumps(header["seconds"])}'.encode(), b'"seconds":Infinity')),
+        "million digits": seconds_as(b"1" * 1_000_000),
+        "long float": seconds_as(b"0." + b"1" * 1_000_000),
+        "infinite": seconds_as(b"Infinity"),
         "recent value": edited(len(values) - 2 * 50),
         "prefix value": edited(2 * 40),
     }
@@ -596,4 +601,5 @@ def test_a_forged_checkpoint_is_refused_whatever_its_checksum(tmp_path):
         result = kayles("run", game, "--dir", str(folder), "--db", str(tmp_path / "db"))
         assert_usage_error(result)
         assert b"kayles can use" in result.stderr or b"not those of" in result.stderr, name
+        assert len(result.stderr) < 400, name  # one short line, whatever the file holds
         assert checkpoint.read_bytes() == data, name

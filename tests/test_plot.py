@@ -101,7 +101,8 @@ def test_without_matplotlib_one_line_names_the_extra(tmp_path):
                             cwd=ROOT, timeout=TIMEOUT)
     assert_usage_error(result)
     assert result.stderr.decode() == (
-        "kayles plot: plotting needs matplotlib: pip install 'kayles[plot]'\n")
+        "kayles plot: plotting needs matplotlib: pip install 'kayles[plot]' (in a checkout: "
+        "make extras)\n")
     assert not target.exists()
 
 

@@ -79,7 +79,8 @@ def open_executor(jobs: int = 1, dask: str | None = None) -> Iterator[tuple[Exec
         try:
             from distributed import Client
         except ImportError:
-            raise SetupError("--dask needs the optional extra: pip install 'kayles[dask]'") \
+            raise SetupError("--dask needs the optional extra: pip install 'kayles[dask]' (in a "
+                             "checkout: make extras)") \
                 from None
         try:
             client = Client(dask, timeout=DASK_TIMEOUT, set_as_default=False)

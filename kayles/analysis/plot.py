@@ -56,7 +56,8 @@ def _matplotlib():
         from matplotlib.backends.backend_agg import FigureCanvasAgg
         from matplotlib.figure import Figure
     except ImportError:
-        raise SetupError("plotting needs matplotlib: pip install 'kayles[plot]'") from None
+        raise SetupError("plotting needs matplotlib: pip install 'kayles[plot]' (in a "
+                         "checkout: make extras)") from None
     return Figure, FigureCanvasAgg
 
 

@@ -36,6 +36,7 @@ __all__ = ["MAGIC", "Checkpoint", "write"]
 
 MAGIC = b"kayles run checkpoint 1\n"
 HEADER_LIMIT = 1 << 24  # bytes of the JSON line (records with their frequency tables)
+HEADER_DIGITS = 24  # characters of one of its integers (below 2**64: at most 20 digits)
 BLOCK = 1 << 20  # values a read or write moves at once
 _TRAILER = len(b"crc32 00000000\n")
 
@@ -90,7 +91,8 @@ class Checkpoint:
         if not line.endswith(b"\n"):
             raise self._damaged("its header is cut or too long")
         try:
-            header = json.loads(line, parse_constant=_no_constant)
+            header = json.loads(line, parse_constant=_no_constant, parse_int=_header_int,
+                                parse_float=_header_float)
         except (UnicodeDecodeError, ValueError, RecursionError):
             raise self._damaged("its header is not JSON (of plain numbers, not deeply nested)")\
                 from None
@@ -145,6 +147,21 @@ class Checkpoint:
 
     def __exit__(self, *exc) -> None:
         self.close()
+
+
+def _header_int(text: str) -> int:
+    """A header's integer: counts, sums and heaps below 2**64 (at most 20 digits); a longer
+    one (a million digits would take seconds to read, and fill an error line) is refused
+    as it is met."""
+    if len(text) > HEADER_DIGITS:
+        raise InputError(f"a number of {len(text):,} digits is not one a checkpoint holds")
+    return int(text)
+
+
+def _header_float(text: str) -> float:
+    if len(text) > HEADER_DIGITS + 8:  # seconds: digits, a point, an exponent
+        raise InputError(f"a number of {len(text):,} characters is not one a checkpoint holds")
+    return float(text)
 
 
 def _no_constant(name: str):

@@ -93,7 +93,8 @@ def command_serve(args, out) -> int:
         from ..web.server import slow_clients_closed
         from ..web.service import Service
     except ImportError:
-        raise SetupError("serving the page needs the extra: pip install 'kayles[web]'") from None
+        raise SetupError("serving the page needs the extra: pip install 'kayles[web]' (in a "
+                         "checkout: make extras)") from None
     if args.host not in LOOPBACK:
         sys.stderr.write(f"kayles serve: warning: listening on {args.host}: anyone who can "
                          "reach this machine can use the page\n")
