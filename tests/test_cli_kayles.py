@@ -181,6 +181,19 @@ def test_period_json_matches_the_literature(game, code, t, period, preperiod):
 
 
 
+
+def test_grundy_as_a_b_file_and_as_csv():
+    """--format b-file: 'n G(n)' lines (OEIS b-files); csv: a header, then 'n,G(n)' rows;
+    both against the oracle, past a proved period too (Kayles to 300, 0.A8's saltus)."""
+    lines = ok_stdout(kayles("grundy", "300", "--game", "kayles", "--format", "b-file"))
+    assert lines == "".join(f"{n} {g}\n" for n, g in enumerate(oracle.octal_nimbers("0.77", 300)))
+    g = oracle.TakeBreak({1: {1: "", 3: ""}, 2: {3: ""}}).nimbers(40)  # 0.A8
+    far = [g[n] if n <= 4 else g[1 + (n - 1) % 4] + 2 * ((n - 1) // 4) for n in range(2001)]
+    assert far[:41] == g
+    rows = ok_stdout(kayles("grundy", "2000", "--game", "0.A8", "--format", "csv"))
+    assert rows == "n,G\n" + "".join(f"{n},{v}\n" for n, v in enumerate(far))
+
+
 def test_a_period_not_proved_says_how_far_to_try():
     """.354's period needs about 20 million values: past 2**20 (the default) the advice is
     2**25, 32 times more (an octal code's time grows about linearly); a take-and-break code

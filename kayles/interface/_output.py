@@ -1,4 +1,5 @@
-"""Writing long nim-sequences: ``[G(0), G(1), ..., G(N)]`` streamed in big chunks.
+"""Writing long nim-sequences: ``[G(0), G(1), ..., G(N)]`` streamed in big chunks, or one
+heap a line (``n G(n)``: an OEIS b-file; ``n,G(n)``: CSV).
 
 Shared by both front ends.  The sequence hands over (values, times) pieces;
 each distinct piece is formatted once and written as many times as it
@@ -33,3 +34,24 @@ def write_nimbers(sequence: Sequence, n: int, out) -> None:
                 out.write(chunk)
             out.write(block * rest)
     out.write("]\n")
+
+
+def write_numbered(sequence: Sequence, n: int, out, separator: str, header: str = "") -> None:
+    """Write ``header`` then one line a heap, ``k<separator>G(k)`` for k = 0..n, in chunks
+    of about CHUNK characters (everything is computed before the first write)."""
+    pieces = sequence.segments(n + 1)
+    out.write(header)
+    k = 0
+    lines: list[str] = []
+    size = 0
+    for values, times in pieces:
+        for _ in range(times):
+            for value in values:
+                line = f"{k}{separator}{value}\n"
+                lines.append(line)
+                size += len(line)
+                k += 1
+                if size >= CHUNK:
+                    out.write("".join(lines))
+                    lines, size = [], 0
+    out.write("".join(lines))

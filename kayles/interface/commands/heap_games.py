@@ -29,8 +29,13 @@ def register(sub) -> None:
                        "nim-sequence [G(0), G(1), ..., G(N)] of a heap game on one line.")
     p.add_argument("n", metavar="N", type=natural(), help="the last heap size")
     add_game_option(p)
-    p.add_argument("--checksum", action="store_true",
-                   help="print the Fletcher-32 checksum of G(0..N) instead of the values")
+    shown = p.add_mutually_exclusive_group()
+    shown.add_argument("--checksum", action="store_true",
+                       help="print the Fletcher-32 checksum of G(0..N) instead of the values")
+    shown.add_argument("--format", choices=("list", "b-file", "csv"), default="list",
+                       help="list: [G(0), ..., G(N)] on one line (the default); b-file: one "
+                       "line 'n G(n)' a heap, as OEIS b-files are; csv: a header 'n,G' and "
+                       "one row 'n,G(n)' a heap")
     _add_save_options(p)
     add_threads_option(p)
     p.set_defaults(handler=command_grundy)
@@ -207,10 +212,17 @@ def command_grundy(args, out) -> None:
     if args.checksum:
         out.write(f"{checksum_hex(sequence, args.n + 1)}  fletcher32 of G(0..{args.n}), "
                   f"{sequence.game.name}\n")
-    else:
+    elif args.format == "list":
         from .._output import write_nimbers
 
         write_nimbers(sequence, args.n, out)
+    else:
+        from .._output import write_numbered
+
+        if args.format == "b-file":
+            write_numbered(sequence, args.n, out, " ")
+        else:
+            write_numbered(sequence, args.n, out, ",", header="n,G\n")
 
 
 def command_period(args, out) -> int:
