@@ -44,6 +44,60 @@ FIRST_CHECK = 64  # the first checkpoint; checkpoints double from there
 PROGRESS_STEP = 1 << 16  # values per kernel call while someone watches the progress
 
 
+class CrewTrials:
+    """When a sequence's threads work as a crew: only where a timed trial finds the crew
+    faster than one thread.
+
+    A crew wins only on long runs on idle cores: on a short run its start costs more than
+    it saves, and beside another busy process its threads wait for each other (they spin).
+    So a sequence asked for threads > 1 computes on one thread (its own scratch, no crew
+    set up) until TRIAL_FROM heaps; then, each time the heaps double, it times n/TRIAL_SHARE
+    heaps on one thread and as many on the crew (a second scratch) and goes on with the
+    crew only where its time a heap was below TRIAL_GAIN of one thread's.  A trial costs a
+    few percent of the work at most; the values are the same either way.
+    """
+
+    TRIAL_FROM = 1 << 15  # heaps before the first trial (below, a crew seldom pays)
+    TRIAL_SHARE = 32
+    TRIAL_GAIN = 0.9
+
+    def __init__(self, threads: int) -> None:
+        self.threads = threads
+        self.solo = self.crew = None  # their scratches, made when first needed
+        self.at = self.TRIAL_FROM  # the next trial starts here
+        self.size = 0  # heaps each half of the trial under way computes (0: none)
+        self.alone = 0.0  # seconds a heap, on one thread, in the trial under way
+        self.chosen = "solo"
+
+    def half(self, length: int, stop: int) -> tuple[int, str | None]:
+        """Where the next kernel call stops, and which half of a trial it is (None: none)."""
+        if self.size:  # the second half: the crew
+            return min(stop, length + self.size), "crew"
+        if length >= self.at:
+            size = max(1 << 12, length // self.TRIAL_SHARE)
+            if stop - length >= 2 * size:
+                self.size = size
+                return length + size, "solo"
+        return stop, None
+
+    def scratch(self, half: str, kernel):
+        if half == "solo":
+            self.solo = self.solo or kernel.Scratch(threads=1)
+            return self.solo
+        self.crew = self.crew or kernel.Scratch(threads=self.threads)
+        return self.crew
+
+    def timed(self, half: str, seconds: float, heaps: int, reached: int):
+        """Note a half's time; the scratch to go on with."""
+        if half == "solo":
+            self.alone = seconds / heaps
+            return self.solo
+        self.size = 0
+        self.at = 2 * reached
+        self.chosen = "crew" if seconds / heaps < self.TRIAL_GAIN * self.alone else "solo"
+        return self.crew if self.chosen == "crew" else self.solo
+
+
 class Period(tuple):
     """A proved regularity: G(n + period) == G(n) + saltus for every n >= preperiod.
 
@@ -118,7 +172,8 @@ class Sequence:
     ``listeners`` is called with the sequence after every kernel call (a saved
     run writes its new values there); ``step``, if set, bounds the values one
     kernel call computes.  ``threads`` is how many threads the compiled kernel
-    may run on one sequence (the same values; set it before the first values).
+    may run on one sequence (the same values; set it before the first values); they
+    work as a crew only where a timed trial finds it faster (CrewTrials).
     """
 
     def __init__(self, game: Game, method: str = "sparse", kernel=None, *,
@@ -132,6 +187,7 @@ class Sequence:
         self.octal = game.octal  # which kernels: the octal ones, or the take-and-break one
         self.encoded = encode(game.kinds) if self.octal else encode_takebreak(game)
         self._scratch = None  # the kernel's working memory, made by the first call, then reused
+        self._crews: CrewTrials | None = None  # threads > 1: when a crew runs (see there)
         self._table = _new_table(FIRST_CHECK)
         self._length = 0
         self._checkpoint = FIRST_CHECK
@@ -270,8 +326,18 @@ class Sequence:
             self._reserve(stop)
             kernel = self.kernel
             if self._scratch is None:
-                self._scratch = (kernel.Scratch(threads=self.threads) if self.octal
+                self._scratch = (kernel.Scratch(threads=self._first_threads()) if self.octal
                                  else kernel.Scratch())
+                if self._crews is not None:
+                    self._crews.solo = self._scratch
+            trial = None
+            if self._crews is not None:
+                stop, trial = self._crews.half(self._length, stop)
+                if trial is not None:
+                    self._scratch = self._crews.scratch(trial, kernel)
+                    from time import perf_counter
+
+                    began = perf_counter()
             if not self.octal:
                 extend = kernel.extend
             elif self.method == "sparse":
@@ -283,11 +349,23 @@ class Sequence:
             except OverflowError as exc:  # a value of 2**16 or more: the table's bound
                 raise ResourceError(f"{self.game.name}: {exc} (nim-values are kept below "
                                     "65536)") from None
+            if trial is not None:
+                self._scratch = self._crews.timed(trial, perf_counter() - began,
+                                                  stop - self._length, stop)
             self._length = stop
             if stop == self._checkpoint:
                 self._check()
             for listener in tuple(self.listeners):
                 listener(self)
+
+    def _first_threads(self) -> int:
+        """Threads of the scratch the sequence makes: one where crews must first win a trial
+        (the compiled octal kernel's sparse method, threads > 1; see CrewTrials)."""
+        if (self.threads > 1 and self.method == "sparse"
+                and self.kernel.__name__.endswith("._core")):
+            self._crews = CrewTrials(self.threads)
+            return 1
+        return self.threads
 
     def _check(self) -> None:
         length = self._checked = self._length

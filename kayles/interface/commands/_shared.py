@@ -84,8 +84,9 @@ def add_old_name(parser, old: str, option: argparse.Action) -> None:
 
 def add_threads_option(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--threads", type=natural("--threads"), metavar="T",
-                        help="threads on the sequence (default: the cores present; the same "
-                        "values with any number)")
+                        help="threads on the sequence (default: the cores present, working "
+                        "as a crew only where a timed trial finds it faster than one thread; "
+                        "the same values with any number)")
 
 
 def threads_of(args) -> int:
