@@ -264,6 +264,30 @@ def test_the_game_list_and_the_code_field_agree(phone):
     assert phone.input_value("#game-name") == "dawsons-kayles"
 
 
+@pytest.mark.parametrize("pins", [8, 12, 40])
+def test_on_a_phone_a_row_stays_on_one_line(phone, pins):
+    """At 390x844 a row of pins is one line (the lesson's picture of adjacent pins): 8 and
+    12 pins shrink to fit, each at least 24 px across (a target a finger can tap); 40
+    scroll inside the board, never the page.  The game list shows its names whole, the
+    rules of the game chosen under it."""
+    start(phone, "x" * pins)
+    boxes = phone.evaluate("[...document.querySelectorAll('#board .pin')].map(p => {"
+                           "const r = p.getBoundingClientRect(); return [r.top, r.width]})")
+    assert len(boxes) == pins and len({round(top) for top, _ in boxes}) == 1
+    assert min(width for _, width in boxes) >= 24
+    fits = phone.evaluate("(() => {const b = document.getElementById('board');"
+                          "return b.scrollWidth <= b.clientWidth})()")
+    assert fits == (pins <= 12)
+    assert sideways(phone) == 0
+    names = phone.evaluate("[...document.querySelectorAll('#game-name option')]"
+                           ".map(o => o.textContent)")
+    assert "kayles-xox" in names and max(map(len, names)) <= 20
+    assert phone.inner_text("#game-rules") == ("take one pin, or the outer two of three "
+                                               "consecutive pins")
+    phone.select_option("#game-name", "kayles")
+    assert phone.inner_text("#game-rules") == "0.77: take one pin or two adjacent pins"
+
+
 def test_a_move_is_played_with_the_keyboard_alone(phone):
     """Pins are buttons: Tab reaches them, Space picks one, Enter on Play move plays it."""
     start(phone, "xxxxx")

@@ -47,8 +47,14 @@ function gameSpec() {
   return name === CUSTOM ? $("game-code").value.trim() : name;
 }
 
+function showRules() {  // the chosen game's rules, under the list
+  const chosen = $("game-name").selectedOptions[0];
+  $("game-rules").textContent = chosen ? chosen.dataset.summary : "";
+}
+
 function gameChosen() {
   const name = $("game-name").value;
+  showRules();
   if (name === CUSTOM) {
     $("game-code").focus();
     return;
@@ -60,6 +66,7 @@ function codeTyped() {
   const code = $("game-code").value.trim();
   if (codes.has(code)) $("game-name").value = codes.get(code);
   else if (code) $("game-name").value = CUSTOM;
+  showRules();
 }
 
 function parseStart(text) {
@@ -184,6 +191,7 @@ function render() {
   state.picked.clear();
   state.heap = null;
   const onRow = typeof state.position === "string";
+  board.classList.toggle("row", onRow);  // a row of pins stays on one line
   $("heap-controls").hidden = onRow;
   $("parts").value = "";
   if (onRow) {
@@ -661,14 +669,17 @@ async function start() {
   for (const game of games) {
     const option = document.createElement("option");
     option.value = game.name;
-    option.textContent = `${game.name}: ${game.summary}`;
+    option.textContent = game.name;  // short: a phone's list shows it whole
+    option.dataset.summary = game.summary;
     $("game-name").append(option);
     if (game.code) codes.set(game.code, game.name);
   }
   const custom = document.createElement("option");
   custom.value = CUSTOM;
-  custom.textContent = "custom: the octal code typed";
+  custom.textContent = "custom";
+  custom.dataset.summary = "the code typed below";
   $("game-name").append(custom);
+  showRules();
   $("game-name").addEventListener("change", gameChosen);
   $("game-code").addEventListener("input", codeTyped);
   $("why-toggle").addEventListener("click", () => showWhy($("explain").hidden));
