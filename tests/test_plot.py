@@ -203,3 +203,38 @@ def test_the_readme_picture_is_a_real_png():
     """docs/kayles-xox.png, made by `kayles plot -o docs/kayles-xox.png`."""
     data = (ROOT / "docs" / "kayles-xox.png").read_bytes()
     assert png_size(data) == (1600, 800)
+
+
+@pytest.mark.parametrize(("name", "constants", "splits"), [
+    ("kayles-xox", {1}, 1),  # 'xox' keeps a pin: G(1) = 1; both kinds' spans are odd
+    ("0.07", set(), 0),
+])
+def test_one_rare_mask_everywhere(name, constants, splits):
+    """The survey, the plot and the web page report the same mask for the same values: the
+    brute-force oracle's (every mask tried, the heap's parity too), rare heaps and all."""
+    from kayles.analysis.survey import summarise
+    from kayles.engine.spectrum import mask_text
+    from kayles.interface.web.service import Service
+
+    last = 399
+    values = (oracle.xox_nimbers_by_sum(last) if name == "kayles-xox"
+              else oracle.octal_nimbers(name, last))
+    mask, rare_count = oracle.fewest_rare_by_trial(values, constants, splits)
+    low, by_parity = mask & 0xFFFF, mask >> 16
+
+    def rare_heap(n: int, v: int) -> bool:
+        return (bin(v & low).count("1") + by_parity * ((n ^ splits) & 1)) % 2 == 0
+
+    heaps = {n for n, v in enumerate(values) if rare_heap(n, v)}
+    assert by_parity and len(heaps) == rare_count  # both games' masks read the parity
+    summary = summarise(name, last + 1)  # to its proof where one comes first (0.07: 175)
+    assert (summary.mask, summary.rare) == oracle.fewest_rare_by_trial(
+        values[:summary.values], constants, splits)
+    page = Service().sequence({"game": name, "count": str(last + 1)})
+    assert (page["mask"], page["rare"], set(page["rare_heaps"])) == (mask_text(mask),
+                                                                    rare_count, heaps)
+    fig = figure(Sequence(get_game(name)), last, size=(800, 400))
+    _, rare = dots(fig)
+    assert rare == {(float(n), values[n]) for n in heaps}
+    labels = [text.get_text() for text in fig.axes[0].get_legend().get_texts()]
+    assert f"rare values, mask {mask_text(mask)} ({rare_count} heaps)" in labels

@@ -11,7 +11,7 @@ scatter so SVG and PDF files stay small.
 Rare values: with a mask M, G(n) is *rare* when popcount(G(n) & M) is even.
 The mask drawn is the allowed one (every option constant rare) with the fewest
 rare positions among 0..N, found from the value histogram by a Walsh-Hadamard
-transform (``kayles.engine.spectrum.fewest_rare``, the mask a survey reports).
+transform (``kayles.engine.spectrum.rare_mask``, the mask a survey reports).
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from __future__ import annotations
 from ..engine._numbers import brief
 from ..engine.codes import get_game
 from ..engine.sequence import Sequence
-from ..engine.spectrum import fewest_rare, parity
+from ..engine.spectrum import mask_text, parity, rare_mask
 from ..errors import InputError, SetupError, shown
 
 TYPE_CHECKING = False
@@ -121,24 +121,32 @@ def figure(source: Sequence | Game | str, last: int | None = None, *,
     values = np.array(sequence.table(last + 1), dtype=np.uint16)
     count = last + 1
     counts = np.bincount(values).tolist()
-    found = None if len(counts) == 1 or not sequence.game.octal else fewest_rare(
-        counts, sequence.game.constants(sequence.nimber))
+    found = None
+    if len(counts) > 1 and sequence.game.octal:
+        mask, rare_count, _ = rare_mask(sequence.game, values.tolist(), sequence.nimber)
+        found = (mask, rare_count) if mask else None
 
     width, height = size
     fig = Figure(figsize=(width / DPI, height / DPI), dpi=DPI)
     FigureCanvasAgg(fig)
     ax = fig.add_subplot()
-    if count > width:  # one column per pixel: every value that occurs in it
-        pairs = np.zeros(0, dtype=np.int64)  # column * len(counts) + value, each once
+    heaps_rare = (np.zeros(count, dtype=bool) if found is None
+                  else _rare_heaps(sequence, found[0], values))
+    if count > width:  # one column per pixel: every value that occurs in it, rare or not
+        keys = np.zeros(0, dtype=np.int64)  # (column * len(counts) + value) * 2 + rare, once
         for start in range(0, count, CHUNK):  # a chunk of heaps at a time: bounded temporaries
-            column = np.arange(start, min(start + CHUNK, count), dtype=np.int64) * width // count
-            pairs = np.union1d(pairs, column * len(counts) + values[start : start + CHUNK])
+            stop = min(start + CHUNK, count)
+            column = np.arange(start, stop, dtype=np.int64) * width // count
+            keys = np.union1d(keys, (column * len(counts) + values[start:stop]) * 2
+                              + heaps_rare[start:stop])
+        pairs, rare = keys // 2, (keys % 2).astype(bool)
         xs = (pairs // len(counts) + 0.5) * count / width
         ys = pairs % len(counts)
         dot = 1.5
     else:
         xs = np.arange(count)
         ys = values
+        rare = heaps_rare
         dot = min(6.0, max(1.5, 0.9 * width / count))
     marker = {"s": (dot * 72 / DPI) ** 2, "linewidths": 0, "rasterized": True}
     if found is None:
@@ -146,12 +154,10 @@ def figure(source: Sequence | Game | str, last: int | None = None, *,
         ax.scatter(xs, ys, color="tab:blue", label=f"G(n) ({every}: {count} heaps)", **marker)
     else:
         mask, rare_count = found
-        odd = np.array([parity(v & mask) for v in range(len(counts))])
-        rare = odd[ys] == 0
         ax.scatter(xs[~rare], ys[~rare], color="tab:blue",
                    label=f"common values ({count - rare_count} heaps)", **marker)
         ax.scatter(xs[rare], ys[rare], color="tab:red",
-                   label=f"rare values, mask {mask:#b} ({rare_count} heaps)", **marker)
+                   label=f"rare values, mask {mask_text(mask)} ({rare_count} heaps)", **marker)
     _draw_period(ax, sequence, last)
     ax.set_xlim(-0.5, last + 0.5)
     ax.set_ylim(-0.5, len(counts) - 0.5)
@@ -168,6 +174,20 @@ def figure(source: Sequence | Game | str, last: int | None = None, *,
         warnings.simplefilter("ignore")
         fig.tight_layout()
     return fig
+
+
+def _rare_heaps(sequence: Sequence, mask: int, values):
+    """Which heaps are rare under the mask (numpy booleans; the heap's parity counts where
+    the mask holds it: kayles.engine.spectrum.is_rare)."""
+    import numpy as np
+
+    from ..engine.rules import encode
+    from ..engine.spectrum import PARITY_SHIFT, split_parity
+
+    odd = np.array([parity(v & mask) for v in range(int(values.max()) + 1)], dtype=np.int64)
+    heap_class = (mask >> PARITY_SHIFT) & (
+        (np.arange(len(values)) ^ split_parity(encode(sequence.game.kinds))) & 1)
+    return odd[values] == heap_class
 
 
 def _draw_period(ax, sequence: Sequence, last: int) -> None:

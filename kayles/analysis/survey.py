@@ -23,9 +23,8 @@ from array import array
 
 from ..engine.checksum import fletcher32
 from ..engine.codes import get_game
-from ..engine.rules import encode
 from ..engine.sequence import Sequence
-from ..engine.spectrum import fewest_rare, is_rare, odd_histogram, split_parity
+from ..engine.spectrum import rare_mask
 from ..errors import InputError
 from ..storage.records import FIELDS, Summary
 
@@ -72,17 +71,7 @@ def summarise(code: str, limit: int) -> Summary:
     period = sequence.prove(limit)
     used = period.values if period is not None else limit
     values = sequence.table(used).tolist()
-    if game.octal:
-        counts = [0] * (max(values, default=0) + 1)
-        for value in values:
-            counts[value] += 1
-        parity_of_splits = split_parity(encode(game.kinds))
-        mask, rare = fewest_rare(counts, game.constants(sequence.nimber),
-                                 odd_histogram(values, parity_of_splits))
-        last_rare = next((n for n in reversed(range(used))
-                          if is_rare(mask, parity_of_splits, n, values[n])), None)
-    else:
-        mask, rare, last_rare = 0, 0, None
+    mask, rare, last_rare = rare_mask(game, values, sequence.nimber)
     largest = max(values, default=0)
     head = values[: period.preperiod + period.period] if period is not None else values
     return Summary(

@@ -12,8 +12,9 @@ a power of two B,
     W[M]    = sum_v h[v] (-1)**popcount(v & M)     (the Walsh-Hadamard transform)
     rare(M) = (total + W[M]) / 2
 
-scores every mask at once in O(B log B).  ``fewest_rare`` is the mask a survey
-reports and a plot draws; the kernels pick theirs by estimated cost instead
+scores every mask at once in O(B log B).  ``rare_mask`` (``fewest_rare`` over the
+values, the heap's parity allowed) is the one mask every command reports: a survey, a
+plot, the web page; the kernels pick theirs by estimated cost instead
 (``choose_mask`` in both twins), from the same spectrum.
 
 A mask may also read the heap's parity (``HEAP_PARITY``, a bit above every value),
@@ -34,7 +35,7 @@ if TYPE_CHECKING:
     from collections.abc import Sequence as Values
 
 __all__ = ["HEAP_PARITY", "PARITY_SHIFT", "allowed_mask", "fewest_rare", "is_rare", "mask_text",
-           "odd_histogram", "parity", "split_parity", "walsh_hadamard"]
+           "odd_histogram", "parity", "rare_mask", "split_parity", "walsh_hadamard"]
 
 PARITY_SHIFT = 16  # a mask's bit above every 16-bit value: the heap's parity counts too
 HEAP_PARITY = 1 << PARITY_SHIFT
@@ -120,3 +121,22 @@ def odd_histogram(values: Values[int], parity_of_splits: int) -> list[int] | Non
     for value in values[1 - parity_of_splits::2]:
         odd[value] += 1
     return odd
+
+
+def rare_mask(game, values: Values[int], nimber) -> tuple[int, int, int | None]:
+    """(mask, rare heaps, the last rare heap or None) of an octal game's values G(0..len-1):
+    the allowed mask with the fewest rare heaps, the heap's parity allowed where the game's
+    splits permit it; (0, 0, None) for a game the octal kernels do not take.  ``nimber``
+    gives G(n) for the game's option constants."""
+    if not game.octal:
+        return 0, 0, None
+    from .rules import encode
+
+    counts = [0] * (max(values, default=0) + 1)
+    for value in values:
+        counts[value] += 1
+    splits = split_parity(encode(game.kinds))
+    mask, rare = fewest_rare(counts, game.constants(nimber), odd_histogram(values, splits))
+    last = next((n for n in reversed(range(len(values)))
+                 if is_rare(mask, splits, n, values[n])), None)
+    return mask, rare, last

@@ -425,13 +425,14 @@ def _misere_why(report: dict) -> str:
 
 
 def _sequence_report(game: Game, sequence: Sequence, values: list[int]) -> dict:
-    from ...engine.spectrum import fewest_rare, parity
+    """The values with their proof and their rare heaps under the one mask every command
+    reports (kayles.engine.spectrum.rare_mask: a survey's, a plot's)."""
+    from ...engine.rules import encode
+    from ...engine.spectrum import is_rare, mask_text, rare_mask, split_parity
 
-    counts = [0] * (max(values) + 1)
-    for value in values:
-        counts[value] += 1
-    mask, rare = (0, 0) if len(counts) == 1 else fewest_rare(
-        counts, game.constants(sequence.nimber))
+    mask, rare, _ = rare_mask(game, values, sequence.nimber)
+    splits = split_parity(encode(game.kinds)) if mask else -1
+    heaps = [n for n, v in enumerate(values) if mask and is_rare(mask, splits, n, v)]
     period = sequence.period
     return {
         "game": game.name, "count": len(values), "values": values,
@@ -442,8 +443,9 @@ def _sequence_report(game: Game, sequence: Sequence, values: list[int]) -> dict:
                                                "values": period.values,
                                                "saltus": period.saltus},
         "proof": _proof_text(game, sequence),
-        "mask": mask, "rare": rare,
-        "rare_values": sorted({v for v in values if mask and not parity(v & mask)}),
+        "mask": mask_text(mask) if mask else None, "rare": rare if mask else 0,
+        "rare_heaps": heaps,
+        "rare_values": sorted({values[n] for n in heaps}),
     }
 
 

@@ -287,7 +287,7 @@ async function show(event) {
       ? `Rare values (mask ${data.mask}, ${data.rare} of ${data.count} heaps): ${data.rare_values.join(", ")}`
       : "No rare/common split of these values.";
     plot.values = data.values;
-    plot.rare = new Set(data.rare_values);
+    plot.rare = new Set(data.rare_heaps);  // heaps: with the heap's parity, not values alone
     plot.period = data.period;
     plot.from = 0;
     plot.to = data.values.length;
@@ -312,12 +312,13 @@ function drawPlot() {
   let common = "", rare = "";
   values.forEach((v, i) => {
     const x = left + Math.floor((i * across) / values.length);
-    const key = `${x},${v}`;
-    if (seen.has(key)) return;  // one mark per value and pixel column
+    const isRare = plot.rare.has(plot.from + i);
+    const key = `${x},${v},${isRare}`;
+    if (seen.has(key)) return;  // one mark per value, kind and pixel column
     seen.add(key);
     const y = height - bottom - Math.round((v * up) / top) - size / 2;
     const mark = `M${x} ${y}h${size}v${size}h-${size}z`;
-    if (plot.rare.has(v)) rare += mark; else common += mark;
+    if (isRare) rare += mark; else common += mark;
   });
   const last = plot.to - 1;
   const xOf = (n) => left + ((n - plot.from) * across) / values.length;
@@ -359,7 +360,7 @@ function drawValueTable() {
     for (let n = start; n < Math.min(start + 10, end); n++) {
       const td = document.createElement("td");
       td.textContent = String(plot.values[n]);
-      if (plot.rare.has(plot.values[n])) td.className = "rare";
+      if (plot.rare.has(n)) td.className = "rare";
       tr.append(td);
     }
     rows.push(tr);
