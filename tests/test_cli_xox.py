@@ -423,6 +423,36 @@ def test_ctrl_c_while_computing_in_pure_mode_ends_quietly():
     assert b"Traceback" not in err
 
 
+def test_a_pure_core_asked_for_says_so_once_on_a_terminal_only():
+    """KAYLES_PURE=1 on a terminal: one line on stderr (it is slower); to a file or a pipe
+    (a script, a grader): nothing; stdout is the contract's either way."""
+    import pty
+
+    from kayles.interface._frontend import FORCED_PURE_NOTICE
+
+    env = env_with(pure=True)
+    main, terminal = pty.openpty()
+    try:
+        result = subprocess.run([str(XOX), "grundy", "30"], stdout=subprocess.PIPE,
+                                stderr=terminal, env=env, timeout=TIMEOUT)
+        os.close(terminal)
+        said = b""
+        while True:
+            try:
+                chunk = os.read(main, 4096)
+            except OSError:  # the terminal's other end closed: all is read
+                break
+            if not chunk:
+                break
+            said += chunk
+    finally:
+        os.close(main)
+    assert result.stdout == listing(oracle.KAYLES_XOX.nimbers(30))
+    assert said.decode().replace("\r\n", "\n") == FORCED_PURE_NOTICE + "\n"
+    piped = xox("grundy", "30", env=env)
+    assert (piped.returncode, piped.stderr) == (0, b"")
+
+
 def test_a_pure_install_says_so_on_stderr_whatever_stderr_is(tmp_path):
     """The package without its compiled core (a build with no compiler: pip says nothing)
     says so once on stderr, a file here, when the work lasts (KAYLES_PROGRESS_SECONDS 0:

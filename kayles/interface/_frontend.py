@@ -183,6 +183,8 @@ def exit_status(prog: str, work: Callable[[Output], int | None], hint: str = "")
             notice.cancel()
 
 
+FORCED_PURE_NOTICE = ("kayles: KAYLES_PURE=1: the pure-Python core runs, as asked (the same "
+                      "answers, tens to thousands of times slower than the compiled one)")
 PURE_NOTICE = ("kayles: the compiled core is not built, so this runs in pure Python (about "
                "100 times slower); with a C compiler, reinstall kayles (pip install "
                "--force-reinstall --no-binary kayles kayles, or make in a checkout) to build it")
@@ -191,11 +193,11 @@ PURE_NOTICE = ("kayles: the compiled core is not built, so this runs in pure Pyt
 _noticed = False  # said once a process (kayles runs its parsing and its command in turn)
 
 
-def _say_pure() -> None:
+def _say_pure(notice: str = PURE_NOTICE) -> None:
     global _noticed
     if not _noticed:
         _noticed = True
-        _fail(PURE_NOTICE, 0)
+        _fail(notice, 0)
 
 
 def _pure_notice_later():
@@ -206,13 +208,17 @@ def _pure_notice_later():
     silent."""
     from ..engine._impl import choice, getenv
 
-    if _noticed or choice()[0] != "python" or getenv("KAYLES_PURE") == "1":
+    if _noticed or choice()[0] != "python":
+        return None
+    terminal = sys.stderr is not None and sys.stderr.isatty()
+    if getenv("KAYLES_PURE") == "1":  # asked for: said on a terminal only, never to a script
+        if terminal:
+            _say_pure(FORCED_PURE_NOTICE)
         return None
     import threading
 
     from .progress import seconds
 
-    terminal = sys.stderr is not None and sys.stderr.isatty()
     wait = 0 if terminal else seconds()[0]  # someone is watching a terminal
     if wait <= 0:  # at once (a terminal, or KAYLES_PROGRESS_SECONDS=0)
         _say_pure()
