@@ -383,6 +383,23 @@ def test_cli_quotient():
         assert_usage_error(kayles("quotient", "--game", "kayles", *args))
 
 
+def test_a_large_presentation_is_wrapped_after_its_commas():
+    """Kayles to heap 200 (order 40): its presentation, generators and P-portion are lines of
+    at most 88 characters, cut after commas only (a relation is never cut), the text
+    the JSON has, whole, once the lines are joined again."""
+    text = kayles("quotient", "--game", "kayles").stdout.decode()
+    found = json.loads(kayles("quotient", "--game", "kayles", "--json").stdout)
+    lines = text.splitlines()
+    wrapped = [line for line in lines if not line.startswith("heaps ")]  # heaps: one a line
+    assert max(map(len, wrapped)) <= 88 and len(wrapped) > 6
+    start = next(i for i, line in enumerate(lines) if line.startswith("presentation: "))
+    block = [lines[start]]
+    while lines[start + len(block)].startswith("    "):
+        block.append(lines[start + len(block)])
+    assert len(block) > 1 and all(line.endswith(",") for line in block[:-1])
+    assert " ".join(line.strip() for line in block) == "presentation: " + found["presentation"]
+
+
 def oracle_heap_move(code: str, heaps: tuple[int, ...]) -> str:
     """The misère tie-break's move (leftmost heap, then the oracle's order of options)
     by brute force, written as `kayles move` writes it; LOSS or WIN when none wins."""

@@ -129,9 +129,10 @@ def command_quotient(args, out) -> None:
     named = f" (tame: {tame})" if tame else ""
     out.write(f"{q.game.name}, heaps up to {q.max_heap}: misère quotient of order {q.order}"
               f"{named}\n")
-    out.write(f"presentation: {q.presentation()}\n")
-    out.write(f"generators: {', '.join(f'{x} = heap {h}' for x, h in q.letters) or 'none'}\n")
-    out.write(f"P-portion ({q.p_size}): {{{', '.join(q.p_words())}}}\n")
+    out.write(_wrapped(f"presentation: {q.presentation()}"))
+    out.write(_wrapped(f"generators: "
+                       f"{', '.join(f'{x} = heap {h}' for x, h in q.letters) or 'none'}"))
+    out.write(_wrapped(f"P-portion ({q.p_size}): {{{', '.join(q.p_words())}}}"))
     if solved is None:
         out.write(f"heaps 0..{q.max_heap}: {' '.join(q.words[c] for c in q.heaps)}\n")
         if beyond is not None:
@@ -143,6 +144,20 @@ def command_quotient(args, out) -> None:
     out.write(f"heaps 0..{start - 1}: {' '.join(q.words[c] for c in q.heaps[:start])}\n")
     cycle = [q.words[q.heap_class(h)] for h in range(start, start + period)]
     out.write(f"heaps {start}.. repeat every {period}: {' '.join(cycle)}\n")
+
+
+def _wrapped(line: str, width: int = 88) -> str:
+    """A long line (a large quotient's presentation: thousands of characters) cut after its
+    commas, never inside a relation, into lines of about ``width``, the later ones
+    indented; --json has it whole."""
+    lines, current = [], ""
+    for item in line.split(", "):
+        if current and len(current) + 3 + len(item) > width:  # ", " now, "," if cut
+            lines.append(current + ",")
+            current = "    " + item
+        else:
+            current = f"{current}, {item}" if current else item
+    return "\n".join([*lines, current]) + "\n"
 
 
 def _progress():
