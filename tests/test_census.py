@@ -86,6 +86,18 @@ def test_a_census_of_two_digits(tmp_path):
     assert "| 2 | 56 |" in summary.stdout.decode()
 
 
+def test_the_progress_lines_name_their_pass(tmp_path, monkeypatch):
+    """A line's time left is its pass's: each line says which pass of how many it is."""
+    monkeypatch.setenv("KAYLES_PROGRESS_SECONDS", "0")
+    done = in_process("kayles", ["census", "--digits", "1", "--to", str(1 << 20), "--jobs", "1",
+                                 "--db", tmp_path / "c.sqlite", "--summary"])
+    assert done.returncode == 0, done.stderr
+    lines = done.stderr.decode().splitlines()
+    assert lines and all(line.startswith("census pass ") for line in lines), lines[:3]
+    assert lines[0].startswith("census pass 1 of 2, to 65,536: ")
+    assert any(line.startswith("census pass 2 of 2, to 1,048,576: ") for line in lines)
+
+
 def test_a_census_resumes_from_its_database(tmp_path):
     """A second census reads the first one's rows (none computed again, their seconds
     unchanged) and computes its new pass for the open codes with few rare heaps only (of

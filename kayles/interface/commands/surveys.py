@@ -302,10 +302,13 @@ def command_census(args, out) -> int:
             with open_executor(_jobs(args, len(codes)), args.dask) as (pool, window):
                 for members, limits, furthest, goes_on in plans:
                     current = members
-                    for limit in limits:
+                    for number, limit in enumerate(limits, 1):
                         if not current:
                             break
-                        with bar(len(current), f"census to {limit:,}", "games") as shown:
+                        # the time left a line shows is this pass's: how many codes the
+                        # next one takes depends on what this one proves
+                        name = f"census pass {number} of {len(limits)}, to {limit:,}"
+                        with bar(len(current), name, "games") as shown:
                             failures.update(survey(current, limit, store, pool, window,
                                                    _counter(shown), _say_waiting,
                                                    seconds()[0]))
