@@ -603,3 +603,26 @@ def test_a_forged_checkpoint_is_refused_whatever_its_checksum(tmp_path):
         assert b"kayles can use" in result.stderr or b"not those of" in result.stderr, name
         assert len(result.stderr) < 400, name  # one short line, whatever the file holds
         assert checkpoint.read_bytes() == data, name
+
+
+def test_a_kept_table_that_never_reached_a_checkpoint_is_removed(tmp_path, monkeypatch):
+    """--keep-table on a full disk: the start fails (its error names the table), and leaves
+    no table behind to block the next start in that folder, which then runs."""
+    import errno
+
+    from kayles.errors import WriteError
+    from kayles.storage import long_table
+
+    def full(fd, offset, length):
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    folder = tmp_path / "run"
+    monkeypatch.setattr(long_table.os, "posix_fallocate", full)
+    with pytest.raises(WriteError, match=TABLE):
+        with Run(folder, get_game(".167"), 4096, 2048, keep_table=True) as run:
+            run.advance()
+    assert not (folder / TABLE).exists() and not (folder / CHECKPOINT).exists()
+    monkeypatch.undo()
+    with Run(folder, get_game(".167"), 4096, 2048, keep_table=True) as run:
+        assert run.advance()
+    assert (folder / TABLE).exists() and (folder / CHECKPOINT).exists()

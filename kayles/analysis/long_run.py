@@ -40,6 +40,7 @@ computes exactly the values of an unbroken run.
 
 from __future__ import annotations
 
+import contextlib
 import math
 import os
 import time
@@ -107,6 +108,7 @@ class Run:
         self.kernel = _impl.kernel
         self.scratch = self.kernel.Scratch(threads=threads)
         self.table: LongTable | None = None
+        self._new_table: str | None = None  # a --keep-table file this run made (see close)
         self._lock: int | None = _lock(self.folder)
         try:
             path = os.path.join(self.folder, CHECKPOINT)
@@ -139,7 +141,8 @@ class Run:
         self.largest, self.first = -1, -1
         self.seconds = 0.0
         self.records: list[Record] = []
-        self.table = LongTable(self.to + 1, table_path if keep_table else None)
+        self._new_table = table_path if keep_table else None  # removed if no checkpoint follows
+        self.table = LongTable(self.to + 1, self._new_table)
         self.length = self.to + 1
 
     def _resume(self, path: str, to: int | None, window: int | None, keep_table: bool) -> None:
@@ -510,6 +513,12 @@ class Run:
         if self.table is not None:
             self.table.close()
             self.table = None
+        made = self._new_table
+        if made and not os.path.lexists(os.path.join(self.folder, CHECKPOINT)):
+            # a --keep-table start that ended before its first checkpoint (a full disk,
+            # Ctrl-C): its table resumes nothing and would block the next start
+            with contextlib.suppress(OSError):
+                os.unlink(made)
         if self._lock is not None:
             os.close(self._lock)
             self._lock = None
