@@ -186,3 +186,18 @@ def test_a_gap_past_the_longest_is_one_line_and_long_rows_are_answered(tmp_path)
     assert f"at most {MAX_GAP:,}" in result.stderr
     path.write_text(f"1\n{long_row}\n")
     assert kayles("treblecross", str(path)).returncode == 0
+
+
+@pytest.mark.parametrize("shape", ["X.", "X..."], ids=["every-free-cell-wins", "short-gaps"])
+def test_a_long_row_holds_at_most_10_times_its_file(tmp_path, shape):
+    """The docs' bound (reliability.md) on the worst shapes of a 4 MB row: every other cell
+    a winning one (2 million cells to print), and 1 million gaps of 0.007 heaps; over what
+    the command holds for a tiny row."""
+    from test_games_digraph import peak_kib
+
+    path = tmp_path / "row.txt"
+    path.write_text("1\n" + shape * (4_000_000 // len(shape)) + "\n")
+    tiny = tmp_path / "tiny.txt"
+    tiny.write_text("1\nX..\n")
+    grown = peak_kib("treblecross", str(path)) - peak_kib("treblecross", str(tiny))
+    assert grown * 1024 <= 10 * path.stat().st_size, (grown, path.stat().st_size)

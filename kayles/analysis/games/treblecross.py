@@ -62,8 +62,8 @@ def parse_row(text: str) -> str:
 
 
 def _marks(row: str) -> array:
-    """The 0-based cells holding an X, 8 bytes each (a row may have millions)."""
-    marks = array("q")
+    """The 0-based cells holding an X, 4 bytes each (a row may have millions)."""
+    marks = array("i")
     at = row.find("X")
     while at >= 0:
         marks.append(at)
@@ -71,19 +71,25 @@ def _marks(row: str) -> array:
     return marks
 
 
-def _immediate(row: str, marks: array) -> list[int]:
-    """0-based free cells that complete three in a row."""
+def _immediate(row: str, marks: array) -> array:
+    """1-based free cells that complete three in a row, increasing (4 bytes each: a row of
+    millions of cells may have millions; a byte a cell marks them first)."""
     n = len(row)
-    found = set()
+    found = bytearray(n)
     for p in marks:
         if p + 1 < n and row[p + 1] == "X":  # XX: either end
             if p >= 1 and row[p - 1] == ".":
-                found.add(p - 1)
+                found[p - 1] = 1
             if p + 2 < n and row[p + 2] == ".":
-                found.add(p + 2)
+                found[p + 2] = 1
         if p + 2 < n and row[p + 2] == "X" and row[p + 1] == ".":  # X.X
-            found.add(p + 1)
-    return sorted(found)
+            found[p + 1] = 1
+    cells = array("i")
+    at = found.find(1)
+    while at >= 0:
+        cells.append(at + 1)
+        at = found.find(1, at + 1)
+    return cells
 
 
 def gaps(row: str) -> list[tuple[int, int]]:
@@ -96,44 +102,52 @@ def gaps(row: str) -> list[tuple[int, int]]:
     marks = _marks(row)
     if _immediate(row, marks):
         raise InputError("the row has an immediate win: it is not a sum of gaps")
-    return _parts(row, marks)
+    return list(zip(*_parts(row, marks)))
 
 
-def _parts(row: str, marks: array) -> list[tuple[int, int]]:
-    """(first safe cell, heap) of each gap between the marks with a heap above 0."""
-    parts = []
+def _parts(row: str, marks: array) -> tuple[array, array]:
+    """(first safe cells, heaps): each gap between the marks with a heap above 0."""
+    firsts, heaps = array("i"), array("i")
     before = -3  # a mark three cells left of the row: its first cell is safe
     for at in chain(marks, (len(row) + 2,)):
         if at - before - 3 > 0:
-            parts.append((before + 3, at - before - 3))
+            firsts.append(before + 3)
+            heaps.append(at - before - 3)
         before = at
-    return parts
+    return firsts, heaps
 
 
 def winning_cells(row: str) -> list[int]:
     """The 1-based cells whose marking wins, in increasing order; [] when losing."""
+    return _winning(row).tolist()
+
+
+def _winning(row: str) -> array:
+    """winning_cells as an array of 4-byte integers (a long row may have millions: the
+    command line keeps them so, about 8 bytes less each than a list)."""
     row = parse_row(row)
     if len(row) < 3:
-        return []
+        return array("i")
     marks = _marks(row)
     now = _immediate(row, marks)
     if now:
-        return [cell + 1 for cell in now]
-    parts = _parts(row, marks)
-    largest = max((heap for _, heap in parts), default=0)
+        return now
+    firsts, heaps = _parts(row, marks)
+    del marks
+    largest = max(heaps, default=0)
     if largest > MAX_GAP:
         raise InputError(f"a run of free cells is too long: its heap of 0.007 is at most "
                          f"{MAX_GAP:,} (nimbers take time quadratic in it), not {largest:,}")
     G = _nimbers(largest + 1)
     total = 0
-    for _, heap in parts:
+    for heap in heaps:
         total ^= G[heap]
+    cells = array("i")
     if not total:
-        return []
+        return cells
     from ...engine.rules import GAMES
 
-    cells = []
-    for first, heap in parts:
+    for first, heap in zip(firsts, heaps):
         target = G[heap] ^ total
         for option in GAMES["treblecross"].options(heap):  # option a: mark the cell first + a
             if option.value(G.__getitem__) == target:
@@ -141,12 +155,13 @@ def winning_cells(row: str) -> list[int]:
     return cells
 
 
-def answer_file(text: str) -> list[tuple[int, str, list[int]]]:
-    """(line, row, winning cells) of each row of the seed's input; errors name the line."""
+def answer_file(text: str) -> list[tuple[int, str, array]]:
+    """(line, row, winning cells: an array) of each row of the seed's input; errors name
+    the line."""
     answers = []
     for number, row in parse_file(text):
         try:
-            answers.append((number, row, winning_cells(row)))
+            answers.append((number, row, _winning(row)))
         except ValueError as exc:
             raise InputError(f"line {number}: {exc}") from None
     return answers

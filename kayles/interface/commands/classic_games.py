@@ -208,16 +208,26 @@ def command_dag(args, out) -> None:
 # -- treblecross ---------------------------------------------------------------
 
 
+CELLS_A_WRITE = 1 << 16  # winning cells formatted at once (a row may have millions)
+
+
 def command_treblecross(args, out) -> None:
     from ...analysis.games import treblecross
 
     answers = treblecross.answer_file(read_text(args.file))
     if args.json:
-        dump_json([{"line": number, "row": row, "winning": bool(cells), "cells": cells}
-               for number, row, cells in answers], out)
+        dump_json([{"line": number, "row": row, "winning": bool(cells), "cells": list(cells)}
+                   for number, row, cells in answers], out)
         return
     for _, _, cells in answers:
-        out.write("WINNING\n" + " ".join(map(str, cells)) + "\n" if cells else "LOSING\n")
+        if not cells:
+            out.write("LOSING\n")
+            continue
+        out.write("WINNING\n")
+        for at in range(0, len(cells), CELLS_A_WRITE):  # millions of cells: a piece at a time
+            out.write(("" if at == 0 else " ")
+                      + " ".join(map(str, cells[at:at + CELLS_A_WRITE])))
+        out.write("\n")
 
 
 # -- grundys -------------------------------------------------------------------
