@@ -81,8 +81,9 @@ def _sg_values(graph) -> dict:
         rows = list(graph)
         names = list(range(len(rows)))
     index = dict(zip(names, range(len(names))))
-    try:
-        succ = [[index[target] for target in targets] for targets in rows]
+    try:  # tuples: a sink's is the one empty tuple (millions of sinks hold no list each)
+        succ = [tuple([index[target] for target in targets]) if targets else ()
+                for targets in rows]
     except KeyError:
         for name, targets in zip(names, rows):
             for target in targets:
@@ -96,7 +97,7 @@ def _sg_values(graph) -> dict:
 _NEW, _OPEN = -1, -2  # value[v] before v is finished: never reached, or on the path
 
 
-def _solve(succ: list[list[int]], names: list) -> list[int]:
+def _solve(succ: list[tuple[int, ...]], names: list) -> list[int]:
     """Depth-first, with an explicit stack of (vertex, iterator over its successors)."""
     value = [_NEW] * len(succ)
     for root in range(len(succ)):
@@ -147,9 +148,10 @@ def _plain(vertex) -> str:
     return text if len(text) <= SHOWN_LONGEST else text[:SHOWN_LONGEST] + "..."
 
 
-def parse_graph(text: str) -> dict[str, list[str]]:
-    """The digraph written in the format of the module header; errors name the line."""
-    graph: dict[str, list[str]] = {}
+def parse_graph(text: str) -> dict[str, tuple[str, ...]]:
+    """The digraph written in the format of the module header, each vertex's successors a
+    tuple (millions of sinks share the one empty tuple); errors name the line."""
+    graph: dict[str, tuple[str, ...]] = {}
     with _gc_paused():
         for number, line in enumerate(text.splitlines(), start=1):
             if "#" in line:
@@ -173,7 +175,7 @@ def parse_graph(text: str) -> dict[str, list[str]]:
                 raise InputError(
                     f"line {number}: vertex {shown(name)} is already defined on line {first}"
                 )
-            graph[name] = tail.split()
+            graph[name] = tuple(tail.split())  # a sink's: the one empty tuple (no list each)
     if not graph:
         raise InputError("line 1: the graph has no vertices")
     if not set(chain.from_iterable(graph.values())) <= graph.keys():

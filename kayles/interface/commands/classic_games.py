@@ -7,6 +7,7 @@ Each handler parses, calls ``kayles.analysis.games``, and writes; FILE arguments
 from __future__ import annotations
 
 import argparse
+from itertools import islice
 
 from ...errors import InputError
 from .._frontend import read_text
@@ -201,14 +202,17 @@ def command_dag(args, out) -> None:
     values = digraph.sg_values(digraph.parse_graph(read_text(args.file)))
     if args.json:
         dump_json(values, out)
-    else:
-        out.write("".join(f"{name}: {g}\n" for name, g in values.items()))
+        return
+    lines = iter(values.items())
+    while chunk := "".join(f"{name}: {g}\n" for name, g in islice(lines, LINES_A_WRITE)):
+        out.write(chunk)  # millions of vertices: a piece at a time
 
 
 # -- treblecross ---------------------------------------------------------------
 
 
 CELLS_A_WRITE = 1 << 16  # winning cells formatted at once (a row may have millions)
+LINES_A_WRITE = 1 << 16  # ... and a graph's vertices
 
 
 def command_treblecross(args, out) -> None:
