@@ -5,12 +5,11 @@ prefix by a second method (the plain scan of every option, and the pure twin).""
 
 from __future__ import annotations
 
-import csv
-import io
 import json
 from array import array
 
 import pytest
+from test_hex_census import read as rows_of
 
 from kayles.analysis.census import census_codes
 from kayles.engine.checksum import fletcher32
@@ -23,13 +22,6 @@ from conftest import ROOT, load_kernel
 PASS3 = ROOT / "docs" / "census" / "census-4-pass3.csv"
 FIRST = ROOT / "docs" / "census" / "census-4.csv"
 CZAJKA = json.loads((ROOT / "tests" / "data" / "czajka_octal_tables.json").read_text())
-
-
-def rows_of(path) -> tuple[list[str], dict[str, dict]]:
-    text = path.read_text()
-    comments = [line for line in text.splitlines() if line.startswith("#")]
-    body = "\n".join(line for line in text.splitlines() if not line.startswith("#"))
-    return comments, {row["code"]: row for row in csv.DictReader(io.StringIO(body))}
 
 
 @pytest.fixture(scope="module")
