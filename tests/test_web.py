@@ -363,3 +363,17 @@ def test_a_row_of_another_game_is_refused(tmp_path):
     err = result.stderr.decode()
     assert result.returncode == 2 and "the row of 0.07" in err and "not its game's" in err, err
     assert result.stdout == b""
+
+
+def test_the_page_weights_in_the_docs_are_the_files():
+    """docs/commands/web.md gives each static file's size: they are the files' (KB: 1,000
+    bytes, one decimal), so the figure cannot drift."""
+    import re
+
+    page = (ROOT / "docs" / "commands" / "web.md").read_text()
+    static = ROOT / "kayles" / "interface" / "web" / "static"
+    sizes = {path.name: path.stat().st_size for path in static.iterdir() if path.is_file()}
+    for name, size in sizes.items():
+        assert f"`{name}` {size / 1000:.1f} KB" in page, name
+    total = re.search(r"no outside assets: ([0-9.]+) KB", page).group(1)
+    assert total == f"{sum(sizes.values()) / 1000:.1f}"
