@@ -36,8 +36,7 @@ def test_the_trial_schedule_and_its_verdict():
 
 
 def test_a_short_run_starts_no_crew():
-    load_kernel("cython")
-    sequence = Sequence(get_game(".04"), threads=2)
+    sequence = Sequence(get_game(".04"), kernel=load_kernel("cython"), threads=2)
     sequence.table(CrewTrials.TRIAL_FROM)
     assert sequence._crews is not None and sequence._crews.crew is None
     assert sequence._scratch.threads == 1

@@ -51,7 +51,8 @@ MAX_VALUES = 1 << 17  # values a sequence request may compute (or copy past a pr
 SURVEY_ROWS = 5000  # the rows of the survey database one request shows (the first, by code)
 DEFAULT_VALUES = 2000  # shown when a game has no proof within PROOF_SEARCH
 PROOF_SEARCH = 1 << 16  # values the explorer spends looking for a proof of the period
-TAKEBREAK_SEARCH = 1 << 12  # ... for codes of other moves (their kernel is cubic: 0.1 s)
+TAKEBREAK_SEARCH = 1 << 12  # ... for codes of other moves (their kernel is cubic: 0.1 s;
+                            # the pure twin's, an eighth of it: about 1 s)
 MISERE_BUDGET = 200_000  # positions a misère request may store (the command's is 1,000,000)
 MAX_GAME_TEXT = 80  # characters of a game's name or octal code
 MAX_GAMES = 16  # games whose sequence and solver are kept (each up to some 20 MB)
@@ -451,7 +452,11 @@ def _sequence_report(game: Game, sequence: Sequence, values: list[int]) -> dict:
 
 def _search(game: Game) -> int:
     """Values the page computes looking for a proof of the game's regularity."""
-    return PROOF_SEARCH if game.octal else TAKEBREAK_SEARCH
+    if game.octal:
+        return PROOF_SEARCH
+    from ...engine._impl import IMPLEMENTATION
+
+    return TAKEBREAK_SEARCH if IMPLEMENTATION == "cython" else TAKEBREAK_SEARCH >> 3
 
 
 def _proof_text(game: Game, sequence: Sequence) -> str:
