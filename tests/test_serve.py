@@ -199,16 +199,21 @@ def test_slow_clients_are_closed_and_the_server_goes_on(server):
             s = server.connect()
             s.sendall(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ")
             slow.append(s)
-        for s in slow:
-            try:
-                said = read_reply(s)  # till the server closes it, at once or in time
-            except ConnectionResetError:
-                said = b""
-            assert said == b"", said[:200]
+        closed_unanswered(slow)
     finally:
         for s in slow:
             s.close()
     assert server.get("/api/nimber?game=kayles&n=10")[0] == 200
+
+
+def closed_unanswered(sockets) -> None:
+    """Each connection is closed by the server, at once or in time, with no answer."""
+    for s in sockets:
+        try:
+            said = read_reply(s)
+        except ConnectionResetError:
+            said = b""
+        assert said == b"", said[:200]
 
 
 def test_slow_request_bodies_lock_no_client_out(server):
@@ -228,12 +233,7 @@ def test_slow_request_bodies_lock_no_client_out(server):
             slow.append(s)
         for _ in range(10):
             assert server.get("/api/nimber?game=kayles&n=10")[0] == 200
-        for s in slow:
-            try:
-                said = read_reply(s)  # till the server closes it, at once or in time
-            except ConnectionResetError:
-                said = b""
-            assert said == b"", said[:200]
+        closed_unanswered(slow)
     finally:
         for s in slow:
             s.close()
