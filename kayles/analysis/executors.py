@@ -8,6 +8,11 @@ before it submits it, stores each result the moment it arrives (so an
 interruption loses only what is in flight), and waits for rows another live
 survey is computing; ``quotients`` computes misère quotients the same way (not
 stored).  No scheduling of its own beyond a bounded window.
+
+A pool worker killed under a survey (SIGKILL, the kernel's out-of-memory killer) breaks
+the pool and every call in flight: a fresh pool takes over and the calls lost are made
+again.  A code lost a second time is computed alone, so a code that kills its worker
+itself fails (its row says so) and the codes beside it never do.
 """
 
 from __future__ import annotations
@@ -17,7 +22,14 @@ import signal
 import threading
 import time
 from collections import deque
-from concurrent.futures import FIRST_COMPLETED, Executor, Future, ProcessPoolExecutor, wait
+from concurrent.futures import (
+    FIRST_COMPLETED,
+    BrokenExecutor,
+    Executor,
+    Future,
+    ProcessPoolExecutor,
+    wait,
+)
 from contextlib import contextmanager
 
 from ..errors import InputError, SetupError, shown
@@ -27,6 +39,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterator
 
+    from ..storage.records import Summary
     from ..storage.store import Store
 
 __all__ = ["open_executor", "quotients", "survey"]
@@ -63,13 +76,32 @@ def _start_worker() -> None:
     threading.Thread(target=watch, name="kayles-parent-watch", daemon=True).start()
 
 
-def _stop_workers(pool: ProcessPoolExecutor) -> None:
-    stop = getattr(pool, "terminate_workers", None)  # Python 3.14
-    if stop is not None:
-        stop()
-        return
-    for process in list((getattr(pool, "_processes", None) or {}).values()):
-        process.terminate()
+class _Pool(Executor):
+    """A process pool of ``jobs`` workers that starts afresh when a call finds it broken (a
+    worker killed: the calls it had in flight raise BrokenExecutor)."""
+
+    def __init__(self, jobs: int) -> None:
+        self._jobs = jobs
+        self._pool = ProcessPoolExecutor(jobs, initializer=_start_worker)
+
+    def submit(self, fn, /, *args, **kwargs) -> Future:
+        try:
+            return self._pool.submit(fn, *args, **kwargs)
+        except BrokenExecutor:
+            self._pool.shutdown(wait=True, cancel_futures=True)
+            self._pool = ProcessPoolExecutor(self._jobs, initializer=_start_worker)
+            return self._pool.submit(fn, *args, **kwargs)
+
+    def stop_workers(self) -> None:
+        stop = getattr(self._pool, "terminate_workers", None)  # Python 3.14
+        if stop is not None:
+            stop()
+            return
+        for process in list((getattr(self._pool, "_processes", None) or {}).values()):
+            process.terminate()
+
+    def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
+        self._pool.shutdown(wait=wait, cancel_futures=cancel_futures)
 
 
 @contextmanager
@@ -95,11 +127,11 @@ def open_executor(jobs: int = 1, dask: str | None = None) -> Iterator[tuple[Exec
     elif jobs == 1:
         yield _Here(), 1
     else:
-        pool = ProcessPoolExecutor(jobs, initializer=_start_worker)
+        pool = _Pool(jobs)
         try:
             yield pool, 4 * jobs
         except BaseException:
-            _stop_workers(pool)
+            pool.stop_workers()
             raise
         finally:
             pool.shutdown(wait=True, cancel_futures=True)
@@ -108,8 +140,10 @@ def open_executor(jobs: int = 1, dask: str | None = None) -> Iterator[tuple[Exec
 def survey(codes: list[str], limit: int, store: Store, executor: Executor, window: int,
            done: Callable[[str], None],
            waits: Callable[[str, str], None] = lambda code, owner: None,
-           notice: float = 10.0) -> dict[str, str]:
-    """Compute every code not yet done at ``limit`` and store it; {code: error} of failures.
+           notice: float = 10.0, compute: Callable[[str, int], Summary] = summarise
+           ) -> dict[str, str]:
+    """Compute every code not yet done at ``limit`` (``compute(code, limit)``, by default
+    ``kayles.analysis.survey.summarise``) and store it; {code: error} of failures.
 
     ``done(code)`` is called once per code that is (or becomes) done, ``waits(code,
     owner)`` once per code another survey is computing, when this one has waited
@@ -125,9 +159,15 @@ def survey(codes: list[str], limit: int, store: Store, executor: Executor, windo
     told: set[str] = set()  # codes waits() was called for
     flight: dict[Future, str] = {}
     failures: dict[str, str] = {}
+    lost: set[str] = set()  # codes a killed worker took down once
+    suspects: deque[str] = deque()  # codes it took down twice: each computed alone
+    alone: str | None = None  # the suspect in flight, nothing beside it
     try:
-        while pending or flight or waiting:
-            while pending and len(flight) < window:
+        while pending or flight or waiting or suspects:
+            if suspects and not flight:
+                alone = suspects.popleft()
+                flight[executor.submit(compute, alone, limit)] = alone
+            while pending and len(flight) < window and alone is None:
                 code = pending.popleft()
                 state = store.claim(code, limit)
                 if state == "done":
@@ -139,7 +179,7 @@ def survey(codes: list[str], limit: int, store: Store, executor: Executor, windo
                         told.add(code)
                         waits(code, (store.status(code, limit) or ("", "?"))[1] or "?")
                 else:
-                    flight[executor.submit(summarise, code, limit)] = code
+                    flight[executor.submit(compute, code, limit)] = code
             if flight:
                 arrived, _ = wait(flight, timeout=POLL if waiting and not pending else None,
                                   return_when=FIRST_COMPLETED)
@@ -147,12 +187,24 @@ def survey(codes: list[str], limit: int, store: Store, executor: Executor, windo
                     code = flight.pop(future)
                     try:
                         summary = future.result()
+                    except BrokenExecutor:
+                        if code == alone:
+                            failures[code] = ("its worker process died twice, the second time "
+                                              "computing it alone (killed, or out of memory)")
+                            store.fail(code, limit, failures[code])
+                        elif code in lost:
+                            suspects.append(code)
+                        else:
+                            lost.add(code)
+                            pending.appendleft(code)  # its row is ours: claimed again
                     except Exception as exc:
                         failures[code] = str(exc) or type(exc).__name__
                         store.fail(code, limit, failures[code])
                     else:
                         store.finish(summary)
                         done(code)
+                    if code == alone:
+                        alone = None
             elif waiting:
                 time.sleep(POLL)
             if waiting and not pending:

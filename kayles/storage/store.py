@@ -77,6 +77,7 @@ is done).
 
 from __future__ import annotations
 
+import errno
 import os
 import socket
 import sqlite3
@@ -87,7 +88,7 @@ from pathlib import Path
 
 from ..engine.checksum import fletcher32_of_pieces
 from ..engine.limits import interrupt
-from ..errors import InputError, ResourceError, path_text
+from ..errors import InputError, ResourceError, WriteError, path_text
 from .derived import too_large
 from .records import Record, Summary, pack_counts, unpack_counts
 
@@ -558,7 +559,7 @@ def _read(name: str, rows):
             interrupt()
             yield row
     except sqlite3.DatabaseError as exc:
-        raise _damaged(name, exc) from None
+        raise _refused(name, exc) from None
 
 
 DERIVED = 64  # a row's first values derived again from its code's rules, whenever it is read
@@ -693,7 +694,20 @@ class _Rows:
         return list(self)
 
 
-def _refused(name: str, exc: sqlite3.Error) -> ValueError:
+def _refused(name: str, exc: sqlite3.Error) -> Exception:
+    """One SQLite error as the error a front end says in one line: a write that failed (a
+    full disk, a file size limit: the file stays whole, SQLite rolls back) is a WriteError,
+    a lock held past the busy timeout a ResourceError, anything else a damaged file."""
+    code = getattr(exc, "sqlite_errorcode", None)  # Python 3.11 on; before: its message
+    if code is None:
+        text = str(exc)
+        code = (sqlite3.SQLITE_FULL if "disk is full" in text
+                else sqlite3.SQLITE_IOERR if "disk I/O error" in text else 0)
+    code &= 0xFF  # the primary result code
+    if code in (sqlite3.SQLITE_FULL, sqlite3.SQLITE_IOERR):
+        return WriteError(errno.ENOSPC if code == sqlite3.SQLITE_FULL else errno.EIO,
+                          f"{exc} (the rows finished before are kept: make room and run the "
+                          "same command again to go on)", name)
     if isinstance(exc, sqlite3.OperationalError) and "locked" in str(exc):
         return ResourceError(f"{name}: the survey database stayed locked by another survey "
                              f"for {BUSY_TIMEOUT:g} s; try again")
