@@ -6,6 +6,8 @@
     .venv/bin/python benchmarks/engine.py --external 'CMD' # also another program's tables
     .venv/bin/python benchmarks/engine.py --sample 200 --seed 1 --external 'CMD'
                                       # codes drawn at random, each beside CMD's time
+    .venv/bin/python benchmarks/engine.py --sample 20 --dense --seed 46 --external 'CMD'
+                                      # drawn among the census's dense codes
 
 Each figure comes from its own child process (a fresh interpreter running only
 that computation), which reports its wall time, its CPU time and its peak
@@ -28,12 +30,15 @@ interpreter by the sparse method on one thread with --vector's instructions,
 until its period is proved or the table is full, as the C++ analyser does (the
 computation only: the interpreter's start, about 60 ms, is left out), beside
 CMD's whole process; the ratios' median and worst, and the slowest codes, end
-the report.
+the report.  With --dense the codes are drawn among the census's dense frontier
+instead: the codes of docs/census/census-4.csv left open at its first pass (2**16),
+whose values keep growing and which no mask makes sparse (the dense path).
 """
 
 from __future__ import annotations
 
 import argparse
+import csv
 import json
 import random
 import shlex
@@ -112,6 +117,14 @@ def drawn_codes(count: int, digits: int, seed: int) -> list[str]:
             for pick in picks]
 
 
+def dense_codes() -> list[str]:
+    """The census's codes left open at its first pass (no mask makes them sparse)."""
+    text = (ROOT / "docs" / "census" / "census-4.csv").read_text()
+    rows = csv.DictReader(line for line in text.splitlines() if not line.startswith("#"))
+    return [row["code"] for row in rows
+            if row["status"] == "open" and row["computed"] == str(1 << 16)]
+
+
 def _digits(number: int, width: int) -> list[int]:
     return [(number >> 3 * (width - 1 - i)) & 7 for i in range(width)]
 
@@ -120,10 +133,17 @@ def sample(args, template: str | None) -> None:
     """Drawn codes, this engine (one thread, args.vector) beside the external command."""
     count = 1 << args.log2
     vector = args.vector or _core.VECTORS[0]
-    print(f"{args.sample} codes of {args.digits} digits drawn with seed {args.seed}, tables "
-          f"to 2**{args.log2}, this engine on one thread with {vector}")
+    if args.dense:
+        frontier = dense_codes()
+        codes = random.Random(args.seed).sample(frontier, min(args.sample, len(frontier)))
+        drawn = f"the census's {len(frontier)} dense codes"
+    else:
+        codes = drawn_codes(args.sample, args.digits, args.seed)
+        drawn = f"codes of {args.digits} digits"
+    print(f"{machine()}\n{args.sample} {drawn} drawn with seed {args.seed}, tables to "
+          f"2**{args.log2}, this engine on one thread with {vector}")
     ratios = []
-    for code in drawn_codes(args.sample, args.digits, args.seed):
+    for code in codes:
         done = subprocess.run([sys.executable, "-c", SAMPLE_CHILD, str(ROOT), code, str(count),
                                vector], capture_output=True, text=True, check=True)
         ours = json.loads(done.stdout)
@@ -235,6 +255,8 @@ def main() -> None:
                         help="time N octal codes drawn at random instead (see the header)")
     parser.add_argument("--seed", type=int, default=1, help="the sample's seed (default 1)")
     parser.add_argument("--digits", type=int, default=4, help="the sample's digits (default 4)")
+    parser.add_argument("--dense", action="store_true", help="draw the sample among the "
+                        "census's dense codes (open at its first pass)")
     parser.add_argument("--log2", type=int, default=18, help="the sample's tables (default 18)")
     parser.add_argument("--vector", choices=_core.VECTORS,
                         help="the sample's instructions (default: the fastest here)")

@@ -1,11 +1,14 @@
-"""The octal census's third pass (to 2**24), committed as it goes (docs/census/census-4-pass3.csv):
-its rows are the second pass's open codes taken further, .376 has its published solution,
-and the codes it solved that no published table lists are derived again, their values'
-prefix by a second method (the plain scan of every option, and the pure twin)."""
+"""The octal census beyond its second pass, as committed (docs/census/census-4.csv): the
+third pass (to 2**24) takes the second pass's open codes further, resumed from the same
+database as it goes; .354 and 0.1777 are named longer runs (--further).  .376, .354 and
+0.1777 have their published solutions, and the codes it solved that no published table
+lists are derived again, their values' prefix by a second method (the plain scan of every
+option, and the pure twin)."""
 
 from __future__ import annotations
 
 import json
+import re
 from array import array
 
 import pytest
@@ -19,41 +22,102 @@ from kayles.engine.sequence import Sequence
 
 from conftest import ROOT, load_kernel
 
-PASS3 = ROOT / "docs" / "census" / "census-4-pass3.csv"
-FIRST = ROOT / "docs" / "census" / "census-4.csv"
+CENSUS = ROOT / "docs" / "census" / "census-4.csv"
 CZAJKA = json.loads((ROOT / "tests" / "data" / "czajka_octal_tables.json").read_text())
+THIRD = 1 << 24
+NAMED = {"0.354": 1 << 25, "0.1777": 1 << 29, "0.454": 1 << 29}
+# Published values beyond Czajka's tables (OEIS, citing Flammenkamp, Gangolli and Plambeck)
+PUBLISHED = json.loads((ROOT / "tests" / "data" / "published_octal.json").read_text())
 
 
 @pytest.fixture(scope="module")
-def pass3():
-    return rows_of(PASS3)
+def census():
+    return rows_of(CENSUS)
 
 
-def test_the_pass_says_what_made_it_and_takes_open_codes_further(pass3):
-    comments, rows = pass3
-    assert comments[0].startswith("# the third pass of kayles census --digits 4 --to 16777216")
-    assert " UTC " in comments[1] and "cores" in comments[1]
-    _, first = rows_of(FIRST)
-    order = census_codes(4)
-    assert list(rows) == [code for code in order if code in rows]  # the census's order
+@pytest.fixture(scope="module")
+def pass3(census):
+    """(the '#' lines, the rows computed to 2**24: the third pass's)."""
+    comments, rows = census
+    return comments, {code: row for code, row in rows.items() if row["computed"] == str(THIRD)}
+
+
+def test_the_census_says_how_far_its_passes_went(census, pass3):
+    comments, rows = census
+    assert comments[0] == ("# kayles census --digits 4 --to 16777216 --further 0.354=33554432 "
+                           "--further 0.1777=536870912 --further 0.454=536870912 --stored")
+    assert list(rows) == census_codes(4)
+    done = len(pass3[1])
+    unfinished = [line for line in comments if line.startswith("# the pass to 16,777,216 ")]
+    if unfinished:   # the pass is resumed as time allows: the line says how far it is
+        found = re.match(r"# the pass to 16,777,216 values is not finished: ([\d,]+) of its "
+                         r"([\d,]+) codes are done", unfinished[0])
+        assert found and int(found[1].replace(",", "")) == done
+        assert int(found[2].replace(",", "")) > done
+
+
+def test_every_row_says_how_it_was_settled(census):
+    _, rows = census
     for code, row in rows.items():
-        assert first[code]["status"] == "open" and first[code]["computed"] == str(1 << 20), code
-        assert row["computed"] == str(1 << 24)
+        computed = int(row["computed"])
         if row["status"] == "open":
-            assert row["values"] == str(1 << 24) and row["settled"] == "open, computed to 16777216"
+            assert row["values"] == row["computed"], code
+            assert row["settled"] == f"open, computed to {computed}", code
         else:
-            assert int(row["values"]) <= 1 << 24
-            assert row["settled"] == f"proved at {row['values']} values"
+            assert int(row["values"]) <= computed, code
+            assert row["settled"] == f"proved at {row['values']} values", code
+        assert computed in (1 << 16, 1 << 20, THIRD) or NAMED.get(code) == computed, code
 
 
-def test_376_is_solved_as_published(pass3):
-    """.376: preperiod 2,268,248, period 4 (Gangolli and Plambeck 1989; Czajka's tables)."""
-    _, rows = pass3
-    row = rows["0.376"]
-    assert row["status"] == "solved"
-    assert [int(row["preperiod"]), int(row["period"])] == CZAJKA["solved"]["0.376"]
+def test_376_354_and_1777_are_solved_as_published(census, pass3):
+    """.376: preperiod 2,268,248, period 4 (Gangolli and Plambeck 1989); .354: 10,061,916
+    and 1,180 (Flammenkamp 2002), as Czajka's tables give them; 0.1777: OEIS A071509."""
+    _, rows = census
+    for code in ("0.376", "0.354"):
+        assert rows[code]["status"] == "solved", code
+        assert [int(rows[code]["preperiod"]), int(rows[code]["period"])] == \
+            CZAJKA["solved"][code], code
+    row = rows["0.1777"]
+    assert row["status"] == "solved" and row["computed"] == str(NAMED["0.1777"])
+    published = PUBLISHED["codes"]["0.1777"]
+    assert (int(row["preperiod"]), int(row["period"])) == \
+        (published["preperiod"], published["period"])
+
+
+def test_the_published_values_beyond_czajkas_tables(census):
+    """Every code of tests/data/published_octal.json is solved here with its published
+    preperiod and period; of the 32 codes A071509 says have .1777's values shifted by one,
+    those solved here have that solution, the others are open."""
+    _, rows = census
+    for code, published in PUBLISHED["codes"].items():
+        row = rows[code]
+        assert row["status"] == "solved", code
+        assert (int(row["preperiod"]), int(row["period"])) == \
+            (published["preperiod"], published["period"]), code
+    family = PUBLISHED["shifted_family"]
+    for code in family["codes"]:
+        row = rows[code]
+        if row["status"] == "solved":
+            assert (int(row["preperiod"]), int(row["period"])) == \
+                (family["preperiod"], family["period"]), code
+
+
+def test_a_code_czajka_lists_as_unsolved_is_solved_here_only_as_published(census):
+    """0.454 is open in Czajka's tables; OEIS A071509 (from Flammenkamp) gives its values as
+    .1777's shifted by one heap, and the census's named run proves that solution.  The
+    second path: G(n) of 0.454 equals G(n - 1) of 0.1777 for every n below 2**20, each
+    computed here from its own rules, and 0.1777's own proof is the published one."""
+    _, rows = census
     solved_here = {code for code, row in rows.items() if row["status"] == "solved"}
-    assert not solved_here & set(CZAJKA["unsolved"]), "a published open code solved: check it"
+    assert solved_here & set(CZAJKA["unsolved"]) == {"0.454"}
+    compiled = load_kernel("cython")
+    count = 1 << 20
+    shifted = Sequence(get_game("0.454"), kernel=compiled).table(count + 1)
+    values = Sequence(get_game("0.1777"), kernel=compiled).table(count)
+    assert shifted[0] == 0 and shifted[1:].tobytes() == values.tobytes()
+    plain = array("H", bytes(2 << 15))
+    compiled.extend_plain(plain, 0, 1 << 15, encode(get_game("0.454").kinds))
+    assert plain.tobytes() == shifted[:1 << 15].tobytes()
 
 
 def new_solutions(rows: dict) -> list[str]:
@@ -61,7 +125,8 @@ def new_solutions(rows: dict) -> list[str]:
     seen, codes = set(), []
     for code, row in rows.items():
         key = (row["preperiod"], row["period"], row["checksum"])
-        if row["status"] == "solved" and code not in CZAJKA["solved"] and key not in seen:
+        if (row["status"] == "solved" and code not in CZAJKA["solved"]
+                and code not in PUBLISHED["codes"] and key not in seen):
             seen.add(key)
             codes.append(code)
     return codes
@@ -97,3 +162,31 @@ def test_new_solutions_prefix_by_the_pure_twin(pass3):
         pure = array("H", bytes(2 << 11))
         load_kernel("python").extend_plain(pure, 0, 1 << 11, kinds)
         assert list(pure) == Sequence(get_game(code)).table(1 << 11).tolist(), code
+
+
+def test_every_code_czajka_solved_is_solved_here(census):
+    """All 78 of his solved codes that are census codes (0.d1..dk), with his values."""
+    _, rows = census
+    ours = {code: published for code, published in CZAJKA["solved"].items()
+            if code.startswith("0.")}
+    assert len(ours) == 78
+    for code, published in ours.items():
+        assert rows[code]["status"] == "solved", code
+        assert [int(rows[code]["preperiod"]), int(rows[code]["period"])] == published, code
+
+
+def test_the_sources_table_of_the_census_page_is_the_census(census):
+    """docs/census.md's table of published solutions: each line's preperiod, period and
+    'proved at 2**k' are the committed row's."""
+    _, rows = census
+    text = (ROOT / "docs" / "census.md").read_text()
+    table = text[text.index("## Published solutions and their sources"):]
+    lines = re.findall(r"^\| (\.\d+) \| ([\d,]+) \| ([\d,]+) \| [^|]+ \| proved at 2\*\*(\d+)",
+                       table, re.MULTILINE)
+    assert len(lines) == 17
+    for code, preperiod, period, log2 in lines:
+        row = rows["0" + code]
+        assert row["status"] == "solved", code
+        assert (row["preperiod"], row["period"]) == \
+            (preperiod.replace(",", ""), period.replace(",", "")), code
+        assert row["computed"] == str(1 << int(log2)), code

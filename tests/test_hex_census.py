@@ -45,17 +45,23 @@ def test_the_hex_census_says_what_made_it(hex_census):
 
 def test_its_octal_rows_are_the_octal_census_rows(hex_census):
     """Codes whose digits are all octal: the same row in both censuses (classes aside: the
-    hex census groups codes by fewer first values)."""
+    hex census groups codes by fewer first values), unless the octal census took the code
+    further (its third pass, a named longer run) than the hex census's last pass: then the
+    hex row is open, computed less far."""
     _, rows = hex_census
     _, octal = read(OCTAL)
-    compared = 0
+    compared = further = 0
     for code, row in rows.items():
         if is_octal(code):
             theirs = octal[code]
+            if int(theirs["computed"]) > int(row["computed"]):
+                assert row["status"] == "open", code
+                further += 1
+                continue
             assert {k: row[k] for k in theirs if k != "class"} == \
                 {k: v for k, v in theirs.items() if k != "class"}, code
             compared += 1
-    assert compared == 511
+    assert compared + further == 511
 
 
 def test_a_drawn_sample_is_derived_again(hex_census):

@@ -3,10 +3,13 @@ their definitions (the kernels' cost-based masks are in test_masks.py)."""
 
 from __future__ import annotations
 
+import random
+from array import array
+
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from kayles.engine.spectrum import allowed_mask, fewest_rare, parity, walsh_hadamard
+from kayles.engine.spectrum import allowed_mask, fewest_rare, is_rare, parity, walsh_hadamard
 
 import oracle
 
@@ -46,3 +49,24 @@ def test_the_kayles_xox_constant_keeps_bit_zero_clear():
     mask, rare = fewest_rare([5, 5, 1, 1], {1})
     assert mask % 2 == 0 and not allowed_mask(1, {1}) and allowed_mask(2, {1})
     assert (mask, rare) == oracle.fewest_rare_by_trial([0] * 5 + [1] * 5 + [2, 3], [1])
+
+
+def test_the_last_rare_heap_is_the_definitions():
+    """last_rare looks at blocks of heaps from the end; the definition looks at every heap
+    from the end (is_rare): the same heap, with and without the heap's parity, on tables
+    whose rare heaps are scarce, end a block early or late, or are none."""
+    from kayles.engine.spectrum import BLOCK, HEAP_PARITY, last_rare
+
+    rng = random.Random(46)
+    for _ in range(300):
+        count = rng.choice([0, 1, 7, BLOCK - 1, BLOCK, BLOCK + 1, 3 * BLOCK + 5])
+        top = rng.choice([1, 5, 40])
+        scarce = rng.random() < 0.7
+        values = array("H", ((rng.randrange(top + 1) | (1 if scarce and rng.random() < 0.999
+                                                       else 0)) for _ in range(count)))
+        mask = rng.randrange(1, 64) | (HEAP_PARITY if rng.random() < 0.5 else 0)
+        splits = rng.choice([0, 1]) if mask & HEAP_PARITY else rng.choice([-1, 0, 1])
+        expected = next((n for n in reversed(range(count))
+                         if is_rare(mask, splits, n, values[n])), None)
+        assert last_rare(values, mask, splits, max(values, default=0)) == expected
+        assert last_rare(memoryview(values), mask, splits, top) == expected

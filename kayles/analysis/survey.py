@@ -19,6 +19,7 @@ from __future__ import annotations
 import hashlib
 import itertools
 import time
+import zlib
 from array import array
 
 from ..engine.checksum import fletcher32
@@ -70,7 +71,8 @@ def summarise(code: str, limit: int) -> Summary:
     sequence = Sequence(game)
     period = sequence.prove(limit)
     used = period.values if period is not None else limit
-    values = sequence.table(used).tolist()
+    values = array("H")  # the table's values, copied as they are (16-bit words; never a list:
+    values.frombytes(sequence.table(used).cast("B"))  # a census row may sum up 443 million)
     mask, rare, last_rare = rare_mask(game, values, sequence.nimber)
     largest = max(values, default=0)
     head = values[: period.preperiod + period.period] if period is not None else values
@@ -81,7 +83,7 @@ def summarise(code: str, limit: int) -> Summary:
         saltus=period.saltus if period else 0,
         values=used, largest=largest, largest_heap=values.index(largest) if values else None,
         mask=mask, rare=rare, last_rare=last_rare, checksum=fletcher32(values),
-        head=head, seconds=time.perf_counter() - started,
+        packed=zlib.compress(head.tobytes()), seconds=time.perf_counter() - started,
     )
 
 

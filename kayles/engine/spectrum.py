@@ -35,7 +35,8 @@ if TYPE_CHECKING:
     from collections.abc import Sequence as Values
 
 __all__ = ["HEAP_PARITY", "PARITY_SHIFT", "allowed_mask", "fewest_rare", "is_rare", "mask_text",
-           "odd_histogram", "parity", "rare_mask", "split_parity", "walsh_hadamard"]
+           "last_rare", "odd_histogram", "parity", "rare_mask", "split_parity", "value_counts",
+           "walsh_hadamard"]
 
 PARITY_SHIFT = 16  # a mask's bit above every 16-bit value: the heap's parity counts too
 HEAP_PARITY = 1 << PARITY_SHIFT
@@ -117,10 +118,37 @@ def odd_histogram(values: Values[int], parity_of_splits: int) -> list[int] | Non
     the split parity is -1 (no mask may hold HEAP_PARITY)."""
     if parity_of_splits < 0:
         return None
-    odd = [0] * (max(values, default=0) + 1)
-    for value in values[1 - parity_of_splits::2]:
-        odd[value] += 1
-    return odd
+    return value_counts(values[1 - parity_of_splits::2])
+
+
+def value_counts(values: Values[int]) -> list[int]:
+    """counts[v]: how many of ``values`` are v, up to the largest (counted in C, by
+    collections.Counter: a census row sums up hundreds of millions of values)."""
+    from collections import Counter
+
+    found = Counter(values)
+    counts = [0] * (max(found, default=0) + 1)
+    for value, count in found.items():
+        counts[value] = count
+    return counts
+
+
+BLOCK = 1 << 16  # last_rare looks at this many heaps at once, from the end
+
+
+def last_rare(values: Values[int], mask: int, parity_of_splits: int, top: int) -> int | None:
+    """The last heap of G(0..len-1) (values at most ``top``) rare under ``mask``
+    (``is_rare``), or None.  From the end a block at a time: the set of a block's values in
+    each class of heaps (C loops), and heap by heap only in the block that holds it."""
+    step = 2 if mask & HEAP_PARITY else 1  # rare_in[k]: the rare values of heaps n = k mod step
+    rare_in = [{v for v in range(top + 1) if is_rare(mask, parity_of_splits, k, v)}
+               for k in range(step)]
+    for start in range((len(values) - 1) // BLOCK * BLOCK, -1, -BLOCK):  # BLOCK is even
+        block = values[start:start + BLOCK]
+        if any(set(block[k::step]) & rare_in[k] for k in range(step)):
+            return next(n for n in reversed(range(start, start + len(block)))
+                        if is_rare(mask, parity_of_splits, n, values[n]))
+    return None
 
 
 def rare_mask(game, values: Values[int], nimber) -> tuple[int, int, int | None]:
@@ -132,11 +160,10 @@ def rare_mask(game, values: Values[int], nimber) -> tuple[int, int, int | None]:
         return 0, 0, None
     from .rules import encode
 
-    counts = [0] * (max(values, default=0) + 1)
-    for value in values:
-        counts[value] += 1
+    counts = value_counts(values)
     splits = split_parity(encode(game.kinds))
-    mask, rare = fewest_rare(counts, game.constants(nimber), odd_histogram(values, splits))
-    last = next((n for n in reversed(range(len(values)))
-                 if is_rare(mask, splits, n, values[n])), None)
-    return mask, rare, last
+    odd = odd_histogram(values, splits)
+    if odd is not None:
+        odd += [0] * (len(counts) - len(odd))
+    mask, rare = fewest_rare(counts, game.constants(nimber), odd)
+    return mask, rare, last_rare(values, mask, splits, len(counts) - 1) if rare else None

@@ -8,13 +8,14 @@ Exit status: 0 when every code was surveyed; 1 when some code was bad or failed
 
 from __future__ import annotations
 
+import argparse
 import os
 import signal
 import sys
 
-from ...engine._numbers import brief
+from ...engine._numbers import brief, count
 from ...engine.sequence import PROOF_LIMIT
-from ...errors import InputError, Terminated
+from ...errors import InputError, Terminated, shown
 from ._shared import add_json_option, add_old_name, dump_json, file_name, natural
 
 __all__ = ["register"]
@@ -85,8 +86,9 @@ def _register_census(sub) -> None:
         "the rare mask, count and last rare heap), the checksum of its values, and its class "
         "(the first code whose first 2**16 values are the same). Passes are surveys into "
         "the same database: a rerun resumes where one stopped, and a code surveyed further "
-        "into it, up to --to (kayles survey 0.1777 --to 500000000 --db FILE), shows that "
-        "row.")
+        "into it, up to --to, shows that row. Codes that need more have their own longer "
+        "runs: --further .354=2**25. --stored prints what the database holds, computing "
+        "nothing.")
     p.add_argument("--digits", type=natural("--digits"), default=None, metavar="K",
                    help="codes of 1 to K digits, K at most 4 (the default: 4,095 codes; with "
                    "--hex at most 3, the default: 4,095 codes)")
@@ -100,6 +102,14 @@ def _register_census(sub) -> None:
     p.add_argument("--hex-to", type=natural("--hex-to"), default=None, metavar="N",
                    help="with --hex: take the open codes with a digit past 7 on, four times "
                    "further a pass, up to N values")
+    p.add_argument("--further", type=further_run, action="append", default=[],
+                   metavar="CODE=N", help="after the passes, compute CODE (a code of this "
+                   "census) on to N values, until its period is proved, and show that row "
+                   "(repeat for more codes): .354=2**25 0.1777=2**29")
+    p.add_argument("--stored", action="store_true", help="compute nothing: print each "
+                   "code's furthest row the database holds (up to --to, or N of --further), "
+                   "and say on stderr, and in the CSV's '#' lines, which passes are not "
+                   "finished")
     where = p.add_mutually_exclusive_group()
     where.add_argument("--jobs", "-j", type=natural("--jobs"), metavar="J",
                        help="worker processes (default: every core)")
@@ -128,6 +138,19 @@ def _register_census(sub) -> None:
                    help="with --misere: the most states one proof of a quotient may walk "
                    "(default: kayles quotient's)")
     p.set_defaults(handler=command_census, equivalent=None)
+
+
+def further_run(text: str) -> tuple[str, int]:
+    """An argparse ``type`` for --further CODE=N: (the canonical code, N)."""
+    from ...analysis.survey import canonical_code
+
+    code, equals, values = text.partition("=")
+    if not equals:
+        raise argparse.ArgumentTypeError(f"{shown(text)} is not CODE=N (.354=2**25)")
+    try:
+        return canonical_code(code), count(values, "N")
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 def _codes(args) -> tuple[list[str], list[str]]:
@@ -253,6 +276,7 @@ def command_survey(args, out) -> int:
 def command_census(args, out) -> int:
     from ...analysis.census import (
         COLUMNS,
+        FIRST,
         HEX_COLUMNS,
         census_codes,
         census_rows,
@@ -286,21 +310,34 @@ def command_census(args, out) -> int:
         save_format(args.plot)
     if too_long(args.max):
         raise InputError(f"--to: {too_long(args.max)}")
+    for code, values in args.further:
+        if code not in codes or not is_octal(code):
+            raise InputError(f"--further: {code} is not an octal code of this census")
+        if values < FIRST:
+            raise InputError(f"--further {code}: N must be at least {FIRST:,} (the first pass)")
+        if too_long(values):
+            raise InputError(f"--further {code}: {too_long(values)}")
     path = args.db if args.db is not None else default_path()
     final, failures = {}, {}   # each code's furthest row; what failed
+    unfinished = []   # (a pass's values, its codes done, its codes) of passes not finished
     octal = [code for code in codes if is_octal(code)]
-    # (codes, each pass's values, the furthest a row may come from, who goes on): a code
-    # surveyed further into the database, up to --to, shows that row
-    plans = [(octal, steps, args.max, escalates)]
+    # (codes, each pass's values, the nearest and furthest a row shown may come from, who
+    # goes on): a code surveyed further into the database, up to --to, shows that row
+    plans = [(octal, steps, steps[0], args.max, escalates)]
     for digits in range(1, args.digits + 1) if args.hex else ():
         limits = hex_passes(digits, args.hex_to)
         plans.append(([code for code in codes if len(code) - 2 == digits and not is_octal(code)],
-                      limits, limits[-1], lambda summary: not summary.proved))
+                      limits, limits[0], limits[-1], lambda summary: not summary.proved))
+    # the named longer runs: each code on to its N, as a pass of one code
+    plans += [([code], [values], FIRST, max(values, args.max), lambda summary: False)
+              for code, values in args.further]
     previous = signal.signal(signal.SIGTERM, _terminated)
     try:
-        with Store(path, make_parents=args.db is None, reclaim=args.reclaim) as store:
-            with open_executor(_jobs(args, len(codes)), args.dask) as (pool, window):
-                for members, limits, furthest, goes_on in plans:
+        with Store(path, make_parents=args.db is None and not args.stored,
+                   reclaim=args.reclaim, read_only=args.stored) as store:
+            with open_executor(1 if args.stored else _jobs(args, len(codes)),
+                               args.dask) as (pool, window):
+                for members, limits, nearest, furthest, goes_on in plans:
                     current = members
                     for number, limit in enumerate(limits, 1):
                         if not current:
@@ -308,18 +345,29 @@ def command_census(args, out) -> int:
                         # the time left a line shows is this pass's: how many codes the
                         # next one takes depends on what this one proves
                         name = f"census pass {number} of {len(limits)}, to {limit:,}"
-                        with bar(len(current), name, "games") as shown:
-                            failures.update(survey(current, limit, store, pool, window,
-                                                   _counter(shown), _say_waiting,
-                                                   seconds()[0]))
+                        if not args.stored:
+                            with bar(len(current), name, "games") as shown:
+                                failures.update(survey(current, limit, store, pool, window,
+                                                       _counter(shown), _say_waiting,
+                                                       seconds()[0]))
                         found = store.summaries(current, limit)
+                        if len(found) < len(current):
+                            unfinished.append((limit, len(found), len(current)))
                         current = [code for code in current if code in found
                                    and goes_on(found[code])]
-                    final.update(store.furthest(members, limits[0], furthest))
+                    final.update(store.furthest(members, nearest, furthest))
     finally:
         signal.signal(signal.SIGTERM, previous)
     for code, error in failures.items():
         sys.stderr.write(f"kayles census: {code}: {error}\n")
+    if args.stored:
+        for limit, done, wanted in unfinished:
+            sys.stderr.write(f"kayles census: the pass to {limit:,} values is not finished: "
+                             f"{done:,} of its {wanted:,} codes are done\n")
+        missing = [code for code in codes if code not in final]
+        if missing:
+            sys.stderr.write(f"kayles census: {len(missing):,} codes have no row yet, "
+                             f"{', '.join(missing[:5])}{', ...' if len(missing) > 5 else ''}\n")
     rows = census_rows([final[code] for code in codes if code in final], args.hex)
     if args.plot is not None:
         from ...analysis.plot import census_figure, save_format
@@ -332,9 +380,9 @@ def command_census(args, out) -> int:
         out.write(hex_summary_markdown(rows) if args.hex else summary_markdown(rows))
     else:
         if args.csv:
-            out.write(_census_header(args))
+            out.write(_census_header(args, unfinished))
         _write_table(rows, args, out, list(HEX_COLUMNS if args.hex else COLUMNS))
-    return 1 if failures else 0
+    return 1 if failures or (args.stored and len(final) < len(codes)) else 0
 
 
 def _misere_census(args, codes: list[str], out) -> int:
@@ -381,8 +429,9 @@ def _counter(shown):
     return done
 
 
-def _census_header(args) -> str:
-    """The CSV's '#' lines: what made it, and when and where."""
+def _census_header(args, unfinished: list[tuple[int, int, int]] | None = None) -> str:
+    """The CSV's '#' lines: what made it, when and where, and (``unfinished``: (values, done,
+    codes) of each pass not finished) how far its passes are."""
     import datetime
 
     from ..._version import __version__
@@ -412,10 +461,15 @@ def _census_header(args) -> str:
                 "show, not proved\n# checksum: Fletcher-32 of G(0..values-1); class: the "
                 "first code whose first 4096 values are the same; mask, rare: the octal "
                 "codes' rare mask\n")
-    return (f"# kayles census --digits {args.digits} --to {args.max}\n{made_by}"
+    further = "".join(f" --further {code}={values}" for code, values in args.further)
+    passes = "".join(f"# the pass to {limit:,} values is not finished: {done:,} of its "
+                     f"{codes:,} codes are done; each code's row is the furthest the database "
+                     "holds\n" for limit, done, codes in unfinished or ())
+    return (f"# kayles census --digits {args.digits} --to {args.max}{further}"
+            f"{' --stored' if args.stored else ''}\n{made_by}{passes}"
             "# status solved: preperiod and period proved; open: computed to 'computed' values"
             "\n# checksum: Fletcher-32 of G(0..values-1); class: the first code whose first "
-            "65536 values are the same\n")
+            "65536 values are the same; settled: how far the row was computed\n")
 
 
 def _quotients(args, codes: list[str], pool, window: int, store) -> dict[str, dict] | None:
