@@ -140,7 +140,7 @@ def sample(args, template: str | None) -> None:
     else:
         codes = drawn_codes(args.sample, args.digits, args.seed)
         drawn = f"codes of {args.digits} digits"
-    print(f"{machine()}\n{args.sample} {drawn} drawn with seed {args.seed}, tables to "
+    print(f"{args.sample} {drawn} drawn with seed {args.seed}, tables to "
           f"2**{args.log2}, this engine on one thread with {vector}")
     ratios = []
     for code in codes:

@@ -214,10 +214,12 @@ def test_a_named_longer_run_and_the_stored_rows(tmp_path):
         "kayles census: 56 codes have no row yet, 0.01, 0.02, 0.03, 0.04, 0.05, ...\n")
 
 
-@pytest.mark.parametrize("further", [".12", ".6=100", ".1234=2**20", "0.6=2**70", "4.07=2**20"])
-def test_bad_further_runs_are_one_line(further, tmp_path):
-    done = in_process("kayles", ["census", "--digits", "2", "--further", further, "--db",
-                                 tmp_path / "c.sqlite"])
+@pytest.mark.parametrize("args", [
+    ["--further", ".12"], ["--further", ".6=100"], ["--further", ".1234=2**20"],
+    ["--further", "0.6=2**70"], ["--further", "4.07=2**20"], ["--dense-to", "1000"],
+    ["--stored", "--misere"], ["--further", ".6=2**17", "--misere", "4"]])
+def test_bad_further_runs_are_one_line(args, tmp_path):
+    done = in_process("kayles", ["census", "--digits", "2", *args, "--db", tmp_path / "c.sqlite"])
     assert done.returncode == 2 and done.stdout == b""
     assert len(done.stderr.decode().splitlines()) == 1
     assert not (tmp_path / "c.sqlite").exists()
@@ -233,3 +235,24 @@ def test_the_published_codes_beyond_the_census_are_proved_as_published():
     for code, (preperiod, period) in beyond.items():
         summary = summarise(code, 1 << 16)
         assert summary.proved and (summary.preperiod, summary.period) == (preperiod, period), code
+
+
+def test_the_dense_frontier_goes_on_by_its_own_pass(tmp_path):
+    """--dense-to N: the codes the first pass left open that no mask makes sparse (they do
+    not escalate) are computed to N; the open codes that escalate stay at --to, the solved
+    ones as they were."""
+    db = tmp_path / "c.sqlite"
+    done = in_process("kayles", ["census", "--digits", "2", "--to", str(1 << 16), "--dense-to",
+                                 "2**17", "--jobs", "1", "--db", db, "--csv"])
+    assert done.returncode == 0, done.stderr
+    comments, rows = read_census(done.stdout.decode())
+    assert comments[0] == f"# kayles census --digits 2 --to {1 << 16} --dense-to {1 << 17}"
+    dense = {row["code"] for row in rows if row["computed"] == 1 << 17}
+    first = {row["code"]: row for row in rows if row["computed"] == 1 << 16}
+    assert dense and {"0.04", "0.06"} <= dense
+    for code in dense:   # open at the first pass, with no mask that leaves few heaps rare
+        again = summarise(code, 1 << 16)
+        assert not again.proved and (again.mask == 0 or again.rare * 16 > again.values), code
+    assert any(row["status"] == "open" for row in first.values())   # 0.6: sparse, stays
+    assert all(row["status"] == "solved" or row["mask"] and row["rare"] * 16 <= row["values"]
+               for row in first.values())

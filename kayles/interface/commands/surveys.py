@@ -102,6 +102,9 @@ def _register_census(sub) -> None:
     p.add_argument("--hex-to", type=natural("--hex-to"), default=None, metavar="N",
                    help="with --hex: take the open codes with a digit past 7 on, four times "
                    "further a pass, up to N values")
+    p.add_argument("--dense-to", type=natural("--dense-to"), metavar="N",
+                   help="also take the open codes no mask makes sparse (the first pass's "
+                   "frontier: their values keep growing) to N values, by the dense path")
     p.add_argument("--further", type=further_run, action="append", default=[],
                    metavar="CODE=N", help="after the passes, compute CODE (a code of this "
                    "census) on to N values, until its period is proved, and show that row "
@@ -300,6 +303,9 @@ def command_census(args, out) -> int:
     if args.misere is not None:
         if args.hex:
             raise InputError("--misere and --hex: the misère census is of octal codes")
+        if args.stored or args.further or args.dense_to is not None:
+            raise InputError("--stored, --further and --dense-to go with the normal-play "
+                             "census: leave out --misere")
         return _misere_census(args, codes, out)
     if args.budget is not None:
         raise InputError("--states goes with --misere")
@@ -310,6 +316,9 @@ def command_census(args, out) -> int:
         save_format(args.plot)
     if too_long(args.max):
         raise InputError(f"--to: {too_long(args.max)}")
+    if args.dense_to is not None and (args.dense_to <= FIRST or too_long(args.dense_to)):
+        raise InputError(f"--dense-to must be past the first pass's {FIRST:,} values"
+                         if args.dense_to <= FIRST else f"--dense-to: {too_long(args.dense_to)}")
     for code, values in args.further:
         if code not in codes or not is_octal(code):
             raise InputError(f"--further: {code} is not an octal code of this census")
@@ -328,6 +337,10 @@ def command_census(args, out) -> int:
         limits = hex_passes(digits, args.hex_to)
         plans.append(([code for code in codes if len(code) - 2 == digits and not is_octal(code)],
                       limits, limits[0], limits[-1], lambda summary: not summary.proved))
+    if args.dense_to is not None:  # the codes the first pass left open and not sparse
+        plans.append((lambda store: [code for code, summary in store.summaries(
+            octal, FIRST).items() if not summary.proved and not escalates(summary)],
+            [args.dense_to], FIRST, max(args.dense_to, args.max), lambda summary: False))
     # the named longer runs: each code on to its N, as a pass of one code
     plans += [([code], [values], FIRST, max(values, args.max), lambda summary: False)
               for code, values in args.further]
@@ -338,6 +351,9 @@ def command_census(args, out) -> int:
             with open_executor(1 if args.stored else _jobs(args, len(codes)),
                                args.dask) as (pool, window):
                 for members, limits, nearest, furthest, goes_on in plans:
+                    if callable(members):  # codes chosen from the rows of a pass before
+                        chosen = set(members(store))
+                        members = [code for code in octal if code in chosen]
                     current = members
                     for number, limit in enumerate(limits, 1):
                         if not current:
@@ -462,6 +478,8 @@ def _census_header(args, unfinished: list[tuple[int, int, int]] | None = None) -
                 "first code whose first 4096 values are the same; mask, rare: the octal "
                 "codes' rare mask\n")
     further = "".join(f" --further {code}={values}" for code, values in args.further)
+    if args.dense_to is not None:
+        further = f" --dense-to {args.dense_to}{further}"
     passes = "".join(f"# the pass to {limit:,} values is not finished: {done:,} of its "
                      f"{codes:,} codes are done; each code's row is the furthest the database "
                      "holds\n" for limit, done, codes in unfinished or ())
