@@ -194,3 +194,27 @@ def test_a_code_that_kills_its_worker_fails_alone(tmp_path):
     with sqlite3.connect(tmp_path / "s.sqlite") as connection:
         assert connection.execute("SELECT status, error FROM games WHERE code = '0.06'"
                                   ).fetchone() == ("failed", failures["0.06"])
+
+
+@pytest.mark.parametrize("damage", ["truncated", "newer schema"])
+def test_a_damaged_census_database_is_refused_in_one_line(tmp_path, damage):
+    """A census database cut to half its size, or written by a later kayles: one line that
+    names the file, exit status 2, nothing on stdout, with --stored as without."""
+    db = tmp_path / "c.sqlite"
+    first = subprocess.run([sys.executable, "-m", "kayles", "census", "--digits", "1", "--to",
+                            str(1 << 16), "--jobs", "1", "--db", str(db), "--csv"],
+                           capture_output=True, cwd=ROOT, timeout=TIMEOUT, env=QUIET)
+    assert first.returncode == 0, first.stderr
+    if damage == "truncated":
+        with open(db, "r+b") as handle:
+            handle.truncate(os.path.getsize(db) // 2)
+    else:
+        with sqlite3.connect(db) as connection:
+            connection.execute("PRAGMA user_version = 99")
+    for more in ([], ["--stored"]):
+        done = subprocess.run([sys.executable, "-m", "kayles", "census", "--digits", "1",
+                               "--to", str(1 << 16), "--jobs", "1", "--db", str(db), "--csv",
+                               *more], capture_output=True, cwd=ROOT, timeout=TIMEOUT, env=QUIET)
+        lines = done.stderr.decode().splitlines()
+        assert (done.returncode, done.stdout, len(lines)) == (2, b"", 1), lines
+        assert lines[0].startswith(f"kayles census: {db}: ")
