@@ -69,6 +69,16 @@ def wait_for_second_pass_rows(db, count: int, proc: subprocess.Popen) -> None:
     raise AssertionError("the second pass did not begin")
 
 
+def resumes_intact(db, finished: dict, expected: list[str], jobs: str) -> None:
+    """The next run on ``db`` ends well with the undisturbed table, and every row that was
+    finished before (``done_rows``) is as it was."""
+    again = run_census(db, "--jobs", jobs)
+    assert (again.returncode, again.stderr) == (0, b""), again.stderr
+    assert table(again) == expected
+    after = done_rows(db)
+    assert all(after[key] == row for key, row in finished.items())
+
+
 def children(pid: int) -> list[int]:
     with open(f"/proc/{pid}/task/{pid}/children") as listing:
         return [int(word) for word in listing.read().split()]
@@ -119,11 +129,7 @@ def test_a_killed_census_resumes_with_its_finished_rows_intact(tmp_path, expecte
     while any(os.path.exists(f"/proc/{pid}") for pid in workers) and time.monotonic() < deadline:
         time.sleep(0.05)
     assert not any(os.path.exists(f"/proc/{pid}") for pid in workers)
-    again = run_census(db, "--jobs", "2")
-    assert (again.returncode, again.stderr) == (0, b""), again.stderr
-    assert table(again) == expected
-    after = done_rows(db)
-    assert all(after[key] == row for key, row in finished.items())
+    resumes_intact(db, finished, expected, "2")
 
 
 def test_a_full_disk_stops_the_census_in_one_line_and_the_next_run_resumes(tmp_path, expected):
@@ -146,11 +152,7 @@ def test_a_full_disk_stops_the_census_in_one_line_and_the_next_run_resumes(tmp_p
         assert connection.execute("PRAGMA integrity_check").fetchone() == ("ok",)
     finished = done_rows(db)
     assert 0 < len(finished) < len(expected) - 1
-    again = run_census(db, "--jobs", "1")
-    assert (again.returncode, again.stderr) == (0, b""), again.stderr
-    assert table(again) == expected
-    after = done_rows(db)
-    assert all(after[key] == row for key, row in finished.items())
+    resumes_intact(db, finished, expected, "1")
 
 
 def test_a_killed_dask_worker_loses_nothing(tmp_path, expected):
