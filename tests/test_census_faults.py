@@ -79,6 +79,21 @@ def resumes_intact(db, finished: dict, expected: list[str], jobs: str) -> None:
     assert all(after[key] == row for key, row in finished.items())
 
 
+def ends_as_one_run(db, victim, expected: list[str], *more) -> None:
+    """A census on ``db`` whose process ``victim(census)`` is killed (SIGKILL) once two rows
+    of the second pass are done: it ends well, quietly, with the undisturbed table."""
+    proc = start_census(db, *more)
+    try:
+        wait_for_second_pass_rows(db, 2, proc)
+        os.kill(victim(proc), signal.SIGKILL)
+        out, err = proc.communicate(timeout=TIMEOUT)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert (proc.returncode, err.count(b"\n")) == (0, 0), err
+    assert table(out) == expected
+
+
 def children(pid: int) -> list[int]:
     with open(f"/proc/{pid}/task/{pid}/children") as listing:
         return [int(word) for word in listing.read().split()]
@@ -95,17 +110,8 @@ def expected(tmp_path_factory):
 def test_a_killed_pool_worker_loses_nothing(tmp_path, expected):
     """SIGKILL to a worker of two in the middle of the second pass: a fresh pool takes over,
     the codes that were in flight are computed again, and the census ends as one run."""
-    db = tmp_path / "c.sqlite"
-    proc = start_census(db, "--jobs", "2")
-    try:
-        wait_for_second_pass_rows(db, 2, proc)
-        os.kill(children(proc.pid)[0], signal.SIGKILL)
-        out, err = proc.communicate(timeout=TIMEOUT)
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-    assert (proc.returncode, err.count(b"\n")) == (0, 0), err
-    assert table(out) == expected
+    ends_as_one_run(tmp_path / "c.sqlite", lambda proc: children(proc.pid)[0], expected,
+                    "--jobs", "2")
 
 
 def test_a_killed_census_resumes_with_its_finished_rows_intact(tmp_path, expected):
@@ -164,16 +170,8 @@ def test_a_killed_dask_worker_loses_nothing(tmp_path, expected):
                                   dashboard_address=None) as cluster:
         with distributed.Client(cluster) as client:
             pids = list(client.run(os.getpid).values())
-            proc = start_census(db, "--dask", cluster.scheduler_address)
-            try:
-                wait_for_second_pass_rows(db, 2, proc)
-                os.kill(pids[0], signal.SIGKILL)
-                out, err = proc.communicate(timeout=TIMEOUT)
-            finally:
-                if proc.poll() is None:
-                    proc.kill()
-    assert (proc.returncode, err.count(b"\n")) == (0, 0), err
-    assert table(out) == expected
+            ends_as_one_run(db, lambda proc: pids[0], expected, "--dask",
+                            cluster.scheduler_address)
 
 
 def kill_own_worker_at_06(code: str, limit: int):
