@@ -41,6 +41,7 @@ import argparse
 import csv
 import json
 import random
+import re
 import shlex
 import shutil
 import statistics
@@ -118,11 +119,13 @@ def drawn_codes(count: int, digits: int, seed: int) -> list[str]:
 
 
 def dense_codes() -> list[str]:
-    """The census's codes left open at its first pass (no mask makes them sparse)."""
+    """The census's codes left open at its first pass (no mask makes them sparse): those
+    its dense pass computed (to --dense-to, read from the table's first line)."""
     text = (ROOT / "docs" / "census" / "census-4.csv").read_text()
+    dense_to = re.search(r"--dense-to (\d+)", text.partition("\n")[0])
+    computed = dense_to.group(1) if dense_to else str(1 << 16)
     rows = csv.DictReader(line for line in text.splitlines() if not line.startswith("#"))
-    return [row["code"] for row in rows
-            if row["status"] == "open" and row["computed"] == str(1 << 16)]
+    return [row["code"] for row in rows if row["status"] == "open" and row["computed"] == computed]
 
 
 def _digits(number: int, width: int) -> list[int]:

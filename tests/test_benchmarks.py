@@ -45,3 +45,19 @@ def test_the_frontier_run_keeps_its_quotients_and_draws_them(tmp_path):
 
     pixels = matplotlib.image.imread(picture)
     assert pixels.shape[:2] == (480, 840) and pixels.std() > 0.05  # drawn, not blank
+
+
+def test_the_dense_sample_is_drawn_from_the_census_dense_frontier():
+    """benchmarks/engine.py --dense draws among the census's dense codes: the open rows the
+    sparse passes never took past their first pass (every other open row reaches 2**20)."""
+    import csv
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("engine", ROOT / "benchmarks" / "engine.py")
+    engine = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(engine)
+    text = (ROOT / "docs" / "census" / "census-4.csv").read_text()
+    rows = csv.DictReader(line for line in text.splitlines() if not line.startswith("#"))
+    frontier = [row["code"] for row in rows
+                if row["status"] == "open" and int(row["computed"]) < 1 << 20]
+    assert engine.dense_codes() == frontier and len(frontier) == 849
