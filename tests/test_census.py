@@ -105,13 +105,36 @@ def test_the_progress_lines_name_their_pass(tmp_path, monkeypatch):
     assert any(line.startswith("census pass 2 of 2, to 1,048,576: ") for line in lines)
 
 
-def test_a_census_resumes_from_its_database(tmp_path):
+def test_a_resumed_pass_counts_only_its_own_games_in_the_rate(monkeypatch, capsys):
+    """The stored rows of a resumed pass count as done, not as work done now: the rate and
+    the time left come from the games computed since (a clock of our own: no wall time)."""
+    from types import SimpleNamespace
+
+    from kayles.interface import progress
+
+    clock = [0.0]
+    monkeypatch.setattr(progress, "time", SimpleNamespace(monotonic=lambda: clock[0]))
+    monkeypatch.setenv("KAYLES_PROGRESS_SECONDS", "10")
+    shown = progress.bar(1419, "census pass 3 of 3, to 16,777,216", "games")
+    clock[0] = 1000.0   # reading the stored rows took long
+    shown.resume(330)
+    clock[0] = 1005.0
+    shown.update(331)   # too soon for a line
+    clock[0] = 1010.0
+    shown.update(332)
+    assert capsys.readouterr().err == ("census pass 3 of 3, to 16,777,216: 332 of 1,419 games "
+                                       "(23%), 0.2 games/s, about 1 h 30 min left\n")
+
+
+def test_a_census_resumes_from_its_database(tmp_path, monkeypatch):
     """A second census reads the first one's rows (none computed again, their seconds
     unchanged) and computes its new pass for the open codes with few rare heaps only (of
-    one digit: 0.6)."""
+    one digit: 0.6).  Its progress lines are the new pass's: the stored rows are no work
+    done now (before, they read "1 of 7 games ..., about 11 h left")."""
     db = tmp_path / "c.sqlite"
     first = in_process("kayles", ["census", "--digits", "1", "--to", str(1 << 16), "--jobs",
                                   "1", "--db", db, "--json"])
+    monkeypatch.setenv("KAYLES_PROGRESS_SECONDS", "0")
     rows_before = sqlite3.connect(db).execute(
         "SELECT code, max, seconds FROM games ORDER BY code, max").fetchall()
     again = in_process("kayles", ["census", "--digits", "1", "--to", str(1 << 17), "--jobs",
@@ -122,6 +145,8 @@ def test_a_census_resumes_from_its_database(tmp_path):
     assert {code for code, limit, _ in rows_after if limit == 1 << 17} == {
         row["code"] for row in json.loads(first.stdout)
         if row["status"] == "open" and row["mask"] and row["rare"] * 16 <= row["values"]}
+    lines = again.stderr.decode().splitlines()
+    assert lines and all(line.startswith("census pass 2 of 2, to 131,072: ") for line in lines)
     again = {row["code"]: row for row in json.loads(again.stdout)}
     assert again["0.6"]["computed"] == 1 << 17 and again["0.1"]["computed"] == 1 << 16
     png = (tmp_path / "c.png").read_bytes()   # the picture: 1600x700 pixels

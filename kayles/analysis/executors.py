@@ -140,19 +140,24 @@ def open_executor(jobs: int = 1, dask: str | None = None) -> Iterator[tuple[Exec
 def survey(codes: list[str], limit: int, store: Store, executor: Executor, window: int,
            done: Callable[[str], None],
            waits: Callable[[str, str], None] = lambda code, owner: None,
-           notice: float = 10.0, compute: Callable[[str, int], Summary] = summarise
-           ) -> dict[str, str]:
+           notice: float = 10.0, compute: Callable[[str, int], Summary] = summarise,
+           resumed: Callable[[int], None] | None = None) -> dict[str, str]:
     """Compute every code not yet done at ``limit`` (``compute(code, limit)``, by default
     ``kayles.analysis.survey.summarise``) and store it; {code: error} of failures.
 
     ``done(code)`` is called once per code that is (or becomes) done, ``waits(code,
     owner)`` once per code another survey is computing, when this one has waited
-    ``notice`` seconds for it.  On any exception (Ctrl-C included) this survey's
+    ``notice`` seconds for it.  With ``resumed``, the codes the store holds already are
+    not passed to ``done``: ``resumed(count)`` is called once with how many there are,
+    before anything is computed.  On any exception (Ctrl-C included) this survey's
     unfinished claims are released.
     """
     finished = store.summaries(codes, limit)
-    for code in finished:
-        done(code)
+    if resumed is not None:
+        resumed(len(finished))
+    else:
+        for code in finished:
+            done(code)
     pending = deque(code for code in codes if code not in finished)
     waiting: list[str] = []  # rows a live survey elsewhere is computing
     since: dict[str, float] = {}  # when this survey began to wait for a code

@@ -31,14 +31,7 @@ class Bar:
         if sys.stderr is None:  # fd 2 closed
             return
         if sys.stderr.isatty():
-            try:
-                from tqdm import tqdm
-            except ImportError:
-                pass
-            else:
-                self._tqdm = tqdm(total=total, desc=description, unit=unit, unit_scale=True,
-                                  leave=False, dynamic_ncols=True, file=sys.stderr,
-                                  initial=initial)
+            self._tqdm = _tqdm(total, description, unit, initial)
         if self._tqdm is None:
             self._lines = _Lines(total, description, unit, initial)
 
@@ -54,6 +47,16 @@ class Bar:
                 self._tqdm.total = total
             self._tqdm.update(done - self._tqdm.n)
 
+    def resume(self, done: int) -> None:
+        """Count ``done`` as done before this process began (the stored work of a resumed
+        run): the rate and the time left count only the work after it, from now."""
+        if self._lines is not None:
+            self._lines.resume(done)
+        elif self._tqdm is not None:
+            total, description, unit = self._tqdm.total, self._tqdm.desc, self._tqdm.unit
+            self._tqdm.close()
+            self._tqdm = _tqdm(total, description, unit, done)
+
     def close(self) -> None:
         if self._tqdm is not None:
             self._tqdm.close()
@@ -65,6 +68,16 @@ class Bar:
 
     def __exit__(self, *exc) -> None:
         self.close()
+
+
+def _tqdm(total: int, description: str, unit: str, initial: int):
+    """A tqdm bar on stderr, or None without tqdm."""
+    try:
+        from tqdm import tqdm
+    except ImportError:
+        return None
+    return tqdm(total=total, desc=description, unit=unit, unit_scale=True, leave=False,
+                dynamic_ncols=True, file=sys.stderr, initial=initial)
 
 
 def seconds() -> tuple[float, float]:
@@ -88,6 +101,12 @@ class _Lines:
         first, self.every = seconds()
         self.started = time.monotonic()
         self.next_line = self.started + first
+
+    def resume(self, done: int) -> None:
+        """``done`` was done before: the rate counts from now, the first line comes later."""
+        self.initial = done
+        self.started = time.monotonic()
+        self.next_line = self.started + seconds()[0]
 
     def update(self, done: int, total: int | None = None) -> None:
         now = time.monotonic()
@@ -114,7 +133,7 @@ def _si(number: float) -> str:
     for factor, suffix in ((1e9, "G"), (1e6, "M"), (1e3, "k")):
         if number >= factor:
             return f"{number / factor:.2f}{suffix}"
-    return f"{number:.0f}"
+    return f"{number:.2g}" if number < 10 else f"{number:.0f}"  # a census: 0.03 games/s
 
 
 def _duration(seconds: float) -> str:

@@ -243,14 +243,9 @@ def command_survey(args, out) -> int:
             jobs = _jobs(args, len(codes))
             with open_executor(jobs, args.dask) as (pool, window):
                 with bar(len(codes), "survey", "games") as shown:
-                    count = [0]
-
-                    def done(code: str) -> None:
-                        count[0] += 1
-                        shown.update(count[0])
-
-                    failures = survey(codes, args.max, store, pool, window, done,
-                                      _say_waiting, seconds()[0])
+                    counter = _Counter(shown)
+                    failures = survey(codes, args.max, store, pool, window, counter.done,
+                                      _say_waiting, seconds()[0], resumed=counter.resumed)
                 found = store.summaries(codes, args.max)
                 misere = _quotients(args, [code for code in codes if code in found], pool,
                                     window, store)
@@ -363,9 +358,10 @@ def command_census(args, out) -> int:
                         name = f"census pass {number} of {len(limits)}, to {limit:,}"
                         if not args.stored:
                             with bar(len(current), name, "games") as shown:
+                                counter = _Counter(shown)
                                 failures.update(survey(current, limit, store, pool, window,
-                                                       _counter(shown), _say_waiting,
-                                                       seconds()[0]))
+                                                       counter.done, _say_waiting,
+                                                       seconds()[0], resumed=counter.resumed))
                         found = store.summaries(current, limit)
                         if len(found) < len(current):
                             unfinished.append((limit, len(found), len(current)))
@@ -434,15 +430,20 @@ def _misere_census(args, codes: list[str], out) -> int:
     return 1 if failed else 0
 
 
-def _counter(shown):
-    """A done(code) that moves the bar one game on."""
-    count = [0]
+class _Counter:
+    """A survey's games done, on a bar: the stored ones at once (``resumed``), then one by
+    one (``done``), so a resumed run's rate and time left count only its own work."""
 
-    def done(code: str) -> None:
-        count[0] += 1
-        shown.update(count[0])
+    def __init__(self, shown) -> None:
+        self.shown, self.count = shown, 0
 
-    return done
+    def resumed(self, count: int) -> None:
+        self.count += count
+        self.shown.resume(self.count)
+
+    def done(self, code: str) -> None:
+        self.count += 1
+        self.shown.update(self.count)
 
 
 def _census_header(args, unfinished: list[tuple[int, int, int]] | None = None) -> str:
