@@ -76,6 +76,8 @@ def summarise(code: str, limit: int) -> Summary:
     mask, rare, last_rare = rare_mask(game, values, sequence.nimber)
     largest = max(values, default=0)
     head = values[: period.preperiod + period.period] if period is not None else values
+    # stored whole (the store checks its checksum on every read) at zlib's level 1: 2**24
+    # values in 0.25 s, not 2.1 s, for a blob some 20% larger (a third of a sparse code's time)
     return Summary(
         code=game.name, max=limit, proved=period is not None,
         preperiod=period.preperiod if period else None,
@@ -83,7 +85,7 @@ def summarise(code: str, limit: int) -> Summary:
         saltus=period.saltus if period else 0,
         values=used, largest=largest, largest_heap=values.index(largest) if values else None,
         mask=mask, rare=rare, last_rare=last_rare, checksum=fletcher32(values),
-        packed=zlib.compress(head.tobytes()), seconds=time.perf_counter() - started,
+        packed=zlib.compress(head.tobytes(), 1), seconds=time.perf_counter() - started,
     )
 
 
