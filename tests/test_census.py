@@ -209,21 +209,23 @@ def test_the_census_page_shows_the_committed_summary():
 
 
 def test_a_named_longer_run_and_the_stored_rows(tmp_path):
-    """--further takes one code on past the passes (its row says how far); --stored prints
+    """--further takes codes on past the passes (each row says how far); --stored prints
     what the database holds without computing anything, and says which pass is not done."""
     db = tmp_path / "c.sqlite"
     done = in_process("kayles", ["census", "--digits", "1", "--to", str(1 << 16), "--further",
-                                 ".6=2**17", "--jobs", "1", "--db", db, "--csv"])
+                                 ".6,.4=2**17", "--jobs", "1", "--db", db, "--csv"])
     assert done.returncode == 0, done.stderr
     comments, rows = read_census(done.stdout.decode())
-    assert comments[0] == f"# kayles census --digits 1 --to {1 << 16} --further 0.6={1 << 17}"
+    assert comments[0] == f"# kayles census --digits 1 --to {1 << 16} --further 0.6,0.4={1 << 17}"
     by_code = {row["code"]: row for row in rows}
     assert by_code["0.6"]["computed"] == by_code["0.6"]["values"] == 1 << 17
     assert by_code["0.6"]["settled"] == f"open, computed to {1 << 17}"
+    assert by_code["0.4"]["computed"] == 1 << 17 and by_code["0.3"]["computed"] == 1 << 16
     assert by_code["0.4"]["settled"] == f"proved at {by_code['0.4']['values']} values"
     before = sqlite3.connect(db).execute("SELECT * FROM games ORDER BY code, max").fetchall()
     stored = in_process("kayles", ["census", "--digits", "1", "--to", str(1 << 20), "--stored",
-                                   "--further", ".6=2**17", "--db", db, "--csv"])
+                                   "--further", ".6=2**17", "--further", ".4=2**17", "--db", db,
+                                   "--csv"])
     assert stored.returncode == 0
     assert stored.stderr.decode() == ("kayles census: the pass to 1,048,576 values is not "
                                       "finished: 0 of its 1 codes are done\n")
@@ -242,7 +244,8 @@ def test_a_named_longer_run_and_the_stored_rows(tmp_path):
 @pytest.mark.parametrize("args", [
     ["--further", ".12"], ["--further", ".6=100"], ["--further", ".1234=2**20"],
     ["--further", "0.6=2**70"], ["--further", "4.07=2**20"], ["--dense-to", "1000"],
-    ["--stored", "--misere"], ["--further", ".6=2**17", "--misere", "4"]])
+    ["--stored", "--misere"], ["--further", ".6=2**17", "--misere", "4"],
+    ["--further", ".6,0.6=2**17"], ["--further", ".6,=2**17"], ["--further", "=2**17"]])
 def test_bad_further_runs_are_one_line(args, tmp_path):
     done = in_process("kayles", ["census", "--digits", "2", *args, "--db", tmp_path / "c.sqlite"])
     assert done.returncode == 2 and done.stdout == b""

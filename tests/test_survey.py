@@ -571,6 +571,33 @@ def test_a_row_running_on_another_host_is_said_and_reclaimed_on_request(tmp_path
     assert json.loads(reclaimed.stdout)[0]["code"] == "0.07"
 
 
+def test_rows_read_with_keep_hold_their_first_values_only_and_are_checked_whole(tmp_path):
+    """Store.summaries(keep=K) (a census holds 1,419 rows of 2**24 values): each row is
+    checked whole, then keeps its first K values; asking for more is one clear error, never
+    values made up from a cut head.  An edited row is refused with keep=0 too."""
+    from kayles.errors import InputError
+    from kayles.storage.store import Store
+
+    db = surveyed(tmp_path, "0.07", "0.6")
+    with Store(db) as store:
+        whole = store.summaries(["0.07", "0.6"], 300)
+        kept = store.summaries(["0.07", "0.6"], 300, keep=40)
+        assert not whole["0.6"].proved and whole["0.07"].proved
+        dawson = whole["0.07"]   # a head of 53 + 34 values, past the 40 kept
+        assert len(dawson.head) == dawson.preperiod + dawson.period == 87 and dawson.first(300) == \
+            oracle.octal_nimbers("0.07", 299)
+        for code in ("0.07", "0.6"):
+            assert kept[code].first(40) == whole[code].first(40) == \
+                oracle.octal_nimbers(code, 39)
+            assert kept[code].row() == whole[code].row()
+            with pytest.raises(InputError, match="only"):
+                kept[code].first(41)
+        assert store.summaries(["0.6"], 300, keep=0)["0.6"].head == []
+    edit(db, "UPDATE games SET checksum = (checksum | 1) - (checksum & 1) WHERE code = '0.6'")
+    with Store(db) as store, pytest.raises(InputError, match="0.6.*damaged or was edited"):
+        store.summaries(["0.6"], 300, keep=0)
+
+
 def test_a_database_that_cannot_be_written_is_read_without_writing(tmp_path, monkeypatch):
     """In process, so that it runs as root too: the file is taken to be unwritable, opened
     read-only (SQLite's mode=ro), done rows are read, claims refused, nothing written."""

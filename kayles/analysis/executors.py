@@ -152,7 +152,7 @@ def survey(codes: list[str], limit: int, store: Store, executor: Executor, windo
     before anything is computed.  On any exception (Ctrl-C included) this survey's
     unfinished claims are released.
     """
-    finished = store.summaries(codes, limit)
+    finished = store.summaries(codes, limit, keep=0)  # each row checked, no values kept
     if resumed is not None:
         resumed(len(finished))
     else:

@@ -199,6 +199,9 @@ class Summary:
         if not self.proved:
             raise InputError(f"{self.code}: only {len(head)} values are known "
                              f"(no period proved within --max {self.max}), {count} needed")
+        if len(head) < self.preperiod + self.period:  # read with Store.summaries' keep
+            raise InputError(f"{self.code}: only its first {len(head)} values were read, "
+                             f"{count} needed")
         n0, p, s = self.preperiod, self.period, self.saltus
         return list(head) + [head[n0 + (n - n0) % p] + s * ((n - n0) // p)
                              for n in range(len(head), count)]

@@ -105,10 +105,11 @@ def _register_census(sub) -> None:
     p.add_argument("--dense-to", type=natural("--dense-to"), metavar="N",
                    help="also take the open codes no mask makes sparse (the first pass's "
                    "frontier: their values keep growing) to N values, by the dense path")
-    p.add_argument("--further", type=further_run, action="append", default=[],
+    p.add_argument("--further", type=further_run, action="extend", default=[],
                    metavar="CODE=N", help="after the passes, compute CODE (a code of this "
-                   "census) on to N values, until its period is proved, and show that row "
-                   "(repeat for more codes): .354=2**25 0.1777=2**29")
+                   "census; several: CODE,CODE=N) on to N values, until its period is "
+                   "proved, and show that row (repeat for more): .354=2**25 "
+                   "0.1777,.454=2**29")
     p.add_argument("--stored", action="store_true", help="compute nothing: print each "
                    "code's furthest row the database holds (up to --to, or N of --further), "
                    "and say on stderr, and in the CSV's '#' lines, which passes are not "
@@ -143,17 +144,22 @@ def _register_census(sub) -> None:
     p.set_defaults(handler=command_census, equivalent=None)
 
 
-def further_run(text: str) -> tuple[str, int]:
-    """An argparse ``type`` for --further CODE=N: (the canonical code, N)."""
+def further_run(text: str) -> list[tuple[str, int]]:
+    """An argparse ``type`` for --further CODE=N or CODE,CODE,...=N: [(canonical code, N)]."""
     from ...analysis.survey import canonical_code
 
-    code, equals, values = text.partition("=")
-    if not equals:
+    codes, equals, values = text.rpartition("=")
+    if not equals or not codes:
         raise argparse.ArgumentTypeError(f"{shown(text)} is not CODE=N (.354=2**25)")
     try:
-        return canonical_code(code), count(values, "N")
+        limit = count(values, "N")
+        named = [canonical_code(code) for code in codes.split(",")]
     except ValueError as exc:
         raise argparse.ArgumentTypeError(str(exc)) from None
+    twice = next((code for k, code in enumerate(named) if code in named[:k]), None)
+    if twice is not None:
+        raise argparse.ArgumentTypeError(f"{twice} is named twice")
+    return [(code, limit) for code in named]
 
 
 def _codes(args) -> tuple[list[str], list[str]]:
@@ -273,6 +279,7 @@ def command_survey(args, out) -> int:
 
 def command_census(args, out) -> int:
     from ...analysis.census import (
+        CLASS_VALUES,
         COLUMNS,
         FIRST,
         HEX_COLUMNS,
@@ -339,6 +346,8 @@ def command_census(args, out) -> int:
     # the named longer runs: each code on to its N, as a pass of one code
     plans += [([code], [values], FIRST, max(values, args.max), lambda summary: False)
               for code, values in args.further]
+    # the values a row keeps once checked: its class's (the hex census observes them all)
+    keep = None if args.hex else CLASS_VALUES
     previous = signal.signal(signal.SIGTERM, _terminated)
     try:
         with Store(path, make_parents=args.db is None and not args.stored,
@@ -362,12 +371,12 @@ def command_census(args, out) -> int:
                                 failures.update(survey(current, limit, store, pool, window,
                                                        counter.done, _say_waiting,
                                                        seconds()[0], resumed=counter.resumed))
-                        found = store.summaries(current, limit)
+                        found = store.summaries(current, limit, keep=0)
                         if len(found) < len(current):
                             unfinished.append((limit, len(found), len(current)))
                         current = [code for code in current if code in found
                                    and goes_on(found[code])]
-                    final.update(store.furthest(members, nearest, furthest))
+                    final.update(store.furthest(members, nearest, furthest, keep))
     finally:
         signal.signal(signal.SIGTERM, previous)
     for code, error in failures.items():
@@ -450,6 +459,7 @@ def _census_header(args, unfinished: list[tuple[int, int, int]] | None = None) -
     """The CSV's '#' lines: what made it, when and where, and (``unfinished``: (values, done,
     codes) of each pass not finished) how far its passes are."""
     import datetime
+    import itertools
 
     from ..._version import __version__
     from ...engine import _impl
@@ -478,7 +488,8 @@ def _census_header(args, unfinished: list[tuple[int, int, int]] | None = None) -
                 "show, not proved\n# checksum: Fletcher-32 of G(0..values-1); class: the "
                 "first code whose first 4096 values are the same; mask, rare: the octal "
                 "codes' rare mask\n")
-    further = "".join(f" --further {code}={values}" for code, values in args.further)
+    further = "".join(f" --further {','.join(code for code, _ in group)}={values}"
+                      for values, group in itertools.groupby(args.further, lambda run: run[1]))
     if args.dense_to is not None:
         further = f" --dense-to {args.dense_to}{further}"
     passes = "".join(f"# the pass to {limit:,} values is not finished: {done:,} of its "
