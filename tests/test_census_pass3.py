@@ -26,7 +26,6 @@ CENSUS = ROOT / "docs" / "census" / "census-4.csv"
 CZAJKA = json.loads((ROOT / "tests" / "data" / "czajka_octal_tables.json").read_text())
 THIRD = 1 << 24
 DENSE = 1 << 18  # --dense-to: the first pass's dense frontier taken on
-NAMED = {"0.354": 1 << 25, "0.1777": 1 << 29, "0.454": 1 << 29}
 # Published values beyond Czajka's tables (OEIS, citing Flammenkamp, Gangolli and Plambeck)
 PUBLISHED = json.loads((ROOT / "tests" / "data" / "published_octal.json").read_text())
 
@@ -36,6 +35,18 @@ def census():
     return rows_of(CENSUS)
 
 
+def named_runs(command: str) -> dict[str, int]:
+    """{code: N} of the --further CODE,CODE=N runs of the table's first line."""
+    return {code: int(values) for codes, values in re.findall(r" --further ([\d.,]+)=(\d+)",
+                                                              command)
+            for code in codes.split(",")}
+
+
+@pytest.fixture(scope="module")
+def named(census):
+    return named_runs(census[0][0])
+
+
 @pytest.fixture(scope="module")
 def pass3(census):
     """(the '#' lines, the rows computed to 2**24: the third pass's)."""
@@ -43,11 +54,15 @@ def pass3(census):
     return comments, {code: row for code, row in rows.items() if row["computed"] == str(THIRD)}
 
 
-def test_the_census_says_how_far_its_passes_went(census, pass3):
+def test_the_census_says_how_far_its_passes_went(census, pass3, named):
     comments, rows = census
-    assert comments[0] == ("# kayles census --digits 4 --to 16777216 --dense-to 262144 --further "
-                           "0.354=33554432 --further 0.1777=536870912 --further 0.454=536870912 "
-                           "--stored")
+    further = re.fullmatch(r"# kayles census --digits 4 --to 16777216 --dense-to 262144"
+                           r"((?: --further [\d.,]+=\d+)+) --stored", comments[0])
+    assert further, comments[0]
+    assert named_runs(further.group(1)) == named and {
+        "0.354": 1 << 25, "0.1777": 1 << 29, "0.454": 1 << 29}.items() <= named.items()
+    for code, values in named.items():   # each named run's row shows how far it went
+        assert rows[code]["computed"] == str(values), code
     assert list(rows) == census_codes(4)
     assert len(pass3[1]) >= 306
     for line in comments:   # a pass resumed as time allows: its line says how far it is
@@ -57,11 +72,11 @@ def test_the_census_says_how_far_its_passes_went(census, pass3):
             limit, done, codes = (int(group.replace(",", "")) for group in found.groups())
             assert limit in (DENSE, THIRD)
             shown = sum(row["computed"] == str(limit) for row in rows.values())
-            assert shown <= done <= shown + len(NAMED)   # a named run's row shows further
+            assert shown <= done <= shown + len(named)   # a named run's row shows further
             assert codes == {DENSE: 849, THIRD: 1419}[limit] > done
 
 
-def test_every_row_says_how_it_was_settled(census):
+def test_every_row_says_how_it_was_settled(census, named):
     _, rows = census
     for code, row in rows.items():
         computed = int(row["computed"])
@@ -71,10 +86,10 @@ def test_every_row_says_how_it_was_settled(census):
         else:
             assert int(row["values"]) <= computed, code
             assert row["settled"] == f"proved at {row['values']} values", code
-        assert computed in (1 << 16, DENSE, 1 << 20, THIRD) or NAMED.get(code) == computed, code
+        assert computed in (1 << 16, DENSE, 1 << 20, THIRD) or named.get(code) == computed, code
 
 
-def test_376_354_and_1777_are_solved_as_published(census, pass3):
+def test_376_354_and_1777_are_solved_as_published(census, pass3, named):
     """.376: preperiod 2,268,248, period 4 (Gangolli and Plambeck 1989); .354: 10,061,916
     and 1,180 (Flammenkamp 2002), as Czajka's tables give them; 0.1777: OEIS A071509."""
     _, rows = census
@@ -83,7 +98,7 @@ def test_376_354_and_1777_are_solved_as_published(census, pass3):
         assert [int(rows[code]["preperiod"]), int(rows[code]["period"])] == \
             CZAJKA["solved"][code], code
     row = rows["0.1777"]
-    assert row["status"] == "solved" and row["computed"] == str(NAMED["0.1777"])
+    assert row["status"] == "solved" and row["computed"] == str(named["0.1777"])
     published = PUBLISHED["codes"]["0.1777"]
     assert (int(row["preperiod"]), int(row["period"])) == \
         (published["preperiod"], published["period"])
@@ -108,21 +123,24 @@ def test_the_published_values_beyond_czajkas_tables(census):
 
 
 def test_a_code_czajka_lists_as_unsolved_is_solved_here_only_as_published(census):
-    """0.454 is open in Czajka's tables; OEIS A071509 (from Flammenkamp) gives its values as
-    .1777's shifted by one heap, and the census's named run proves that solution.  The
-    second path: G(n) of 0.454 equals G(n - 1) of 0.1777 for every n below 2**20, each
-    computed here from its own rules, and 0.1777's own proof is the published one."""
+    """0.454 is open in Czajka's tables; OEIS A071509 (from Flammenkamp) gives its values,
+    and those of every code .4RZj, as .1777's shifted by one heap, and the census's named
+    runs prove that solution.  The second path, for each code of the family solved here:
+    G(n) equals G(n - 1) of 0.1777 for every n below 2**20, each computed from its own
+    rules, its first 2**13 by the plain scan; and 0.1777's own proof is the published one."""
     _, rows = census
     solved_here = {code for code, row in rows.items() if row["status"] == "solved"}
     assert solved_here & set(CZAJKA["unsolved"]) == {"0.454"}
+    family = [code for code in PUBLISHED["shifted_family"]["codes"] if code in solved_here]
     compiled = load_kernel("cython")
     count = 1 << 20
-    shifted = Sequence(get_game("0.454"), kernel=compiled).table(count + 1)
     values = Sequence(get_game("0.1777"), kernel=compiled).table(count)
-    assert shifted[0] == 0 and shifted[1:].tobytes() == values.tobytes()
-    plain = array("H", bytes(2 << 15))
-    compiled.extend_plain(plain, 0, 1 << 15, encode(get_game("0.454").kinds))
-    assert plain.tobytes() == shifted[:1 << 15].tobytes()
+    for code in family:
+        shifted = Sequence(get_game(code), kernel=compiled).table(count + 1)
+        assert shifted[0] == 0 and shifted[1:].tobytes() == values.tobytes(), code
+        plain = array("H", bytes(2 << 13))
+        compiled.extend_plain(plain, 0, 1 << 13, encode(get_game(code).kinds))
+        assert plain.tobytes() == shifted[:1 << 13].tobytes(), code
 
 
 def new_solutions(rows: dict) -> list[str]:
