@@ -598,6 +598,38 @@ def test_rows_read_with_keep_hold_their_first_values_only_and_are_checked_whole(
         store.summaries(["0.6"], 300, keep=0)
 
 
+def test_a_row_read_again_unchanged_is_checked_once_and_a_changed_one_again(tmp_path,
+                                                                           monkeypatch):
+    """A census reads its pass's rows, then the furthest ones: the same row is checked once
+    per Store (a 2**29 row takes seconds), but a row changed between the two reads, even
+    by one byte of its values, is checked again and refused."""
+    from kayles.errors import InputError
+    from kayles.storage import store as store_module
+
+    checks = []
+    damage = store_module._damage
+    monkeypatch.setattr(store_module, "_damage",
+                        lambda fields, *rest: checks.append(fields["checksum"]) or
+                        damage(fields, *rest))
+    db = surveyed(tmp_path, "0.07", "0.6")
+    with store_module.Store(db) as store:
+        first = store.summaries(["0.07", "0.6"], 300, keep=0)
+        again = store.furthest(["0.07", "0.6"], 1, 300)
+        assert len(checks) == 2 and sorted(first) == sorted(again) == ["0.07", "0.6"]
+        assert again["0.6"].first(300) == oracle.octal_nimbers("0.6", 299)
+        with sqlite3.connect(db) as connection:
+            head, = connection.execute("SELECT head FROM games WHERE code = '0.6'").fetchone()
+        values = bytearray(zlib.decompress(head))
+        values[-2] ^= 1  # one value of the last heap
+        edit(db, "UPDATE games SET head = ? WHERE code = '0.6'",
+             params=(zlib.compress(bytes(values)),))
+        with pytest.raises(InputError, match="0.6.*damaged or was edited"):
+            store.summaries(["0.6"], 300)
+        assert len(checks) == 3
+        edit(db, "UPDATE games SET seconds = seconds + 1 WHERE code = '0.07'")
+        assert store.summaries(["0.07"], 300)["0.07"].proved and len(checks) == 4
+
+
 def test_a_database_that_cannot_be_written_is_read_without_writing(tmp_path, monkeypatch):
     """In process, so that it runs as root too: the file is taken to be unwritable, opened
     read-only (SQLite's mode=ro), done rows are read, claims refused, nothing written."""
