@@ -18,7 +18,7 @@ status in one place (``kayles.interface._frontend``; the web page onto one HTTP 
 from __future__ import annotations
 
 __all__ = ["SHOWN_LONGEST", "InputError", "ResourceError", "SetupError", "Terminated",
-           "WriteError", "path_text", "shown"]
+           "WriteError", "counted", "path_text", "shown"]
 
 SHOWN_LONGEST = 60  # characters of user text a message quotes; a longer text is cut
 
@@ -66,3 +66,9 @@ def shown(text: str) -> str:
 def path_text(path: str) -> str:
     """A file name for a message, undecodable bytes shown as typed (``\\xff``)."""
     return path.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+
+
+def counted(count: int, word: str, words: str = "") -> str:
+    """``count`` and its noun for a message: "1 token", "2 tokens", "1,419 codes"
+    (``words``: the plural where it is not ``word`` + "s")."""
+    return f"{count:,} {word if count == 1 else words or word + 's'}"

@@ -178,6 +178,15 @@ BAD = {
     "2.0": "pass",
     "80.0": "one digit goes before",
     "0." + "7" * 65: "at most 64 digits",
+    "0.\u017f": "ASCII characters only",  # 'ſ'.upper() is 'S': never Unicode's case rules
+    "0.\u0131": "ASCII characters only",  # 'ı'.upper() is 'I'
+    "0.\ufb06": "ASCII characters only",  # 'ﬆ'.upper() is 'ST'
+    "0.\uff17\uff17": "ASCII characters only",  # full-width digits
+    "O.77": "did you mean 0.77?",        # the letter O (24) for the digit 0
+    "o.77": "did you mean 0.77?",
+    "0.O7": "did you mean 0.07?",
+    "0.[]": "repeats nothing",           # CGSuite reads it as 0.0: here a slip
+    "0.3[]": "repeats nothing",
 }
 
 
@@ -254,7 +263,7 @@ def _written(draw, digit) -> str:
     value = sum(1 << c for c in counts)
     style = draw(st.integers(0, 3))
     if one is not None and not more and all(marks[c] in ("", one) for c in counts):
-        if style == 0 and value < 32:
+        if style == 0 and value < 32 and B32[value] != "O":  # 'O' is refused: &24; writes 24
             return draw(st.sampled_from([B32[value], B32[value].lower()])) + one
         if style == 1:
             return f"&{value};{one}"
@@ -347,3 +356,53 @@ def test_get_game_takes_any_code_and_names_the_games():
     assert get_game("0.3f").name == "0.3F"
     assert get_game(" 0.{1,2!} ").name == "0.6!"
     assert get_game("kayles").name == "kayles"
+
+
+def test_codes_are_read_in_ascii_only():
+    """Issue 53: '0.\u017f' was 0.S, 'O.77' another game, '0.[]' 0.0, without a word."""
+    for code in ("0.\u017f", "0.\u0131", "0.\ufb06", "0.7\u2003", "\u20030.7"):
+        with pytest.raises(InputError, match="ASCII characters only"):
+            get_game(code)
+    with pytest.raises(InputError, match="ASCII only"):
+        get_game("\u212aayles")  # the Kelvin sign: its lower() is 'k'
+    assert get_game(" 0.77\t\n").name == "0.77"  # ASCII white space still surrounds a code
+
+
+def test_the_value_24_is_written_and_read_as_a_number():
+    """The letter O is refused as a slip for 0, so the normal form writes 24 as &24;."""
+    game = parse_code("0.&24;")
+    assert game.name == "0.&24;" and parse_code(game.name).kinds == game.kinds
+    assert parse_code("0.{3,4}").name == "0.&24;"
+    assert parse_code("0.&24;!").name == "0.&24;!"
+
+
+def test_digits_before_the_point_have_cgsuite_s_meaning():
+    """04.07 and 1.0 are read as CGSuite reads them: a zero before d0 adds nothing (its
+    additive digit 0), and d0's bit 0 applies to the empty heap only, whose value CGSuite
+    fixes at 0 (NimValueSequence), so 1.0 has the values and moves of 0.0."""
+    assert parse_code("04.07").kinds == parse_code("4.07").kinds
+    assert parse_code("04.07").name == "4.07"
+    assert parse_code("1.0").kinds == parse_code("0.0").kinds
+    assert values_of("5.07", 40) == values_of("4.07", 40)
+
+
+@pytest.mark.parametrize("call", [get_game, parse_code])
+@pytest.mark.parametrize("value", [None, 0.77, 77, b"0.77", ["0.77"]])
+def test_a_code_that_is_not_a_str_is_a_type_error(call, value):
+    with pytest.raises(TypeError, match="str") as error:
+        call(value)
+    if isinstance(value, float):
+        assert "quote a code: '0.77'" in str(error.value)
+
+
+def test_kayles_codes_counts_in_words(tmp_path):
+    import subprocess
+    import sys
+
+    result = subprocess.run([sys.executable, "-m", "kayles", "codes", "0.[3]", "0.3[12]"],
+                            capture_output=True, text=True, cwd=ROOT)
+    assert result.returncode == 0, result.stderr
+    assert "removing 1 token or more, the one digit of the tail:" in result.stdout
+    assert "removing 2 tokens or more, the 2 digits of the tail in turn:" in result.stdout
+    assert "tokens or more" not in result.stdout.splitlines()[1]
+

@@ -267,7 +267,7 @@ HOSTILE: dict[str, Hostile] = {
     "nim-not-utf8": refused(["nim", "{binary}"], "not UTF-8"),
     "nim-crlf-is-text": answered(["nim", "{nim_crlf}"],
                                  stdout_is=b"Remove 1 counters from Heap 2\nLose Game\n"),
-    "nim-fewer-cases-than-count": refused(["nim", "{nim_short}"], "only 2 case(s)"),
+    "nim-fewer-cases-than-count": refused(["nim", "{nim_short}"], "only 2 cases follow"),
     "nim-more-cases-than-count": refused(["nim", "{nim_long}"], "more cases than the count 1"),
     "nim-unicode-count": refused(["nim", "{nim_unicode_count}"], "'١'"),
     "nim-unicode-heap": refused(["nim", "{nim_unicode_heap}"], "'٢'"),
@@ -322,7 +322,7 @@ HOSTILE: dict[str, Hostile] = {
     # treblecross
     "treblecross-crlf-is-text": answered(["treblecross", "{tc_crlf}"], twins=True,
                                          stdout_is=b"WINNING\n1 2 3\nLOSING\n"),
-    "treblecross-count-mismatch": refused(["treblecross", "{tc_short}"], "only 1 case(s)"),
+    "treblecross-count-mismatch": refused(["treblecross", "{tc_short}"], "only 1 case follows"),
     "treblecross-bad-cell": refused(["treblecross", "{tc_bad}"], "not 'o' (at cell 3)"),
     "treblecross-already-won": refused(["treblecross", "{tc_won}"], "three X in a row"),
     "treblecross-empty": refused(["treblecross", "{empty}"], "empty input"),

@@ -4,9 +4,9 @@ A code is ``d0.d1d2...dk`` with maybe a repeating tail ``[d(k+1)...]`` at the en
 ``dk`` says what a move that removes k tokens from one heap may leave (d0: the move
 removes none):
 
-    0-9, A-V      the values 0 to 31: bit j set means the rest may be left as exactly j
-                  non-empty heaps (octal digits 0-7 leave at most two, hexadecimal 0-F
-                  at most three)
+    0-9, A-V      the values 0 to 31 (either case; not O: ``&24;`` is 24): bit j set
+                  means the rest may be left as exactly j non-empty heaps (octal digits
+                  0-7 leave at most two, hexadecimal 0-F at most three)
     &N;           the value N, for any count up to 63 (``0.&8;`` is 0.8)
     *             any number of heaps, none included ({0+})
     {0,2,3+}      the counts listed; ``3+`` is 3 or more
@@ -30,8 +30,14 @@ differs from CGSuite:
 - a mark applies to counts of two heaps or more only (CGSuite's ``?`` also forbids
   leaving one heap of one token: ``0.6?`` there is not ``0.6`` with unequal pairs);
 - digits before d0 (tokens added to a heap) and a d0 that leaves one heap (a pass) are
-  refused: such games can grow heaps or loop; d0's bit 0 (no heap left from a heap,
-  removing nothing) means nothing and is dropped (``1.0`` is ``0.0``);
+  refused: such games can grow heaps or loop.  Zeros before d0 add nothing, as in
+  CGSuite (``04.07`` is ``4.07``); d0's bit 0 (no heap left from a heap, removing
+  nothing) applies to the empty heap only, whose value both fix at 0, so it is dropped
+  (``1.0`` is ``0.0``: CGSuite prints ``1.0``, with the same values);
+- a code is ASCII: any other character is refused (never Unicode's case rules, which
+  read ``\u017f`` as S), and so is the letter O, a slip for 0 (``O.77``: "did you mean
+  0.77?"), whose value 24 is written ``&24;``;
+- an empty repeating tail is refused (CGSuite reads ``0.[]`` as ``0.0``);
 - ``{63}`` is written ``&9223372036854775808;``, a negative ``&N;`` is refused, and every
   bad code is one line naming the character and its position.
 """
@@ -44,6 +50,12 @@ from .rules import ALIASES, GAMES, MARKS, MAX_COUNT, MAX_SPAN, Game, MoveKind
 __all__ = ["B32", "code_of", "get_game", "parse_code"]
 
 B32 = "0123456789ABCDEFGHIJKLMNOPQRSTUV"  # the one-character digits, values 0 to 31
+# Each one-character digit in either case and its value: ASCII only, never Unicode's case
+# rules ('\u017f'.upper() is 'S', '\u0131'.upper() is 'I').
+_DIGIT = {**{ch.lower(): value for value, ch in enumerate(B32)},
+          **{ch: value for value, ch in enumerate(B32)}}
+_LETTER_O = B32.index("O")  # 24: written &24;, never 'O', which is refused as a slip for 0
+SPACE = " \t\n\r\f\v"  # what may surround a name or a code: ASCII white space only
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -71,9 +83,13 @@ class _Reader:
     def digit(self) -> Digit:
         """One digit and its mark."""
         ch, start = self.peek(), self.at
-        if ch.upper() in B32 and ch:
+        if ch in "Oo" and ch:  # the letter, 24 in base 32: most likely a slip for 0
+            slip = self.code.replace("O", "0").replace("o", "0")
+            raise self.error(f"the letter {ch!r} is not read as a digit, &24; is the value "
+                             f"24: did you mean {slip}?")
+        if ch and ch in _DIGIT:
             self.at += 1
-            value = B32.index(ch.upper())
+            value = _DIGIT[ch]
             counts = {j: "" for j in range(5) if value >> j & 1}
             more = False
         elif ch == "&":
@@ -156,10 +172,15 @@ class _Reader:
 
 def parse_code(code: str) -> Game:
     """The game of a code (see the module header); InputError naming the place of a fault."""
-    text = code.strip()
+    if not isinstance(code, str):
+        raise TypeError(f"a code is a str such as '0.77', not {_type_of(code)}")
+    text = code.strip(SPACE)
     if text in ("0", "4"):
         text += ".0"  # a bare d0, as the published tables write 4 for 4.0
     reader = _Reader(text)
+    if not text.isascii():
+        at = next(i for i, ch in enumerate(text) if not ch.isascii())
+        raise reader.error("a code is written in ASCII characters only", at)
     before: list[Digit] = []
     while reader.peek() not in (".", ""):
         if reader.peek() in "[]":
@@ -188,6 +209,9 @@ def parse_code(code: str) -> Game:
                 tail.append(reader.digit())
             if reader.peek() != "]":
                 raise reader.error("'[' opens a repeating tail that no ']' closes")
+            if not tail:  # CGSuite reads '0.[]' as 0.0; here it is more likely a slip
+                raise reader.error("a repeating tail holds one digit or more: '[]' repeats "
+                                   "nothing, leave it out")
             reader.at += 1
             if reader.peek():
                 raise reader.error("nothing may follow the repeating tail")
@@ -297,7 +321,8 @@ def _written(kind: MoveKind) -> str:
                 return "*" + mark
             return "{" + ",".join(map(str, shown_counts)) + "+}" + mark
         value = sum(1 << c for c in shown_counts)
-        return (B32[value] if value < len(B32) else f"&{value};") + mark
+        letter = value < len(B32) and value != _LETTER_O  # 'O' reads as a slip for '0'
+        return (B32[value] if letter else f"&{value};") + mark
     entries = [f"{c}{counts[c]}" for c in shown_counts]
     return "{" + ",".join(entries) + ("+" if more else "") + "}"
 
@@ -305,12 +330,26 @@ def _written(kind: MoveKind) -> str:
 def get_game(spec: str) -> Game:
     """A game by name (see ``rules.GAMES``; ``rules.ALIASES`` too) or by its code (``0.77``,
     ``.07``, ``4.07``, ``0.3F``, ``4!.0``, ``0.[3]``, ...: the module header)."""
-    key = spec.strip().lower()
+    if not isinstance(spec, str):
+        raise TypeError(f"a game is named by a str (a name, or a code such as '0.77'), not "
+                        f"{_type_of(spec)}")
+    text = spec.strip(SPACE)
+    key = text.lower() if text.isascii() else text  # never Unicode's case rules
     key = ALIASES.get(key, key)
     if key in GAMES:
         return GAMES[key]
     if "." in key or key in ("0", "4"):
-        return parse_code(spec.strip())
+        return parse_code(text)
     names = ", ".join(GAMES)
-    raise InputError(f"unknown game {shown(spec)}: use one of {names} or a code like 0.77 "
-                     "(octal) or 0.3F (hexadecimal)")
+    ascii_only = "" if text.isascii() else " (names and codes are ASCII only)"
+    raise InputError(f"unknown game {shown(spec)}{ascii_only}: use one of {names} or a code "
+                     "like 0.77 (octal) or 0.3F (hexadecimal)")
+
+
+def _type_of(value: object) -> str:
+    """The type of a value given where a str belongs, with a hint for a code typed as a
+    number (0.77 unquoted: 0.070 and 0.07 are one float, and 0.3F is no number at all)."""
+    name = type(value).__name__
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return f"{name} {value!r} (quote a code: '{value!r}')"
+    return name

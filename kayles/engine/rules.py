@@ -500,14 +500,18 @@ def parse_octal(code: str) -> Game:
     removing anything); as in the published tables it may stand alone: ``4``
     and ``4.`` are 4.0, ``0`` and ``0.`` are 0.0 (no move at all).
     """
-    text = code.strip()
+    if not isinstance(code, str):
+        raise TypeError(f"an octal code is a str such as '0.77', not {type(code).__name__}")
+    text = code.strip(" \t\n\r\f\v")  # ASCII white space only, as every code
     head, dot, digits = text.partition(".")
     if not dot and head in ("0", "4"):
         digits = "0"  # a bare d0
     elif not dot or "." in digits:
         raise InputError(f"octal code {shown(code)} needs exactly one '.' (as in 0.77)")
     if head not in ("", "0", "4"):
-        raise InputError(f"octal code {shown(code)} must start with '0.', '4.' or '.'")
+        slip = f" (did you mean {head.replace('O', '0').replace('o', '0')}.{digits}?)" \
+            if head in ("O", "o") else ""
+        raise InputError(f"octal code {shown(code)} must start with '0.', '4.' or '.'{slip}")
     if not digits and head:
         digits = "0"  # '4.' is 4.0
     if not digits or not all(ch in "01234567" for ch in digits):

@@ -8,7 +8,7 @@ errors are the file's own, 1-based.
 from __future__ import annotations
 
 from ...engine._numbers import MAX_DIGITS, is_natural
-from ...errors import InputError, shown
+from ...errors import InputError, counted, shown
 
 __all__ = ["cases"]
 
@@ -31,7 +31,7 @@ def cases(text: str) -> list[tuple[int, str]]:
         last = len(text.splitlines())
         raise InputError(
             f"line {last}: the count on line {number} is {shown(head)} but only "
-            f"{len(body)} case(s) follow"
+            f"{counted(len(body), 'case')} {'follows' if len(body) == 1 else 'follow'}"
         )
     if len(body) > count:
         extra = body[count][0]
@@ -39,7 +39,7 @@ def cases(text: str) -> list[tuple[int, str]]:
     if len(body) < count:
         last = len(text.splitlines()) or 1
         raise InputError(
-            f"line {last}: the count on line {number} is {count} but only {len(body)} "
-            f"case(s) follow"
+            f"line {last}: the count on line {number} is {count} but only "
+            f"{counted(len(body), 'case')} {'follows' if len(body) == 1 else 'follow'}"
         )
     return body

@@ -9,7 +9,7 @@ from __future__ import annotations
 import argparse
 from itertools import islice
 
-from ...errors import InputError
+from ...errors import InputError, counted
 from .._frontend import read_text
 from ._shared import add_json_option, dump_json, file_name, heap_move_json, natural
 
@@ -175,7 +175,7 @@ def command_wythoff(args, out) -> None:
         out.write("".join(" ".join(f"{g:{width}}" for g in row) + "\n" for row in table))
         return
     if len(args.piles) != 2:
-        raise InputError(f"expected two piles A B, got {len(args.piles)} number(s)")
+        raise InputError(f"expected two piles A B, got {counted(len(args.piles), 'number')}")
     a, b = args.piles
     value = wythoff.sg_value(a, b) if args.sg else None
     moves = wythoff.winning_moves(a, b)

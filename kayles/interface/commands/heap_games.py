@@ -7,7 +7,7 @@ from ...engine.limits import SAVE_CHUNK_SECONDS as SECONDS
 from ...engine.limits import too_long
 from ...engine.rules import ALIASES, GAMES
 from ...engine.sequence import PROOF_LIMIT, TAKEBREAK_PROOF_LIMIT, Sequence
-from ...errors import InputError, Terminated
+from ...errors import InputError, Terminated, counted
 from ._shared import (
     add_game_option,
     add_json_option,
@@ -346,7 +346,8 @@ CODE_LANGUAGE = """\
 A code d0.d1d2...dk: digit dk says what a move that removes k tokens from one heap may
 leave (d0, before the point, removes none).
   0-9, A-V   bit j set: the rest may be left as exactly j non-empty heaps (0.77 Kayles,
-             0.07 Dawson's Kayles, 0.3F hexadecimal)
+             0.07 Dawson's Kayles, 0.3F hexadecimal); either case, ASCII only, and not
+             the letter O (a slip for 0: &24; is 24)
   &N;        any digit, N < 2**64: &8; is 8 (three heaps)
   *          any number of heaps, none included
   {0,2,3+}   the counts listed; 3+ is three or more
@@ -375,8 +376,10 @@ def command_codes(args, out) -> None:
         for kind in game.kinds:
             out.write(f"  - {kind.describe()}\n")
         if game.tail:
-            out.write(f"  - and for ever, removing {game.tail_start} tokens or more, the "
-                      f"{len(game.tail)} digit(s) of the tail in turn:\n")
+            digits = ("the one digit of the tail" if len(game.tail) == 1
+                      else f"the {len(game.tail)} digits of the tail in turn")
+            out.write(f"  - and for ever, removing {counted(game.tail_start, 'token')} or "
+                      f"more, {digits}:\n")
             for kind in game.tail:
                 out.write(f"      {kind.describe() if kind else 'no move'}\n")
 

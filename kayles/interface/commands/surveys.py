@@ -15,7 +15,7 @@ import sys
 
 from ...engine._numbers import brief, count
 from ...engine.sequence import PROOF_LIMIT
-from ...errors import InputError, Terminated, shown
+from ...errors import InputError, Terminated, counted, shown
 from ._shared import add_json_option, add_old_name, dump_json, file_name, natural
 
 __all__ = ["register"]
@@ -229,7 +229,7 @@ def _jobs(args, games: int) -> int:
     jobs = max(1, min(wanted, games, JOBS_PER_CORE * cores))
     if args.jobs and jobs < args.jobs:
         sys.stderr.write(f"kayles survey: --jobs {brief(args.jobs)} capped at {jobs} "
-                         f"({games} games, {cores} cores)\n")
+                         f"({counted(games, 'game')}, {counted(cores, 'core')})\n")
     return jobs
 
 
@@ -384,10 +384,12 @@ def command_census(args, out) -> int:
     if args.stored:
         for limit, done, wanted in unfinished:
             sys.stderr.write(f"kayles census: the pass to {limit:,} values is not finished: "
-                             f"{done:,} of its {wanted:,} codes are done\n")
+                             f"{done:,} of its {counted(wanted, 'code')} "
+                             f"{'is' if done == 1 else 'are'} done\n")
         missing = [code for code in codes if code not in final]
         if missing:
-            sys.stderr.write(f"kayles census: {len(missing):,} codes have no row yet, "
+            has = "has" if len(missing) == 1 else "have"
+            sys.stderr.write(f"kayles census: {counted(len(missing), 'code')} {has} no row yet, "
                              f"{', '.join(missing[:5])}{', ...' if len(missing) > 5 else ''}\n")
     rows = census_rows([final[code] for code in codes if code in final], args.hex)
     if args.plot is not None:
@@ -468,7 +470,7 @@ def _census_header(args, unfinished: list[tuple[int, int, int]] | None = None) -
     machine = cpu_model()
     made = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
     made_by = f"# kayles {__version__} ({_impl.IMPLEMENTATION} core), {made}, {machine}, " \
-        f"{os.cpu_count()} cores\n"
+        f"{counted(os.cpu_count() or 1, 'core')}\n"
     if args.misere is not None:
         from ...analysis.quotient import MAX_STATES
 
@@ -493,8 +495,9 @@ def _census_header(args, unfinished: list[tuple[int, int, int]] | None = None) -
     if args.dense_to is not None:
         further = f" --dense-to {args.dense_to}{further}"
     passes = "".join(f"# the pass to {limit:,} values is not finished: {done:,} of its "
-                     f"{codes:,} codes are done; each code's row is the furthest the database "
-                     "holds\n" for limit, done, codes in unfinished or ())
+                     f"{counted(codes, 'code')} {'is' if done == 1 else 'are'} done; each "
+                     "code's row is the furthest the database holds\n"
+                     for limit, done, codes in unfinished or ())
     return (f"# kayles census --digits {args.digits} --to {args.max}{further}"
             f"{' --stored' if args.stored else ''}\n{made_by}{passes}"
             "# status solved: preperiod and period proved; open: computed to 'computed' values"
