@@ -64,6 +64,7 @@ def check_the_page() -> None:
 def main() -> int:
     os.chdir(tempfile.mkdtemp(prefix="kayles-installed-"))
     os.environ["XDG_CACHE_HOME"] = os.getcwd()  # a cache of its own, not the user's
+    os.environ["XDG_DATA_HOME"] = os.getcwd()  # and a signing key of its own
     sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != HERE]
 
     import kayles

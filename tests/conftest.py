@@ -41,6 +41,10 @@ os.environ["XDG_CACHE_HOME"] = tempfile.mkdtemp(prefix="kayles-test-cache-")
 # 2**27 values (6 bytes each), so that every machine refuses the same requests.
 os.environ["KAYLES_MEMORY"] = str(6 << 27)
 atexit.register(shutil.rmtree, os.environ["XDG_CACHE_HOME"], True)
+# The signing key (kayles.storage.signing) of every test and subprocess: one of their own,
+# never the user's ~/.local/share/kayles/secret.
+os.environ["XDG_DATA_HOME"] = tempfile.mkdtemp(prefix="kayles-test-data-")
+atexit.register(shutil.rmtree, os.environ["XDG_DATA_HOME"], True)
 
 
 def load_kernel(name: str, concern: str = "core"):

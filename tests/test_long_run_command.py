@@ -287,7 +287,7 @@ def edited_table(data: bytes, index: int, value: int | None) -> bytes:
     import zlib
 
     (size,) = struct.unpack_from("<I", data, 12)
-    at, copy = 16 + size + 4, bytearray(data)
+    at, copy = 16 + size + 4 + 32, bytearray(data)  # past the header's signature
     while at < len(data):
         _, start, count, _, _ = struct.unpack_from("<4sQIII", data, at)
         values_at = at + 24
@@ -298,7 +298,7 @@ def edited_table(data: bytes, index: int, value: int | None) -> bytes:
             crc = zlib.crc32(copy[values_at:values_at + 2 * count])
             struct.pack_into("<I", copy, at + 20, crc)
             return bytes(copy)
-        at = values_at + 2 * count
+        at = values_at + 2 * count + 32  # past the chunk's signature
     raise AssertionError(f"no chunk holds value {index}")
 
 
@@ -306,9 +306,9 @@ def edited_table(data: bytes, index: int, value: int | None) -> bytes:
                                           (RESUMED - 5, None)])
 def test_an_edited_value_is_refused_whatever_its_checksums(tmp_path, index, value):
     """A value edited with its chunk's CRC made again: 0xffff in the middle (more than any
-    option of the heap can make), one among the first values (derived from the rules),
-    one among the last (derived from the ones before).  One line, status 2, the file
-    untouched; the file as it was resumes."""
+    option of the heap can make), one among the first values, one among the last: its
+    signature fails.  One line naming how to start afresh, status 2, the file untouched;
+    the file as it was resumes."""
     path = tmp_path / "t.table"
     ok(kayles("grundy", str(RESUMED), "--game", "grundy", "--save", str(path), "--chunk",
               str(CHUNK)))
@@ -318,7 +318,8 @@ def test_an_edited_value_is_refused_whatever_its_checksums(tmp_path, index, valu
     path.write_bytes(forged)
     result = kayles("grundy", str(RESUMED + 10), "--game", "grundy", "--resume", str(path))
     assert_usage_error(result)
-    assert b"are not those of grundy" in result.stderr, result.stderr
+    assert b"not a table kayles wrote for this user" in result.stderr, result.stderr
+    assert b"--save FILE --force in place of --resume FILE starts it afresh" in result.stderr
     assert path.read_bytes() == forged
     path.write_bytes(good)
     assert ok(kayles("grundy", str(RESUMED + 10), "--game", "grundy", "--resume", str(path)))

@@ -20,7 +20,7 @@ from kayles.engine import _impl
 from kayles.engine.codes import get_game
 from kayles.engine.rules import GAMES
 from kayles.engine.sequence import Sequence
-from kayles.storage import proof_cache
+from kayles.storage import proof_cache, signing
 from kayles.storage.table_file import read_table
 
 import oracle
@@ -42,6 +42,8 @@ def parse(data: bytes):
     size = int.from_bytes(data[8:12], "little")
     start = 12 + size + 24
     assert data[:8] == b"KAYLESPC"
+    assert signing.verify(data[:-32], data[-32:])
+    data = data[:-32]
     assert int.from_bytes(data[-4:], "little") == zlib.crc32(data[:-4])
     n0, p, count = (int.from_bytes(data[i : i + 8], "little") for i in range(12 + size, start, 8))
     assert len(data) == start + 2 * count + 4
@@ -49,11 +51,14 @@ def parse(data: bytes):
     return data[12 : 12 + size], n0, p, values
 
 
-def craft(key: bytes, n0: int, p: int, values) -> bytes:
+def craft(key: bytes, n0: int, p: int, values, signed: bool = True) -> bytes:
+    """A cache file of these contents, its CRC made; signed with this user's key (the
+    tests' own, conftest's XDG_DATA_HOME) unless told not to."""
     data = b"KAYLESPC" + len(key).to_bytes(4, "little") + key
     data += b"".join(x.to_bytes(8, "little") for x in (n0, p, len(values)))
     data += b"".join(v.to_bytes(2, "little") for v in values)
-    return data + zlib.crc32(data).to_bytes(4, "little")
+    data += zlib.crc32(data).to_bytes(4, "little")
+    return data + (bytes.fromhex(signing.sign(data)) if signed else bytes(32))
 
 
 def prove_through_cache(game):
@@ -231,6 +236,22 @@ def test_an_edited_small_value_is_caught_even_with_its_crc(tmp_path, expected_10
     path.write_bytes(craft(key, n0, p, planted(values, 5, 9)))
     assert ok(xox("grundy", "6", home=tmp_path, pure=False)) == b"[0, 1, 0, 2, 3, 2, 1]\n"
     assert parse(path.read_bytes())[3][5] == 2  # proved again and rewritten
+
+
+def test_a_large_value_forged_without_the_key_is_ignored(tmp_path, expected_1000):
+    """G(500) = 99 with the CRC made again, unsigned or signed with another user's key:
+    past the values every load derives again, so only the signature catches it; the run
+    proves its period again and rewrites the file."""
+    ok(xox("grundy", "10", home=tmp_path, pure=False))
+    path = tmp_path / "kayles" / "kayles-xox.cython.proof"
+    written = path.read_bytes()
+    key, n0, p, values = parse(written)
+    forged = craft(key, n0, p, planted(values, 500, 99), signed=False)
+    other = signing.Signer(b"another user's key, 32 bytes...!", forged[:-32]).digest()
+    for bad in (forged, forged[:-32] + other, written[:-32] + bytes(32)):
+        path.write_bytes(bad)
+        assert b", 99," not in ok(xox("grundy", "600", home=tmp_path, pure=False))
+        assert path.read_bytes() == written  # ignored, proved again, rewritten
 
 
 def test_a_file_others_may_write_is_not_trusted(tmp_path):

@@ -16,19 +16,22 @@ How stale values are kept out:
   stored only when the kernel that computed it is that very file, so
   KAYLES_PURE=1 and the compiled core never read each other's files, and a
   rebuilt kernel or edited rules simply miss;
-* a CRC-32 (zlib's) of the whole file is checked on load, and the period's
+* a CRC-32 (zlib's) of the whole file, then its signature (``kayles.storage.signing``:
+  HMAC-SHA256 with this user's secret) are checked on load, and the period's
   certificate is checked again on the loaded table (``Sequence.from_proof``);
 * the first SPOT_CHECKED values are derived again from the rules on every load;
 * writes go to a temporary file in the same directory, renamed over the old
   one (``kayles.storage._files.write_atomically``), so two processes writing at once
   leave one whole file, and temporaries of killed writers are removed.
 
-What the cache trusts: its own directory.  A file that another user owns, or
-that others may write to, is ignored; damage is caught by the CRC, a table that
-does not prove its period by the certificate, an edit of a small heap's value
-by the derivation.  A deliberate forgery of a large heap's value by someone who
-can write your files, with its CRC recomputed, is not caught (no cache can
-tell it from the real thing without recomputing the table).
+What the cache trusts: its own directory and the user's key.  A file that another
+user owns, or that others may write to, is ignored; damage is caught by the CRC, a
+file not signed with this user's key (edited with its CRC made again, copied from
+another user or machine, written by an older kayles) by the signature, a table that
+does not prove its period by the certificate, an edit of a small heap's value by
+the derivation.  An ignored file is derived again (the proof found anew) and
+rewritten.  A forgery by someone who can read the key (this user's account) is
+not caught.
 
 Any failure (no home, a read-only or full disk, a damaged or foreign file, a
 file that is not a regular one) is silent: the run computes as if there were no
@@ -45,7 +48,8 @@ own start-up): files are opened and checked through ``posix``, the built-in
 half of ``os`` (and through ``os`` where there is no ``posix``).
 
 File format (little-endian): b"KAYLESPC", u32 key length, the key (UTF-8),
-u64 preperiod, u64 period, u64 count, count u16 values, u32 CRC-32 of all before.
+u64 preperiod, u64 period, u64 count, count u16 values, u32 CRC-32 of all before,
+32 bytes: the signature of all before.  No key yet (nothing signed): every load misses.
 """
 
 from __future__ import annotations
@@ -79,7 +83,8 @@ __all__ = [
 ]
 
 MAGIC = b"KAYLESPC"
-FORMAT = 1
+FORMAT = 2  # in the key: files of format 1 (unsigned) miss
+SIGNATURE = 32  # bytes of the signature that ends a file
 LARGEST = 1 << 26  # bytes: a bigger file is not one of ours
 REGULAR = 0o100000  # S_IFREG: the file type bits of a regular file (stat.S_ISREG)
 SPOT_CHECKED = 32  # values derived again from the rules on every load (~0.3 ms)
@@ -155,7 +160,7 @@ def load(game: Game, most: int | None = None) -> Sequence | None:
     try:
         with open(fd, "rb", buffering=0) as handle:
             return _read(handle, _system.fstat(fd), game, keyed[1].encode(), most)
-    except (OSError, ValueError):
+    except (OSError, ValueError, SetupError):  # a key not to trust: a miss
         return None
 
 
@@ -174,15 +179,27 @@ def _read(handle, info, game: Game, key: bytes, most: int | None) -> Sequence | 
         return None
     n0, p, count = (int.from_bytes(head[i : i + 8], "little") for i in range(12 + len(key),
                                                                             len(head), 8))
-    if info.st_size != len(head) + 2 * count + 4 or (most is not None and count > most):
+    if info.st_size != len(head) + 2 * count + 4 + SIGNATURE or (
+            most is not None and count > most):
         return None
+    from . import signing
+
+    secret = signing.key(create=False)
+    if secret is None:
+        return None  # nothing was ever signed here
     from ..engine.sequence import Period, Sequence
 
     table = memoryview(bytearray(2 * count))
-    if handle.readinto(table) != 2 * count or len(tail := handle.read(5)) != 4:
+    if handle.readinto(table) != 2 * count or len(tail := handle.read(5 + SIGNATURE)) != (
+            4 + SIGNATURE):
         return None
-    if int.from_bytes(tail, "little") != crc32(table, crc32(head)):
+    if int.from_bytes(tail[:4], "little") != crc32(table, crc32(head)):
         return None
+    signer = signing.Signer(secret, head, light=2 * count < signing.LIGHT_BELOW)
+    signer.update(table)
+    signer.update(tail[:4])
+    if not signer.matches(tail[4:]):
+        return None  # not this user's: edited, copied, or of another key
     values = table.cast("H")
     if sys.byteorder == "big":
         values = _swapped(values)
@@ -227,6 +244,7 @@ def save(sequence: Sequence) -> bool:
     import os
     from zlib import crc32
 
+    from . import signing
     from ._files import write_atomically
 
     key = keyed[1].encode()
@@ -238,14 +256,18 @@ def save(sequence: Sequence) -> bool:
         head += number.to_bytes(8, "little")
 
     def write(handle) -> None:
-        handle.write(head)
-        handle.write(values)
-        handle.write(crc32(values, crc32(head)).to_bytes(4, "little"))
+        crc = crc32(values, crc32(head)).to_bytes(4, "little")
+        signer = signing.Signer(secret, head)
+        signer.update(values)
+        signer.update(crc)
+        for part in (head, values, crc, signer.digest()):
+            handle.write(part)
 
     try:
+        secret = signing.key()
         os.makedirs(os.path.dirname(path), mode=0o700, exist_ok=True)
         write_atomically(path, write, force=True)
-    except (OSError, ValueError):
+    except (OSError, ValueError, SetupError):
         return False
     return True
 

@@ -1,13 +1,14 @@
 """Saved tables: a nim-sequence written to a file as it grows, so a long run can resume.
 
-The format (version 1; every integer little-endian)::
+The format (version 2; every integer little-endian)::
 
     header
       8 bytes   magic b"KAYLESTB"
-      u16       format version (1)
+      u16       format version (2)
       u16       value width in bytes (2: each G(n) is an unsigned 16-bit integer)
       u32       length D of the game description, then D bytes of it (ASCII)
       u32       CRC-32 of every header byte before it
+      32 bytes  signature of every byte of the file before it
     chunks, one after another, nothing else
       4 bytes   b"VALS"
       u64       index of the chunk's first value (the count of values before it)
@@ -15,6 +16,14 @@ The format (version 1; every integer little-endian)::
       u32       CRC-32 of the 16 bytes above
       u32       CRC-32 of the C values
       C values  G(index), ..., G(index + C - 1), each ``width`` bytes
+      32 bytes  signature of every byte of the file before it
+
+A signature is HMAC-SHA256 keyed by this user's secret (``kayles.storage.signing``):
+the last whole chunk's vouches for the header and every value before it, and is
+checked in the one pass that reads them.  A file whose signature does not match
+(a value edited with its CRCs made again, a file copied from another user or
+machine) or that has none (version 1, written by an older kayles) is refused as
+a whole, with the command that starts it afresh; none of its values is used.
 
 CRC-32 is zlib's (the one of PNG and gzip).  The game description is the game's
 move kinds as the kernels see them, sorted (``kayles.engine.rules.describe_moves``), so
@@ -29,8 +38,9 @@ appended, each one written whole and flushed to the disk
 (fsync) before the next value is computed, so a crash (kill -9, power loss)
 can cost at most the chunk being computed or written (``kayles`` lets chunks
 grow to about ``SECONDS`` of computing each).  Reading: a file that ends inside its
-last chunk is a write cut short: that chunk is dropped (and truncated away when
-the run resumes).  Any other damage -- a bad magic, version, width or checksum,
+last chunk (its signature included) is a write cut short: that chunk is dropped (and
+truncated away when the run resumes).  Any other damage -- a bad magic, version,
+width, checksum or signature,
 a file that ends inside its header, a chunk that does not start where the
 previous one ended -- makes the file unusable: ``TableFileError`` (a ValueError).
 A chunk's header has its own checksum, so a damaged count cannot pass for a
@@ -49,6 +59,7 @@ from array import array
 from ..engine.limits import SAVE_CHUNK, SAVE_CHUNK_SECONDS
 from ..engine.rules import Game, describe_moves
 from ..errors import InputError, WriteError
+from . import signing
 from ._files import (
     check_target,
     display,
@@ -77,7 +88,8 @@ __all__ = [
 ]
 
 MAGIC = b"KAYLESTB"
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
+UNSIGNED_VERSION = 1  # the format before signatures: refused, its values derived afresh
 WIDTH = 2  # bytes per value: nimbers are 16-bit in the kernels
 CHUNK = SAVE_CHUNK  # values per chunk unless told otherwise (the first and the smallest)
 SECONDS = SAVE_CHUNK_SECONDS  # the computing time a chunk aims at, when chunks adapt (attach)
@@ -86,6 +98,9 @@ _HEAD = struct.Struct("<8sHHI")  # magic, version, width, description length
 _CRC = struct.Struct("<I")
 _CHUNK = struct.Struct("<4sQI")  # chunk magic, first index, count
 _CRCS = struct.Struct("<II")  # a chunk's CRC-32s: of the three fields above, of its values
+SIGNATURE = signing.SIZE  # bytes of a signature (after the header, after each chunk)
+AFRESH = ("the same command with --save FILE --force in place of --resume FILE starts it "
+          "afresh")
 
 
 class TableFileError(InputError):
@@ -93,9 +108,20 @@ class TableFileError(InputError):
 
 
 def _header(description: str) -> bytes:
+    """The header without its signature."""
     text = description.encode("ascii")
     head = _HEAD.pack(MAGIC, FORMAT_VERSION, WIDTH, len(text)) + text
     return head + _CRC.pack(zlib.crc32(head))
+
+
+def _signed(signer: signing.Signer, data: bytes) -> tuple[bytes, signing.Signer]:
+    """``data`` followed by the signature of the file up to its end, and the signer's state
+    past both (a copy: the caller keeps its own until the bytes are written)."""
+    signer = signer.copy()
+    signer.update(data)
+    signature = signer.digest()
+    signer.update(signature)
+    return data + signature, signer
 
 
 def _to_little_endian(values) -> bytes:
@@ -114,17 +140,20 @@ def _chunk(start: int, values) -> bytes:
 class SavedTable:
     """What a table file holds: the game description, the values, where they end."""
 
-    __slots__ = ("description", "values", "end", "dropped")
+    __slots__ = ("description", "values", "end", "dropped", "signer")
 
-    def __init__(self, description: str, values: array, end: int, dropped: int) -> None:
+    def __init__(self, description: str, values: array, end: int, dropped: int,
+                 signer: signing.Signer) -> None:
         self.description = description
         self.values = values  # array('H') of G(0), G(1), ...
         self.end = end  # the byte offset just past the last whole chunk
         self.dropped = dropped  # bytes of a last chunk cut short (0 if none)
+        self.signer = signer  # the signature's state over the bytes up to ``end``
 
 
 def read_table(path: str) -> SavedTable:
-    """Read and check a table file (see the module header for what is refused).
+    """Read and check a table file (see the module header for what is refused), its
+    signature in the same pass.
 
     Only a regular file is read, and no more than its size said when it was opened.
     """
@@ -135,17 +164,23 @@ def read_table(path: str) -> SavedTable:
     def bad(why: str) -> TableFileError:
         return TableFileError(f"{name}: not a usable kayles table file ({why})")
 
+    def unsigned(why: str) -> TableFileError:
+        return TableFileError(f"{name}: not a table kayles wrote for this user ({why}): none "
+                              f"of it is used; {AFRESH}")
+
     if data[:8] != MAGIC[: len(data)]:
         raise bad("no kayles table header")
     if len(data) < _HEAD.size:
         raise bad("the file ends inside its header")
     _, version, width, size = _HEAD.unpack_from(data)
+    if version == UNSIGNED_VERSION:
+        raise unsigned("format 1, written by an older kayles, without a signature")
     if version != FORMAT_VERSION:
         raise bad(f"format version {version}; this program reads version {FORMAT_VERSION}")
     if width != WIDTH:
         raise bad(f"values of {width} bytes; this program reads {WIDTH}-byte values")
     body = _HEAD.size + size
-    if len(data) < body + _CRC.size:
+    if len(data) < body + _CRC.size + SIGNATURE:
         raise bad("the file ends inside its header")
     if _CRC.unpack_from(data, body)[0] != zlib.crc32(data[:body]):
         raise bad("the header's checksum does not match")
@@ -153,8 +188,15 @@ def read_table(path: str) -> SavedTable:
         description = data[_HEAD.size : body].decode("ascii")
     except UnicodeDecodeError:
         raise bad("the game description is not ASCII") from None
-    values = array("H")
+    signer = signing.Signer(signing.key())
     at = body + _CRC.size
+    signer.update(data[:at])
+    if not signer.matches(data[at : at + SIGNATURE]):
+        raise unsigned("the signature of its header does not match: edited, copied from "
+                       "another user or machine, or signed with a key since deleted")
+    signer.update(data[at : at + SIGNATURE])
+    values = array("H")
+    at += SIGNATURE
     while at < len(data):
         values_at = at + _CHUNK.size + _CRCS.size
         if values_at > len(data):
@@ -168,16 +210,22 @@ def read_table(path: str) -> SavedTable:
         if start != len(values):
             raise bad(f"the chunk at byte {at} starts at value {start}, not {len(values)}")
         stop = values_at + WIDTH * count
-        if stop > len(data):
+        if stop + SIGNATURE > len(data):
             break  # the last chunk cut short
         if zlib.crc32(data[values_at:stop]) != values_crc:
             raise bad(f"the checksum of the values of the chunk at byte {at} does not match")
+        signer.update(data[at:stop])
+        signature = data[stop : stop + SIGNATURE]
+        if not signer.matches(signature):
+            raise unsigned(f"the signature of the chunk at byte {at} does not match: a value "
+                           "edited, whatever its checksums say")
+        signer.update(signature)
         chunk = array("H", data[values_at:stop])
         if sys.byteorder == "big":
             chunk.byteswap()
         values.extend(chunk)
-        at = stop
-    return SavedTable(description, values, at, len(data) - at)
+        at = stop + SIGNATURE
+    return SavedTable(description, values, at, len(data) - at, signer)
 
 
 def check_game(saved: SavedTable, game: Game, path: str) -> None:
@@ -210,11 +258,13 @@ class TableWriter:
     when the run ends in any way (Ctrl-C included): it saves what is not yet saved.
     """
 
-    def __init__(self, path: str, fd: int, end: int, saved: int) -> None:
+    def __init__(self, path: str, fd: int, end: int, saved: int,
+                 signer: signing.Signer) -> None:
         self.path = path
         self._fd = fd
         self._end = end  # the file's length after the last whole chunk
         self.saved = saved  # how many values the file holds
+        self._signer = signer  # the signature's state over the file's first _end bytes
         self._smallest = CHUNK
         self._seconds: float | None = None
         self._since = 0.0
@@ -223,7 +273,7 @@ class TableWriter:
     def create(cls, path: str, game: Game, force: bool = False) -> TableWriter:
         """A new table file at ``path``; an existing file is refused unless ``force``
         (and is never replaced unless it is a regular file)."""
-        header = _header(describe_moves(game))
+        header, signer = _signed(signing.Signer(signing.key()), _header(describe_moves(game)))
         _refuse_if_in_use(path)
         check_target(path, force, _hint(path, game))
         remove_stale(path)
@@ -243,7 +293,7 @@ class TableWriter:
             remove_quietly(temporary)
             raise
         sync_folder(path)
-        return cls(path, fd, len(header), 0)
+        return cls(path, fd, len(header), 0, signer)
 
     @classmethod
     def reopen(cls, path: str, saved: SavedTable) -> TableWriter:
@@ -257,7 +307,7 @@ class TableWriter:
         except BaseException:
             os.close(fd)
             raise
-        return cls(path, fd, saved.end, len(saved.values))
+        return cls(path, fd, saved.end, len(saved.values), saved.signer)
 
     def attach(self, sequence: Sequence, chunk: int = CHUNK, seconds: float | None = None) -> None:
         """Save the sequence as it grows: a chunk after every kernel call of ``chunk`` values.
@@ -278,7 +328,8 @@ class TableWriter:
         have = len(sequence)
         if have <= self.saved:
             return
-        data = _chunk(self.saved, sequence.table(have)[self.saved : have])
+        data, signer = _signed(self._signer,
+                               _chunk(self.saved, sequence.table(have)[self.saved : have]))
         try:
             os.lseek(self._fd, self._end, os.SEEK_SET)  # over any half-written chunk
             _write_all(self._fd, data, self.path)
@@ -287,6 +338,7 @@ class TableWriter:
             raise WriteError(exc.errno, exc.strerror, display(self.path)) from None
         self._end += len(data)
         self.saved = have
+        self._signer = signer
         if self._seconds is not None and sequence.step is not None:
             now = time.monotonic()
             took, self._since = now - self._since, now
