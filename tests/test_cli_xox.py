@@ -8,6 +8,7 @@ from tests/oracle.py (brute force from the rules), never from the package.
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import json
 import os
@@ -212,6 +213,38 @@ def test_a_position_past_the_argument_limit_is_read_from_standard_input():
     bad = subprocess.run([str(XOX), "-"], input=b"xx-x\n", capture_output=True,
                          timeout=TIMEOUT)
     assert (bad.returncode, bad.stdout, bad.stderr.count(b"\n")) == (2, b"", 1)
+
+
+def test_any_standard_input_keeps_the_one_line_contract(tmp_path):
+    """Issue 53: with a directory on standard input CPython stopped before kayles ran (a
+    4-line "Fatal Python error", status 1); the sh launcher starts it on /dev/null there."""
+    with _directory_fd(tmp_path) as folder:
+        refused = subprocess.run([str(XOX), "-"], stdin=folder, capture_output=True,
+                                 timeout=TIMEOUT)
+        assert_usage_error(refused)
+        assert b"standard input is a directory" in refused.stderr
+        for args, stdout in ((["grundy", "6"], b"[0, 1, 0, 2, 3, 2, 1]\n"), (["xx.x"], b"xx..\n")):
+            assert_ok(subprocess.run([str(XOX), *args], stdin=folder, capture_output=True,
+                                     timeout=TIMEOUT), stdout)
+    closed = subprocess.run(["/bin/sh", "-c", f"exec '{XOX}' - <&-"], capture_output=True,
+                            timeout=TIMEOUT)
+    assert_usage_error(closed)
+    assert b"standard input is closed" in closed.stderr
+    for device in ("/dev/null", "/dev/zero"):
+        with open(device, "rb") as stdin:
+            result = subprocess.run([str(XOX), "grundy", "2"], stdin=stdin,
+                                    capture_output=True, timeout=TIMEOUT)
+        assert_ok(result, b"[0, 1, 0]\n")
+
+
+@contextlib.contextmanager
+def _directory_fd(path):
+    """A directory opened read-only (what the shell's '< DIR' gives): its descriptor."""
+    fd = os.open(path, os.O_RDONLY | os.O_DIRECTORY)
+    try:
+        yield fd
+    finally:
+        os.close(fd)
 
 
 # -- bad input --------------------------------------------------------------------------------

@@ -60,7 +60,7 @@ def _position(text: str, out) -> None:
     out.write(("LOSS" if move is None else move) + "\n")
 
 
-def _work(args: list[str], out) -> None:
+def _work(args: list[str], out, stdin_is_a_directory: bool = False) -> None:
     if args in (["--help"], ["-h"]):
         out.write(HELP)
     elif args == ["--version"]:
@@ -72,6 +72,9 @@ def _work(args: list[str], out) -> None:
     elif args == ["-"]:  # never a position: '-' is neither 'x' nor '.'
         from ._frontend import read_text
 
+        if stdin_is_a_directory:
+            raise InputError("standard input is a directory, not a position: give the "
+                             "position as the argument, or a file on standard input")
         text = read_text("-")
         for end in ("\r\n", "\n"):  # one line: its line ending is not part of it
             if text.endswith(end):
@@ -84,9 +87,14 @@ def _work(args: list[str], out) -> None:
         raise InputError(f"expected 'grundy N' or one POSITION ({len(args)} arguments given)")
 
 
-def main(argv: list[str] | None = None) -> int:
+def main(argv: list[str] | None = None, *, stdin_is_a_directory: bool = False) -> int:
+    """Run the contract on ``argv`` (default: the command line); the exit status.
+
+    ``stdin_is_a_directory``: the launcher found a directory on standard input, where
+    CPython cannot start, and started it on /dev/null instead (see the Makefile)."""
     args = sys.argv[1:] if argv is None else argv
-    return exit_status(PROG, lambda out: _work(args, out), hint=f" (see {PROG} --help)")
+    return exit_status(PROG, lambda out: _work(args, out, stdin_is_a_directory),
+                       hint=f" (see {PROG} --help)")
 
 
 if __name__ == "__main__":
