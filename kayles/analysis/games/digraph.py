@@ -1,11 +1,32 @@
-"""mex and the Sprague-Grundy values of a finite acyclic digraph (seeds 001 and 002).
+"""mex, Sprague-Grundy values, and the generalized values of loopy digraphs (seeds 001, 002).
 
-G(v) = mex{G(w) : v -> w}: a sink has value 0, and v is a loss for the player
-to move exactly when G(v) == 0.  ``sg_values`` works without recursion (the
-seed's memoised ``SG(G, i)`` would overflow the stack on a long chain): it
-walks depth-first with an explicit stack and finishes a vertex once all its
-successors are finished.  Meeting a vertex that is still on the current path
-closes a cycle, which the error names.
+Acyclic (``sg_values``): G(v) = mex{G(w) : v -> w}; a sink has value 0, and v is a
+loss for the player to move exactly when G(v) == 0.  It works without recursion (the
+seed's memoised ``SG(G, i)`` would overflow the stack on a long chain): it walks
+depth-first with an explicit stack and finishes a vertex once all its successors are
+finished.  Meeting a vertex that is still on the current path closes a cycle, which the
+error names.
+
+Any digraph (``loopy_values``, ``LoopyGame``): the generalized Sprague-Grundy function
+gamma of Smith (1966) and Fraenkel and Yesha (1986): a nim-value m, or ``Infinite(K)``,
+infinity with the set K of its successors' finite values.  gamma(v) = m when v has a
+successor of each value below m and none of value m, and every successor of a greater or
+infinite value has a successor of value m that was labelled before v (so play makes
+progress).  How it is computed: the same walk first gives every vertex that reaches no
+cycle its plain value; the others are labelled in rounds m = 0, 1, 2, ... as in a
+retrograde analysis.  In round m a vertex is *marked* once a successor is labelled m; a
+vertex still unlabelled is labelled m once each of its successors that is unlabelled or
+infinite is marked, and it is not marked itself (counters over a reverse adjacency, so
+each round costs the edges into the vertices it touches); at the round's end an
+unlabelled vertex that is not marked is infinite.  The whole: O(E x rounds) time, rounds
+at most the largest value + 2, memory a few arrays over the vertices and edges.
+
+Sums (one token on each of several vertices, a move moves one token): finite values
+XOR; Infinite(K) + k = Infinite(K xor k); two infinities are Infinite({}).  The player
+to move loses on 0 (P), wins on a finite value > 0 or on Infinite(K) with 0 in K (N),
+and draws otherwise (D).  ``LoopyGame.best_move`` wins from N without going round a
+cycle (among the moves to value 0, the one whose tokens' (value, labelling order) are
+least, a measure each round of play lowers), and from D moves to a draw.
 
 Text format (``parse_graph``), one vertex per line::
 
@@ -21,6 +42,7 @@ vertex has exactly one line, and every successor must have a line of its own.
 from __future__ import annotations
 
 import gc
+from array import array
 from contextlib import contextmanager
 from itertools import chain
 
@@ -30,7 +52,8 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Hashable, Iterable, Mapping, Sequence
 
-__all__ = ["mex", "mex_bits", "parse_graph", "sg_values"]
+__all__ = ["Infinite", "LoopyGame", "loopy_values", "mex", "mex_bits", "outcome",
+           "parse_graph", "sg_values", "sum_value"]
 
 CYCLE_SHOWN = 12  # how many vertices of a long cycle an error message names
 
@@ -67,13 +90,16 @@ def sg_values(graph: Mapping[Hashable, Iterable[Hashable]] | Sequence[Iterable[i
 
     ``graph`` maps each vertex to its successors; a list (the seed's ``G[i]``,
     0-based here) stands for the mapping ``i -> graph[i]``.  A successor that is
-    not a vertex, or a cycle, is a ValueError.
+    not a vertex, or a cycle, is a ValueError (``InputError``) naming it: a caller of
+    this function counts on plain numbers.  ``loopy_values`` takes any digraph.
     """
     with _gc_paused():
-        return _sg_values(graph)
+        names, succ, _ = _compile(graph)
+        return dict(zip(names, _solve(succ, names)))
 
 
-def _sg_values(graph) -> dict:
+def _compile(graph) -> tuple[list, list[tuple[int, ...]], dict]:
+    """The vertices' names, each one's successors by number, and the number of each name."""
     if hasattr(graph, "items"):
         names = list(graph)
         rows = list(graph.values())
@@ -91,15 +117,22 @@ def _sg_values(graph) -> dict:
                     message = f"vertex {_name(name)} moves to unknown vertex {_name(target)}"
                     raise InputError(message) from None
         raise
-    return dict(zip(names, _solve(succ, names)))
+    return names, succ, index
 
 
 _NEW, _OPEN = -1, -2  # value[v] before v is finished: never reached, or on the path
+_LOOPY = -3  # the walk's verdict on a vertex that reaches a cycle; later: not yet labelled
+_INF = -4  # labelled infinite (until the end, where it becomes an Infinite)
 
 
-def _solve(succ: list[tuple[int, ...]], names: list) -> list[int]:
-    """Depth-first, with an explicit stack of (vertex, iterator over its successors)."""
+def _solve(succ: list[tuple[int, ...]], names: list, order: array | None = None) -> list[int]:
+    """Depth-first, with an explicit stack of (vertex, iterator over its successors).
+
+    Without ``order`` a cycle is an error; with it, a vertex that reaches a cycle is
+    left _LOOPY, and ``order`` gets each other vertex's place in the finishing order.
+    """
     value = [_NEW] * len(succ)
+    finished = 0
     for root in range(len(succ)):
         if value[root] != _NEW:
             continue
@@ -114,21 +147,246 @@ def _solve(succ: list[tuple[int, ...]], names: list) -> list[int]:
                     path.append(w)
                     todo.append(iter(succ[w]))
                     break
-                if state == _OPEN:
+                if state == _OPEN and order is None:
                     raise InputError(_cycle_message(path[path.index(w) :], names))
             else:
                 todo.pop()
                 v = path.pop()
                 row = succ[v]
-                if len(row) <= 1:
-                    value[v] = 1 if row and value[row[0]] == 0 else 0
+                if len(row) <= 1:  # (a successor still open or loopy: only with order)
+                    g = value[row[0]] if row else 1
+                    value[v] = 1 if g == 0 else _LOOPY if g < 0 else 0
                 else:  # mex, inlined: this loop runs once per vertex
                     seen = {value[w] for w in row}
+                    if _OPEN in seen or _LOOPY in seen:
+                        value[v] = _LOOPY
+                        continue
                     m = 0
                     while m in seen:
                         m += 1
                     value[v] = m
+                if order is not None and value[v] >= 0:
+                    order[v] = finished
+                    finished += 1
     return value
+
+
+def _label_loopy(succ: list[tuple[int, ...]], value: list, order: array) -> None:
+    """Give each _LOOPY vertex its round's value or _INF (the module header), and each
+    one labelled finite its place in ``order`` after every vertex the walk finished."""
+    n = len(succ)
+    loopy = [v for v in range(n) if value[v] == _LOOPY]
+    if not loopy:
+        return
+    # the reverse of the edges out of loopy vertices: w's are flat[start[w]:start[w + 1]]
+    start = array("i", bytes(4 * (n + 1)))
+    live = array("i", bytes(4 * n))  # a loopy vertex's successors not labelled finite
+    for p in loopy:
+        count = 0
+        for w in succ[p]:
+            start[w + 1] += 1
+            if value[w] == _LOOPY:
+                count += 1
+        live[p] = count
+    for w in range(n):
+        start[w + 1] += start[w]
+    flat = array("i", bytes(4 * start[n]))
+    fill = start[:n]
+    for p in loopy:
+        for w in succ[p]:
+            flat[fill[w]] = p
+            fill[w] += 1
+    del fill
+    seeds: dict[int, list[int]] = {}  # finished vertices with a loopy predecessor, by value
+    for w in range(n):
+        if start[w + 1] > start[w] and value[w] >= 0:
+            seeds.setdefault(value[w], []).append(w)
+    counter = array("i", bytes(4 * n))
+    mark = array("i", [-1]) * n  # the last round in which the vertex was marked
+    rest, m, labelled = loopy, 0, n
+    while rest:
+        queue = []  # marked in round m, their predecessors' counters not yet lowered
+        for u in rest:
+            counter[u] = live[u]
+        for w in seeds.get(m, ()):
+            for p in flat[start[w] : start[w + 1]]:
+                if mark[p] != m and value[p] < 0:
+                    mark[p] = m
+                    queue.append(p)
+        fresh = [u for u in rest if counter[u] == 0 and mark[u] != m]
+        while fresh or queue:
+            for r in fresh:  # labelled m: its loopy predecessors are marked
+                value[r] = m
+                order[r] = labelled
+                labelled += 1
+                for p in flat[start[r] : start[r + 1]]:
+                    live[p] -= 1
+                    if mark[p] != m and value[p] < 0:
+                        mark[p] = m
+                        queue.append(p)
+            fresh = []
+            while queue:
+                p = queue.pop()
+                for r in flat[start[p] : start[p + 1]]:
+                    if value[r] == _LOOPY:
+                        counter[r] -= 1
+                        if counter[r] == 0 and mark[r] != m:
+                            fresh.append(r)
+        kept = []
+        for u in rest:
+            if value[u] == _LOOPY:
+                if mark[u] == m:
+                    kept.append(u)
+                else:
+                    value[u] = _INF
+        rest, m = kept, m + 1
+    shared: dict[frozenset, Infinite] = {}  # one Infinite per K (a set weighs 216 bytes)
+    infinite = [v for v in loopy if value[v] == _INF]
+    ks = [_shared(shared, frozenset([value[w] for w in succ[v] if value[w] >= 0]))
+          for v in infinite]
+    for v, k in zip(infinite, ks):
+        value[v] = k
+
+
+def _shared(shared: dict, k: frozenset) -> Infinite:
+    found = shared.get(k)
+    if found is None:
+        found = shared[k] = Infinite(k)
+    return found
+
+
+class Infinite:
+    """gamma = infinity with K, the finite values of the vertex's successors (Smith's
+    infinity_K).  ``str``: ``inf(0,2)``; equal when the sets are equal."""
+
+    __slots__ = ("k",)
+    k: frozenset[int]
+
+    def __init__(self, k: Iterable[int] = ()) -> None:
+        object.__setattr__(self, "k", frozenset(k))
+
+    def __setattr__(self, name, value):
+        raise AttributeError("an Infinite cannot change")
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, Infinite) and other.k == self.k
+
+    def __hash__(self) -> int:
+        return hash((Infinite, self.k))
+
+    def __repr__(self) -> str:
+        return f"Infinite({{{', '.join(map(str, sorted(self.k)))}}})" if self.k else "Infinite()"
+
+    def __str__(self) -> str:
+        return f"inf({','.join(map(str, sorted(self.k)))})"
+
+
+def sum_value(values: Iterable[int | Infinite]) -> int | Infinite:
+    """The value of a sum of games: finite values XOR, Infinite(K) + k = Infinite(K xor k),
+    two infinities make Infinite() (a draw whatever else is added)."""
+    x, infinite = 0, []
+    for g in values:
+        if isinstance(g, Infinite):
+            infinite.append(g)
+        else:
+            x ^= g
+    if not infinite:
+        return x
+    if len(infinite) > 1:
+        return Infinite()
+    return Infinite([k ^ x for k in infinite[0].k])
+
+
+def outcome(value: int | Infinite) -> str:
+    """'P' (the player to move loses), 'N' (wins) or 'D' (a draw with best play)."""
+    if isinstance(value, Infinite):
+        return "N" if 0 in value.k else "D"
+    return "N" if value else "P"
+
+
+def loopy_values(graph: Mapping[Hashable, Iterable[Hashable]] | Sequence[Iterable[int]]) -> dict:
+    """gamma(v), an int or an ``Infinite``, for every vertex of any finite digraph (cycles and
+    self-loops too), in the graph's own vertex order; the same numbers as ``sg_values``
+    where the graph is acyclic.  ``graph`` as for ``sg_values``."""
+    return LoopyGame(graph).values()
+
+
+class LoopyGame:
+    """A digraph solved once for gamma: its vertices' values, and sums of tokens on them.
+
+    ``graph`` as for ``sg_values``; a successor that is not a vertex is a ValueError.
+    ``tokens`` below: vertices (repeats allowed), one token on each.
+    """
+
+    def __init__(self, graph: Mapping[Hashable, Iterable[Hashable]] | Sequence[Iterable[int]]):
+        with _gc_paused():
+            self._names, self._succ, self._index = _compile(graph)
+            self._order = array("i", bytes(4 * len(self._succ)))
+            self._value = _solve(self._succ, self._names, self._order)
+            _label_loopy(self._succ, self._value, self._order)
+
+    def values(self) -> dict:
+        """{vertex: gamma(vertex)} in the graph's vertex order."""
+        return dict(zip(self._names, self._value))
+
+    def value(self, vertex: Hashable) -> int | Infinite:
+        return self._value[self._number(vertex)]
+
+    def sum_value(self, tokens: Iterable[Hashable]) -> int | Infinite:
+        return sum_value(self.value(t) for t in tokens)
+
+    def outcome(self, tokens: Iterable[Hashable]) -> str:
+        """'P', 'N' or 'D' for the player to move in the sum of ``tokens``."""
+        return outcome(self.sum_value(tokens))
+
+    def best_move(self, tokens: Sequence[Hashable]) -> tuple[int, Hashable] | None:
+        """(which token, the vertex it moves to): from N to value 0 by a move that keeps
+        making progress (play that always takes it wins: the module header); from D to a
+        draw; None from P."""
+        at = [self._number(t) for t in tokens]
+        values = [self._value[v] for v in at]
+        verdict = outcome(sum_value(values))
+        if verdict == "P":
+            return None
+        move = self._winning(at, values) if verdict == "N" else self._drawing(at, values)
+        return move[0], self._names[move[1]]
+
+    def _number(self, vertex: Hashable) -> int:
+        try:
+            return self._index[vertex]
+        except (KeyError, TypeError):
+            raise InputError(f"no vertex {_name(vertex)} in the graph") from None
+
+    def _winning(self, at: list[int], values: list) -> tuple[int, int]:
+        """The move to value 0 whose tokens' (value, order) pairs, as a multiset, are
+        least.  Each round (the opponent's move and this answer) lowers that multiset: a
+        move up is undone to the same value by a vertex labelled earlier, a move down is
+        answered by a move down (the module header); so play ends, and in a win."""
+        infinite = [i for i, g in enumerate(values) if isinstance(g, Infinite)]
+        x = sum_value([g for g in values if not isinstance(g, Infinite)])
+        best = None
+        for i in infinite or range(len(at)):
+            target = x if infinite else values[i] ^ x  # (one infinite token: it must move)
+            to = min((w for w in self._succ[at[i]] if self._value[w] == target),
+                     key=self._order.__getitem__, default=None)
+            if to is None:
+                continue
+            pairs = sorted([(values[j], self._order[at[j]]) for j in range(len(at)) if j != i]
+                           + [(target, self._order[to])], reverse=True)
+            if best is None or pairs < best[0]:
+                best = pairs, i, to
+        if best is None:
+            raise RuntimeError("cannot happen: an N-position without a move to value 0")
+        return best[1], best[2]
+
+    def _drawing(self, at: list[int], values: list) -> tuple[int, int]:
+        """The first move (tokens in order, each one's successors in order) to a draw."""
+        for i, v in enumerate(at):
+            others = sum_value(values[:i] + values[i + 1 :])
+            for w in self._succ[v]:
+                if outcome(sum_value([others, self._value[w]])) == "D":
+                    return i, w
+        raise RuntimeError("cannot happen: a drawn position without a move to a draw")
 
 
 def _name(vertex) -> str:

@@ -28,13 +28,20 @@ counter."""
 DAG_FORMAT = """\
 FILE: one line per vertex, 'name: successor successor ...' (a sink is 'name:').
 Names are any characters except whitespace, ':' and '#'; '#' starts a comment;
-blank lines are skipped; every successor needs a line of its own.  Prints
-'name: G' per vertex in file order.  A cycle or an unknown vertex is an error.
+blank lines are skipped; every successor needs a line of its own; cycles and
+self-loops are fine.  Prints 'name: G' per vertex in file order: G a nim-value,
+or inf(K) (infinity with K, the finite values of its successors: inf(0,2), inf()).
 
-  # a -> b -> c, and a -> c
+--sum V [V ...] puts a token on each V (a vertex may repeat; a move moves one) and
+prints the outcome (P: the player to move loses, N: wins, D: a draw), 'value: G'
+and, unless P, 'move: V -> W', a best move: to value 0 from N (a win), to a draw
+from D.
+
+  # a -> b -> c, and a -> c; d may stay on d for ever, or move to c
   a: b c
   b: c
-  c:"""
+  c:
+  d: d c"""
 
 TREBLECROSS_FORMAT = """\
 FILE: the number of cases, then one row of '.' (free) and 'X' (marked) per line.
@@ -73,12 +80,17 @@ def register(sub) -> None:
     add_json_option(p, "value")
     p.set_defaults(handler=command_wythoff)
 
-    p = sub.add_parser("dag", help="Sprague-Grundy values of the vertices of a digraph",
-                       description="Compute G(v) = mex{G(w) : v -> w} for every vertex of "
-                       "an acyclic directed graph.", epilog=DAG_FORMAT, formatter_class=raw)
+    p = sub.add_parser("dag", help="Sprague-Grundy values of a digraph, loopy or not; sums",
+                       description="Compute the generalized Sprague-Grundy value of every "
+                       "vertex of a directed graph (G(v) = mex{G(w) : v -> w} where it "
+                       "has no cycle), or of a sum of tokens on its vertices.",
+                       epilog=DAG_FORMAT, formatter_class=raw)
     p.add_argument("file", metavar="FILE", type=file_name,
                    help="the graph file, or - for standard input")
-    add_json_option(p, "object", "{vertex: G}")
+    p.add_argument("--sum", nargs="+", metavar="V",
+                   help="the sum of a token on each vertex V: outcome, value, best move")
+    add_json_option(p, "object", '{vertex: G}, G a number or {"inf": K}; with --sum, '
+                    '{"outcome", "value", "move": {"token", "to"} or null}')
     p.set_defaults(handler=command_dag)
 
     p = sub.add_parser("treblecross", help="winning cells of Treblecross rows",
@@ -196,16 +208,38 @@ def command_wythoff(args, out) -> None:
 # -- dag -----------------------------------------------------------------------
 
 
+def _value_json(value):
+    """A vertex's or a sum's value in JSON: a number, or {"inf": [K, sorted]}."""
+    return value if isinstance(value, int) else {"inf": sorted(value.k)}
+
+
 def command_dag(args, out) -> None:
     from ...analysis.games import digraph
 
-    values = digraph.sg_values(digraph.parse_graph(read_text(args.file)))
+    game = digraph.LoopyGame(digraph.parse_graph(read_text(args.file)))
+    if args.sum is not None:
+        _dag_sum(game, args.sum, args.json, out)
+        return
+    values = game.values()
     if args.json:
-        dump_json(values, out)
+        dump_json({name: _value_json(g) for name, g in values.items()}, out)
         return
     lines = iter(values.items())
     while chunk := "".join(f"{name}: {g}\n" for name, g in islice(lines, LINES_A_WRITE)):
         out.write(chunk)  # millions of vertices: a piece at a time
+
+
+def _dag_sum(game, tokens: list[str], json: bool, out) -> None:
+    value = game.sum_value(tokens)
+    verdict = game.outcome(tokens)
+    move = game.best_move(tokens)
+    if json:
+        dump_json({"outcome": verdict, "value": _value_json(value),
+                   "move": None if move is None else {"token": move[0], "to": move[1]}}, out)
+        return
+    out.write(f"{verdict}\nvalue: {value}\n")
+    if move is not None:
+        out.write(f"move: {tokens[move[0]]} -> {move[1]}\n")
 
 
 # -- treblecross ---------------------------------------------------------------
