@@ -237,3 +237,53 @@ def test_the_documented_modules_keep_their_short_names():
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                             timeout=120, cwd=ROOT)
     assert (result.returncode, result.stdout) == (0, "ok\n"), result.stderr
+
+
+# -- a value of the wrong type is a TypeError that says what was wanted (issue 53) ------------
+
+WRONG_TYPES = {
+    "get_game(None)": (lambda: get_game(None), "a game is named by a str"),
+    "get_game(0.77)": (lambda: get_game(0.77), "quote a code: '0.77'"),
+    "get_game(b'0.77')": (lambda: get_game(b"0.77"), "not bytes"),
+    "parse_octal(None)": (lambda: parse_octal(None), "an octal code is a str"),
+    "parse_octal(0.77)": (lambda: parse_octal(0.77), "not float"),
+    "Sequence('0.77')": (lambda: Sequence("0.77"), r"kayles.get_game\('0.77'\)"),
+    "Sequence(None)": (lambda: Sequence(None), "Sequence takes a Game, not NoneType"),
+    "nimber(None)": (lambda: xox.nimber(None), "heap size must be a whole number"),
+    "nimber(3.0)": (lambda: xox.nimber(3.0), "not float"),
+    "nimber('3')": (lambda: xox.nimber("3"), "not str"),
+    "nimbers(5.0)": (lambda: xox.nimbers(5.0), "n must be a whole number"),
+    "table(None)": (lambda: xox.sequence().table(None), "count must be a whole number"),
+    "prove('x')": (lambda: xox.sequence().prove("x"), "limit must be a whole number"),
+    "winning_move(None)": (lambda: xox.winning_move(None), "a position is a str"),
+    "nim_sum(b'xx')": (lambda: xox.nim_sum(b"xx"), "not bytes"),
+    "heaps.nim_sum('7 5')": (lambda: heaps.nim_sum("7 5", GAMES["grundy"]), "list of heap sizes"),
+    "heaps.winning_move([7, '5'])": (lambda: heaps.winning_move([7, "5"], GAMES["grundy"]),
+                                     "a heap size must be a whole number"),
+    "MoveKind(None, {1})": (lambda: MoveKind(None, {1}), "pattern must be a str"),
+    "MoveKind('x', 3)": (lambda: MoveKind("x", 3), "leave must be a set of counts"),
+    "Game(None, ...)": (lambda: __import__("kayles").Game(None, []), "name is a str"),
+    "Game('a', [1])": (lambda: __import__("kayles").Game("a", [1]), "kinds are MoveKinds"),
+}
+
+
+@pytest.mark.parametrize("call", list(WRONG_TYPES), ids=list(WRONG_TYPES))
+def test_a_value_of_the_wrong_type_is_a_type_error(call):
+    """get_game(None) and get_game(0.77) raised AttributeError ('has no attribute strip')."""
+    function, message = WRONG_TYPES[call]
+    with pytest.raises(TypeError, match=message):
+        function()
+
+
+def test_whole_numbers_of_other_types_are_taken():
+    """Anything with __index__ is a count (numpy's integers too); bool is not."""
+
+    class Index:
+        def __index__(self) -> int:
+            return 6
+
+    assert xox.nimbers(Index()) == [0, 1, 0, 2, 3, 2, 1]
+    assert xox.nimber(Index()) == 1
+    with pytest.raises(TypeError, match="not bool"):
+        xox.nimber(True)
+

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..engine._numbers import is_natural, natural
-from ..engine.sequence import Sequence, as_sequence
+from ..engine.sequence import Sequence, as_sequence, whole
 from ..errors import InputError
 
 TYPE_CHECKING = False
@@ -54,9 +54,18 @@ def parse_heaps(text: str) -> list[int]:
     return [natural(word, "a heap size", "is a non-negative integer") for word in words]
 
 
+def _sizes(heaps) -> list[int]:
+    """The heap sizes as a list of ints; TypeError for anything else (a str included:
+    ``parse_heaps`` reads '7 5 3')."""
+    if isinstance(heaps, (str, bytes)) or not hasattr(heaps, "__iter__"):
+        raise TypeError(f"heaps are a list of heap sizes (ints), not {type(heaps).__name__}")
+    return [whole(size, "a heap size") for size in heaps]
+
+
 def nim_sum(heaps: list[int], sequence: Sequence | Game) -> int:
     """XOR of G(heap) over the heaps (the largest first: a refusal comes before any work)."""
     sequence = as_sequence(sequence)
+    heaps = _sizes(heaps)
     if heaps:
         sequence.nimber(max(heaps))
     total = 0
@@ -68,6 +77,7 @@ def nim_sum(heaps: list[int], sequence: Sequence | Game) -> int:
 def winning_move(heaps: list[int], sequence: Sequence | Game) -> HeapMove | None:
     """The winning move (see the module header), or None when every move loses."""
     sequence = as_sequence(sequence)
+    heaps = _sizes(heaps)
     if any(size < 0 for size in heaps):
         raise InputError("heap sizes must be >= 0")
     total = nim_sum(heaps, sequence)

@@ -27,7 +27,10 @@ __all__ = ["nim_sum", "parse_row", "runs", "taken", "winning_move", "without"]
 
 
 def parse_row(text: str) -> bytes:
-    """The row as bytes, or ValueError naming the first character that is not '.' or 'x'."""
+    """The row as bytes, or ValueError naming the first character that is not '.' or 'x'
+    (TypeError when it is not a str)."""
+    if not isinstance(text, str):
+        raise TypeError(f"a position is a str of 'x' and '.', not {type(text).__name__}")
     data = text.encode("utf-8", "surrogateescape")
     if data.strip(b".x"):
         for i, ch in enumerate(text):

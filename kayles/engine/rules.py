@@ -87,6 +87,11 @@ class MoveKind:
 
     def __init__(self, pattern: str, leave: Iterable[int], unequal: bool = False, *,
                  marks: dict[int, str] | None = None, more: bool = False) -> None:
+        if not isinstance(pattern, str):
+            raise TypeError(f"pattern must be a str of 'x' and 'o', not {type(pattern).__name__}")
+        if isinstance(leave, (str, bytes)) or not hasattr(leave, "__iter__"):
+            raise TypeError(f"leave must be a set of counts such as {{0, 1, 2}}, not "
+                            f"{type(leave).__name__}")
         leave = frozenset(leave)
         marks = dict(marks or {})
         if set(pattern) - {"x", "o"}:
@@ -303,9 +308,15 @@ class Game:
 
     def __init__(self, name: str, kinds: Iterable[MoveKind], summary: str = "",
                  tail: Iterable[MoveKind | None] = (), tail_start: int | None = None) -> None:
+        if not isinstance(name, str):
+            raise TypeError(f"a game's name is a str, not {type(name).__name__}")
         self.name = name
         self.kinds = tuple(kinds)
         self.tail = tuple(tail)
+        odd = [k for k in self.kinds if not isinstance(k, MoveKind)] + [
+            k for k in self.tail if k is not None and not isinstance(k, MoveKind)]
+        if odd:  # a tail's None is a span with no move
+            raise TypeError(f"a game's kinds are MoveKinds, not {type(odd[0]).__name__}")
         if len(self.kinds) + len(self.tail) > MAX_KINDS:
             raise InputError(f"{name}: at most {MAX_KINDS} move kinds, not "
                              f"{len(self.kinds) + len(self.tail)}")

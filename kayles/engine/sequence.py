@@ -35,7 +35,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable, Iterator
 
 __all__ = ["PROOF_LIMIT", "TAKEBREAK_PROOF_LIMIT", "Period", "Sequence", "as_sequence",
-           "direct_limit", "proof_limit"]
+           "direct_limit", "proof_limit", "whole"]
 
 PROOF_LIMIT = 1 << 20  # how many values a proof search may compute unless told otherwise
 TAKEBREAK_PROOF_LIMIT = 1 << 14  # ... for a game beyond the octal kernels (three parts cost
@@ -156,6 +156,16 @@ def direct_limit() -> int:
     return table_limit()
 
 
+def whole(value, what: str) -> int:
+    """``value`` as an int (anything with ``__index__``, bool excepted), or a TypeError
+    that names ``what``: a float, a str or None is never taken for a count."""
+    if type(value) is int:
+        return value
+    if not isinstance(value, bool) and hasattr(type(value), "__index__"):
+        return value.__index__()
+    raise TypeError(f"{what} must be a whole number (int), not {type(value).__name__}")
+
+
 def _new_table(size: int) -> memoryview:
     return memoryview(bytearray(2 * size)).cast("H")
 
@@ -178,6 +188,10 @@ class Sequence:
 
     def __init__(self, game: Game, method: str = "sparse", kernel=None, *,
                  progress=None, threads: int = 1) -> None:
+        if not isinstance(game, Game):
+            hint = (f" (kayles.get_game({game!r}) reads a name or a code)"
+                    if isinstance(game, str) else "")
+            raise TypeError(f"Sequence takes a Game, not {type(game).__name__}{hint}")
         if method not in ("sparse", "plain"):
             raise InputError(f"method must be 'sparse' or 'plain', not {shown(method)}")
         THREADS.check(threads)
@@ -433,8 +447,7 @@ class Sequence:
     def prove(self, limit: int | None = None) -> Period | None:
         """Search for a proved period, computing up to ``limit`` values (default
         ``proof_limit``: 2**20 for an octal game, 2**14 for others)."""
-        if limit is None:
-            limit = proof_limit(self.game)
+        limit = proof_limit(self.game) if limit is None else whole(limit, "limit")
         if self.period is None and self.game.provable:
             with self._lock:
                 self._grow(limit)
@@ -444,6 +457,7 @@ class Sequence:
 
     def table(self, count: int) -> memoryview:
         """G(0..count-1) as a memoryview of 16-bit values (valid until the next growth)."""
+        count = whole(count, "count")
         if count > self._length:
             with self._lock:
                 if count <= direct_limit():
@@ -455,6 +469,7 @@ class Sequence:
 
     def nimber(self, n: int) -> int:
         """G(n) for any n >= 0: O(1) once a period is proved."""
+        n = whole(n, "heap size")
         if n < 0:
             raise InputError(f"heap size must be >= 0, not {n}")
         if n >= self._length:
@@ -467,6 +482,7 @@ class Sequence:
 
     def nimbers(self, n: int) -> list[int]:
         """[G(0), ..., G(n)]."""
+        n = whole(n, "n")
         if n < 0:
             raise InputError(f"n must be >= 0, not {n}")
         return self.table(n + 1).tolist()
@@ -479,6 +495,7 @@ class Sequence:
         O(period) memory (with a saltus, each period a list of its own values, made as
         it is read).
         """
+        count = whole(count, "count")
         if count > self._length:
             with self._lock:
                 self._compute(count)
