@@ -16,7 +16,9 @@ the kind of ending:
          checks raise it, and no layer hands a kernel bad input): "PROG: internal error:
          <type>: <message> (please report it ...)"; with KAYLES_DEBUG=1 the traceback
          follows
-    130  Ctrl-C, quietly
+    130  Ctrl-C, quietly; where the same command resumes the work kept so far (survey,
+         census, run: a ``KeyboardInterrupt`` with a message), "PROG: stopped; the
+         same command resumes"
     143  SIGTERM where a run saves its work first (``errors.Terminated``), quietly
     141  the reader closed the pipe, quietly
 
@@ -154,9 +156,9 @@ def exit_status(prog: str, work: Callable[[Output], int | None], hint: str = "")
     except BrokenPipeError:  # before OSError, its base class
         _silence_stdout()
         return 141  # 128 + SIGPIPE, as if the pipe had killed us
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as exc:
         _silence_stdout()
-        return 130  # 128 + SIGINT
+        return _fail(f"{prog}: {exc}", 130) if exc.args else 130  # 128 + SIGINT
     except Terminated:
         _silence_stdout()
         return 143  # 128 + SIGTERM

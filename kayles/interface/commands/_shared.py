@@ -21,6 +21,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "GAME_HELP",
+    "RESUMES",
     "add_game_option",
     "file_name",
     "add_json_option",
@@ -34,6 +35,10 @@ __all__ = [
     "size",
     "threads_of",
 ]
+
+# What Ctrl-C says where the same command picks up the work kept so far (kayles survey,
+# census, run): a KeyboardInterrupt with this message, exit status 130 (_frontend).
+RESUMES = "stopped; the same command resumes"
 
 GAME_HELP = ("a game name (see 'kayles games') or a code such as 0.77 or 0.3F (see 'kayles codes'; "
              "default: kayles-xox)")

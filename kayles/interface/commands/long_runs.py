@@ -7,7 +7,8 @@ Output: a line (``--json``: one object) for each power of two 2**k <= N, those
 of an earlier, interrupted run in DIR first.  Exit status: 0 when the run got
 to N; 2 for bad input and for a run that cannot go on as asked (the message
 says what would let it: a wider --window, --keep-table); 1 when a file cannot
-be written (a full disk); 130 on Ctrl-C and 143 on SIGTERM, after a checkpoint.
+be written (a full disk); 130 on Ctrl-C ("stopped; the same command resumes") and 143
+on SIGTERM, after a checkpoint.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ import argparse
 from ...errors import InputError
 from ._shared import (
     GAME_HELP,
+    RESUMES,
     add_json_option,
     add_threads_option,
     dump_json,
@@ -137,10 +139,10 @@ def _run(args, out, game, store, threads: int) -> int:
     finally:
         for number, handler in previous.items():
             signal.signal(number, handler)
-    if not done:
+    if not done:  # a checkpoint is written: the same command goes on from it
         if asked[0] == signal.SIGTERM:
             raise Terminated
-        raise KeyboardInterrupt
+        raise KeyboardInterrupt(RESUMES)
     return 0
 
 

@@ -3,7 +3,8 @@
 Exit status: 0 when every code was surveyed; 1 when some code was bad or failed
 (each said on its own stderr line, the others still surveyed and printed);
 2 for a usage error (bad option, bad --db, unreachable Dask scheduler);
-130 on Ctrl-C and 143 on SIGTERM, with every finished row kept in the database.
+130 on Ctrl-C ("stopped; the same command resumes": it takes the finished rows from the
+database) and 143 on SIGTERM, with every finished row kept in the database.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ import sys
 from ...engine._numbers import brief, count
 from ...engine.sequence import PROOF_LIMIT
 from ...errors import InputError, Terminated, counted, shown
-from ._shared import add_json_option, add_old_name, dump_json, file_name, natural
+from ._shared import RESUMES, add_json_option, add_old_name, dump_json, file_name, natural
 
 __all__ = ["register"]
 
@@ -255,6 +256,8 @@ def command_survey(args, out) -> int:
                 found = store.summaries(codes, args.max)
                 misere = _quotients(args, [code for code in codes if code in found], pool,
                                     window, store)
+    except KeyboardInterrupt:
+        raise KeyboardInterrupt(RESUMES) from None
     finally:
         signal.signal(signal.SIGTERM, previous)
     for code, error in failures.items():
@@ -377,6 +380,10 @@ def command_census(args, out) -> int:
                         current = [code for code in current if code in found
                                    and goes_on(found[code])]
                     final.update(store.furthest(members, nearest, furthest, keep))
+    except KeyboardInterrupt:
+        if args.stored:  # it computes nothing: nothing to resume
+            raise
+        raise KeyboardInterrupt(RESUMES) from None
     finally:
         signal.signal(signal.SIGTERM, previous)
     for code, error in failures.items():
@@ -426,6 +433,8 @@ def _misere_census(args, codes: list[str], out) -> int:
         with Store(path, make_parents=args.db is None, reclaim=args.reclaim) as store:
             with open_executor(_jobs(args, len(codes)), args.dask) as (pool, window):
                 found = _quotients(args, codes, pool, window, store)
+    except KeyboardInterrupt:
+        raise KeyboardInterrupt(RESUMES) from None
     finally:
         signal.signal(signal.SIGTERM, previous)
     failed = [code for code in codes if found[code]["order"] is None]
