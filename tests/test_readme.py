@@ -16,6 +16,7 @@ blocks are instructions (make targets): neither runs.
 from __future__ import annotations
 
 import doctest
+import fnmatch
 import os
 import re
 import shutil
@@ -122,3 +123,85 @@ def test_every_example_block_is_checked_or_a_record():
     for kind in ("", "sh"):
         for where, body, _ in blocks(kind):
             assert not body.lstrip().startswith(("$ ", ">>> ")), where
+
+
+# -- what the README says of the tree, checked against the tree -----------------------------
+
+
+def section(text: str, heading: str) -> str:
+    """The text under a Markdown heading, up to the next heading of its level or above."""
+    level = heading.split(" ", 1)[0]
+    body = text.split("\n" + heading + "\n", 1)[1]
+    return re.split(rf"\n#{{1,{len(level)}}} ", body, maxsplit=1)[0]
+
+
+def layout_entries() -> tuple[set[str], set[str], set[str]]:
+    """(files, folders, globs) the README's layout table names, as paths from the root.
+
+    A module cell's names are relative to the row's folder (the first cell, or the one
+    above when it is empty); after a name with a folder in it (``src/kernels.h``) the
+    bare names of that cell are in that folder too (``pairs.c``)."""
+    text = (ROOT / "README.md").read_text()
+    table = text.split("| folder (layer) | module | job |\n", 1)[1].split("\n\n", 1)[0]
+    files, folders, globs = set(), set(), set()
+    folder = ""
+    for line in table.splitlines()[1:]:  # the first is the |---| line
+        cells = [cell.strip() for cell in line.strip().strip("|").split("|")]
+        folder = (re.findall(r"`([^`]+)`", cells[0]) or [folder])[0]
+        inner = ""
+        for name in re.findall(r"`([^`]+)`", cells[1]):
+            if "/" in name.rstrip("/"):
+                inner = name.rsplit("/", 1)[0] + "/"
+                path = folder + name
+            else:
+                path = folder + inner + name
+            if "*" in path:
+                globs.add(path)
+            elif path.endswith("/"):
+                folders.add(path)
+            else:
+                files.add(path)
+    return files, folders, globs
+
+
+def module_files() -> set[str]:
+    """Every module of kayles/ (a folder's __init__.py excepted: the folder is named) and
+    every source of ext/ (the .c files Cython writes beside the .pyx excepted)."""
+    found = {path for path in (ROOT / "kayles").rglob("*.py") if "__pycache__" not in path.parts
+             and (path.name != "__init__.py" or path.parent == ROOT / "kayles")}
+    ext = ROOT / "ext"
+    for pattern in ("*.pyx", "*.pxd", "*/*.c", "*/*.h", "*/*.pxi"):
+        found |= set(ext.glob(pattern))
+    return {path.relative_to(ROOT).as_posix() for path in found}
+
+
+def test_the_layout_table_names_every_module_and_only_modules_that_are_there():
+    """Issue 53: the table lacked engine/codes.py, regularity.py, limits.py, _environ.py,
+    _takebreak_pure.py, ext/_takebreak.pyx and more; now a new module must be named."""
+    files, folders, globs = layout_entries()
+    unnamed = sorted(path for path in module_files()
+                     if path not in files and not any(map(path.startswith, folders))
+                     and not any(fnmatch.fnmatch(path, pattern) for pattern in globs))
+    assert not unnamed, f"README's layout table does not name {unnamed}"
+    missing = sorted(path for path in files | folders if not (ROOT / path).exists())
+    missing += sorted(pattern for pattern in globs if not list(ROOT.glob(pattern)))
+    assert not missing, f"README's layout table names what is not there: {missing}"
+
+
+@pytest.mark.parametrize("page", ["README.md", "docs/index.md"])
+def test_the_quick_start_names_every_cython_module(page):
+    text = (ROOT / page).read_text()
+    sentence = text.split("the Cython modules", 1)[1].split("in place", 1)[0]
+    named = set(re.findall(r"`ext/(\w+\.pyx)`", sentence))
+    assert named == {path.name for path in (ROOT / "ext").glob("*.pyx")}, page
+
+
+def test_the_documentation_list_links_every_page():
+    """Every page of docs/ and docs/commands/ is in the README's list, and every link of
+    the list is a page that is there (the take-and-break codes page was missing)."""
+    listed = set(re.findall(r"\]\((docs/[^)#]+\.md)\)", section(
+        (ROOT / "README.md").read_text(), "## Documentation")))
+    pages = {path.relative_to(ROOT).as_posix()
+             for pattern in ("docs/*.md", "docs/commands/*.md") for path in ROOT.glob(pattern)}
+    assert pages - listed == set(), "not in README's documentation list"
+    assert listed - pages == set(), "README's documentation list links no such page"
