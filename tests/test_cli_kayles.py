@@ -632,3 +632,16 @@ def test_building_the_parser_loads_no_analysis_and_no_storage():
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                             cwd=ROOT, timeout=TIMEOUT)
     assert (result.returncode, result.stdout) == (0, "[]\n"), result.stderr
+
+
+def test_a_survey_leaves_no_mask_blank_as_the_census_does(tmp_path):
+    """Issue 53: the survey wrote mask and rare 0, 0 for codes past the octal kernels (no
+    rare mask there), where the census leaves both blank."""
+    db = str(tmp_path / "s.sqlite")
+    csv = ok_stdout(kayles("survey", "0.3F", "0.77", "--to", "3000", "--csv", "--db", db))
+    header, hexadecimal, octal = (line.split(",") for line in csv.splitlines())
+    cells = [dict(zip(header, row)) for row in (hexadecimal, octal)]
+    assert [(row["code"], row["mask"], row["rare"]) for row in cells] == [
+        ("0.3F", "", ""), ("0.77", "15", "10")]
+    rows = ok_json(kayles("survey", "0.3F", "--to", "3000", "--json", "--db", db))
+    assert (rows[0]["mask"], rows[0]["rare"]) == (None, None)

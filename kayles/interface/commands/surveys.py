@@ -269,7 +269,8 @@ def command_survey(args, out) -> int:
         from ...analysis.survey import FIELDS
 
         columns = [*FIELDS[:5], "saltus", *FIELDS[5:]]
-        _write_table([s.row(saltus=True) for s in summaries], args, out, columns)
+        _write_table([_without_mask(s.row(saltus=True)) for s in summaries], args, out,
+                     columns)
     elif misere is None:
         _write_table([s.row() for s in summaries], args, out)
     else:
@@ -547,6 +548,14 @@ def _quotients(args, codes: list[str], pool, window: int, store) -> dict[str, di
 # its masks are written as people read them (6+parity), CSV and JSON keep the integer.
 # With --misere, JSON rows gain a "misere" object; the other forms four columns from it.
 MISERE_COLUMNS = ("misere_heaps", "misere_order", "misere_p", "misere_solved")
+
+
+def _without_mask(row: dict) -> dict:
+    """A row with no rare mask (beyond the octal kernels: mask 0) left blank, as the
+    census writes it, rather than a mask and a count of 0."""
+    if row["mask"] == 0 and not _octal(row["code"]):
+        row["mask"] = row["rare"] = None
+    return row
 
 
 def _octal(code: str) -> bool:
