@@ -30,7 +30,7 @@ TERMS: dict[str, str] = {
     "misère play": "Whoever cannot move wins (the last move loses).  Values no longer add "
     "by nim-sum.",
     "outcome": "P (a loss for the player to move, the previous player wins) or N (a win for "
-    "the player to move).",
+    "the player to move); in a game with cycles (kayles dag) also D, a draw with best play.",
     "octal code": "0.d1d2d3...: digit dk says how a move may take k adjacent tokens from a "
     "heap, as the sum of 1 (leaving nothing), 2 (leaving one heap) and 4 (leaving two "
     "heaps).  The digit before the point, d0, is 4 when a heap may also be split in two "
