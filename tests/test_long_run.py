@@ -262,6 +262,11 @@ def kayles(*args: str, env=None, **options) -> subprocess.CompletedProcess:
                           cwd=ROOT, timeout=TIMEOUT, env=env, **options)
 
 
+def ok(result: subprocess.CompletedProcess) -> str:
+    assert (result.returncode, result.stderr) == (0, b""), result.stderr
+    return result.stdout.decode()
+
+
 def test_json_lines_name_every_power_of_two_and_a_resume_repeats_them(tmp_path):
     game, (window, to) = next(iter(RUNS.items()))
     db = str(tmp_path / "records.sqlite")
@@ -410,17 +415,47 @@ def test_a_full_disk_is_status_1_and_the_last_checkpoint_stays(tmp_path):
     assert sorted(p.name for p in folder.iterdir()) == [CHECKPOINT, "kayles-run.lock"]
 
 
+def signed_again(db) -> None:
+    """Sign every record of ``db`` with the tests' key, as kayles signs them: what someone
+    who can read the key (or a bug) could write, for the checks behind the signature."""
+    import sqlite3
+
+    from kayles.storage import signing
+    from kayles.storage.store import _plain_row
+
+    with sqlite3.connect(db) as connection:
+        for row in connection.execute(
+                "SELECT game, n, largest, first, mask, rare, last_rare, checksum, seconds, "
+                "frequencies FROM records").fetchall():
+            signature = signing.sign(_plain_row("record", row[:-1], row[-1]))
+            connection.execute("UPDATE records SET signature = ? WHERE game = ? AND n = ?",
+                               (signature, row[0], row[1]))
+
+
 def test_a_stored_record_that_disagrees_stops_the_run(tmp_path):
+    """An edited record (its signature fails) is as if absent: the run stores its own over
+    it; one signed (with the key) that disagrees stops the run; a damaged one is refused."""
     game, (window, to) = next(iter(RUNS.items()))
     db = tmp_path / "db"
     assert kayles("run", game, "--to", "64", "--window", str(window), "--dir",
                   str(tmp_path / "a"), "--db", str(db)).returncode == 0
     import sqlite3
 
+    edit = "UPDATE records SET checksum = (checksum + 1) % 65536 WHERE n = 32"
     with sqlite3.connect(db) as connection:
-        connection.execute("UPDATE records SET checksum = (checksum + 1) % 65536 WHERE n = 32")
+        before = connection.execute("SELECT * FROM records ORDER BY n").fetchall()
+        connection.execute(edit)
+    assert b"2**5" not in kayles("run", game, "--show", "--db", str(db)).stdout
     result = kayles("run", game, "--to", "64", "--window", str(window), "--dir",
                     str(tmp_path / "b"), "--db", str(db), "--recompute")
+    assert result.returncode == 0, result.stderr
+    with sqlite3.connect(db) as connection:
+        after = connection.execute("SELECT * FROM records ORDER BY n").fetchall()
+        connection.execute(edit)
+    assert [row[:9] for row in after] == [row[:9] for row in before]  # the time aside
+    signed_again(db)
+    result = kayles("run", game, "--to", "64", "--window", str(window), "--dir",
+                    str(tmp_path / "c"), "--db", str(db), "--recompute")
     assert result.returncode == 2 and b"differs from this run's" in result.stderr
     with sqlite3.connect(db) as connection:
         connection.execute("UPDATE records SET frequencies = x'00' WHERE n = 32")
@@ -432,7 +467,8 @@ def test_a_stored_record_that_disagrees_stops_the_run(tmp_path):
 def test_stored_records_are_derived_again_when_shown(tmp_path):
     """`run --show` derives the records of heaps up to 2**16 from the game's rules: .167's
     records copied under .161's name, or one edited consistently (a heap moved from value 0
-    to 1, its checksum's first sum to match), are refused, one line, status 2."""
+    to 1, its checksum's first sum to match), are left out unsigned, and refused, one line,
+    status 2, once signed with the key."""
     import sqlite3
 
     db = tmp_path / "db"
@@ -442,7 +478,10 @@ def test_stored_records_are_derived_again_when_shown(tmp_path):
     assert shown.returncode == 0 and shown.stdout.count(b"\n") == 13, shown.stderr
     with sqlite3.connect(db) as connection:
         connection.execute("INSERT INTO records SELECT '0.161', n, largest, first, mask, rare, "
-                           "last_rare, checksum, frequencies, seconds, updated FROM records")
+                           "last_rare, checksum, frequencies, seconds, updated, signature "
+                           "FROM records")
+    assert ok(kayles("run", ".161", "--show", "--db", str(db))) == ""
+    signed_again(db)
     result = kayles("run", ".161", "--show", "--db", str(db))
     assert_usage_error(result)
     assert b"the records of 0.161 are not its game's" in result.stderr, result.stderr
@@ -456,6 +495,8 @@ def test_stored_records_are_derived_again_when_shown(tmp_path):
         counts[1] += 1
         connection.execute("UPDATE records SET frequencies = ?, checksum = checksum + 1 "
                            "WHERE game = '0.167' AND n = 1024", (pack_counts(counts),))
+    assert b"2**10" not in ok(kayles("run", ".167", "--show", "--db", str(db))).encode()
+    signed_again(db)
     result = kayles("run", ".167", "--show", "--db", str(db))
     assert_usage_error(result)
     assert b"its record at 2**10" in result.stderr, result.stderr
@@ -523,28 +564,41 @@ def test_a_symbolic_link_in_place_of_the_table_is_refused_untouched(tmp_path):
     assert target.read_bytes() == b"someone's file"
 
 
-def with_crc(body: bytes) -> bytes:
-    """A checkpoint's bytes (magic, header line, values) with the CRC-32 line they need."""
-    return body + f"crc32 {zlib.crc32(body):08x}\n".encode()
+SIGNATURE_LINE = len(b"signature \n") + 64
+
+
+def signed(head: bytes, values: bytes, sign=None) -> bytes:
+    """A checkpoint of a header line and values, with the signature and CRC-32 lines they
+    need (signed with the tests' key, or by ``sign``): what someone who can read the key
+    could write, for the checks behind the signature."""
+    from kayles.storage import signing
+
+    sign = sign or signing.sign
+    top = MAGIC + head
+    top += f"signature {sign(top)}\n".encode()
+    body = top + values + f"crc32 {zlib.crc32(top + values):08x}\n".encode()
+    return body + f"signature {sign(body)}\n".encode()
 
 
 def test_a_forged_checkpoint_is_refused_whatever_its_checksum(tmp_path):
-    """Hostile checkpoints whose CRC was recomputed: header figures edited (the first sum,
-    the largest value; a record's frequency and checksum; a record the prefix's values
-    derive, edited consistently), a header nested 200,000 deep, a number that is not one
-    (Infinity), numbers of a million digits, and values edited with the histogram made to
-    fit (one edit among the recent values, one in the prefix they read).  Each is one line,
-    exit 2, and the file is left as it was."""
+    """Hostile checkpoints whose CRC was recomputed and signed with the key (as someone who
+    can read it could): header figures edited (the first sum, the largest value; a record's
+    frequency and checksum; a record the prefix's values derive, edited consistently), a
+    header nested 200,000 deep, a number that is not one (Infinity), numbers of a million
+    digits, and values edited with the histogram made to fit (one edit among the recent
+    values, one in the prefix they read).  Each is one line, exit 2, and the file is left
+    as it was; without the signature each is refused as unsigned."""
     game, checkpoint, good = saved_run(tmp_path, 2)
     folder = checkpoint.parent
     to = next(iter(RUNS.values()))[1]
     line_end = good.index(b"\n", len(MAGIC)) + 1
     header = json.loads(good[len(MAGIC):line_end])
-    values = bytearray(good[line_end:-len(b"crc32 00000000\n")])
+    values = bytearray(good[line_end + SIGNATURE_LINE:-len(b"crc32 00000000\n") - SIGNATURE_LINE])
+    assert good == signed(good[len(MAGIC):line_end], bytes(values))
     assert header["mask"] > 0 and header["n"] == to // 2 + 1, "the run is past the switch"
 
     def forged(head: bytes, values: bytes = bytes(values)) -> bytes:
-        return with_crc(MAGIC + head + values)
+        return signed(head, values)
 
     def edited(at: int) -> bytes:
         """The value at byte ``at`` of the saved values changed, the histogram to match."""

@@ -189,3 +189,177 @@ def test_a_table_not_signed_with_this_key_is_not_resumed(tmp_path, how):
     said = result.stderr.decode()
     assert "not a table kayles wrote for this user" in said and "starts it afresh" in said
     assert ("format 1, written by an older kayles" in said) == (how == "older")
+
+
+# -- survey rows -----------------------------------------------------------------------------
+
+
+def survey(db, *codes, env: dict | None = None) -> str:
+    return ok(kayles("survey", *codes, "--max", 1000, "--jobs", 1, "--db", db, env=env))
+
+
+def forge(db, code: str, head: list[int], **fields) -> None:
+    """Rewrite a survey row as the issue did: new fields, its head zlib of ``head``, its
+    Fletcher-32 made again over the values the row then claims (fletcher32_of_pieces)."""
+    import sqlite3
+    from array import array
+
+    from kayles.engine.checksum import fletcher32_of_pieces
+
+    with sqlite3.connect(db) as connection:
+        n0, p, count = connection.execute(
+            "SELECT preperiod, period, values_used FROM games WHERE code = ?", (code,)).fetchone()
+        n0, p = fields.get("preperiod", n0), fields.get("period", p)
+        rest, tail = divmod(count - (n0 + p), p)
+        values = array("H", head)
+        checksum = fletcher32_of_pieces([(values, 1), (values[n0:], rest),
+                                         (values[n0:n0 + tail], 1)])
+        sets = ", ".join(f"{name} = ?" for name in fields)
+        connection.execute(f"UPDATE games SET head = ?, checksum = ?{', ' if sets else ''}{sets} "
+                           "WHERE code = ?", (zlib.compress(values.tobytes()), checksum,
+                                              *fields.values(), code))
+
+
+def head_of(db, code: str) -> list[int]:
+    import sqlite3
+    from array import array
+
+    with sqlite3.connect(db) as connection:
+        (blob,) = connection.execute("SELECT head FROM games WHERE code = ?", (code,)).fetchone()
+    return array("H", zlib.decompress(blob)).tolist()
+
+
+def served(db) -> dict:
+    """What the web page's /api/survey shows of ``db`` (read only)."""
+    pytest.importorskip("starlette")
+    pytest.importorskip("httpx2")
+    from starlette.testclient import TestClient
+
+    from kayles.interface.web.app import create_app
+    from kayles.interface.web.service import Service
+
+    with TestClient(create_app(Service(str(db)))) as client:
+        response = client.get("/api/survey", params={"max": "1000"})
+    assert response.status_code == 200, response.text
+    return response.json()
+
+
+@pytest.mark.parametrize("forgery", ["0.77 period 1", "G(80) of 0.137"])
+def test_a_forged_survey_row_is_never_shown(tmp_path, forgery):
+    """Issue 53, item 1: 0.77's row rewritten as "proved, preperiod 0, period 1", its head
+    zlib([0]) and its Fletcher-32 made again; or G(80) of 0.137 (past the 64 values a read
+    derives again) edited the same way.  The web page (read only) leaves the row out;
+    `kayles survey` derives it again and prints the true row; the file then holds it,
+    signed."""
+    db = tmp_path / "s.sqlite"
+    true = survey(db, "0.77", "0.137")
+    shown = served(db)
+    assert [row["code"] for row in shown["rows"]] == ["0.137", "0.77"]
+    if forgery == "0.77 period 1":
+        forge(db, "0.77", [0], preperiod=0, period=1)
+        code = "0.77"
+    else:
+        head = head_of(db, "0.137")
+        head[80] ^= 1
+        forge(db, "0.137", head)
+        code = "0.137"
+    rows = served(db)["rows"]
+    assert [row["code"] for row in rows] == [c for c in ("0.137", "0.77") if c != code]
+    assert all(row in shown["rows"] for row in rows)
+    assert survey(db, "0.77", "0.137") == true  # the forged row is computed again
+    assert served(db) == shown
+    assert " yes       0       1 " not in true
+
+
+def test_an_older_or_another_users_database_is_derived_again(tmp_path):
+    """Rows without a signature (an older kayles), or signed with another user's key: a
+    proved row is derived again to its proof's bound and signed anew (its time of writing
+    kept: not computed again); a row not proved (computed to its max) is computed again.
+    Either way what is printed is what a fresh survey prints."""
+    import sqlite3
+
+    other = {"XDG_DATA_HOME": str(tmp_path / "other")}
+    codes = ("0.77", "0.6", "0.07")  # 0.6 is not proved within 1,000 values
+    fresh = survey(tmp_path / "fresh.sqlite", *codes)
+    for how in ("older", "another key"):
+        db = tmp_path / f"{how}.sqlite"
+        survey(db, *codes, env=other if how == "another key" else None)
+        with sqlite3.connect(db) as connection:
+            if how == "older":
+                connection.execute("UPDATE games SET signature = NULL")
+            before = dict(connection.execute("SELECT code, updated FROM games"))
+        assert survey(db, *codes) == fresh
+        with sqlite3.connect(db) as connection:
+            after = dict(connection.execute("SELECT code, updated FROM games"))
+            signatures = [row[0] for row in connection.execute("SELECT signature FROM games")]
+        assert after["0.6"] > before["0.6"]  # computed again
+        assert after["0.77"] >= before["0.77"] and after["0.07"] >= before["0.07"]
+        assert all(isinstance(s, str) and len(s) == 64 for s in signatures)
+        assert survey(db, *codes) == fresh
+
+
+def test_a_database_of_schema_4_gains_its_signatures(tmp_path):
+    """A file written before signatures (schema 4: no signature columns) is read as it
+    stands where it cannot be written, and gains the columns where it can."""
+    import sqlite3
+
+    db = tmp_path / "s.sqlite"
+    fresh = survey(db, "0.77", "0.07")
+    with sqlite3.connect(db) as connection:
+        for table in ("games", "records", "quotients"):
+            connection.execute(f"ALTER TABLE {table} DROP COLUMN signature")
+        connection.execute("PRAGMA user_version = 4")
+    assert [row["code"] for row in served(db)["rows"]] == ["0.07", "0.77"]  # derived again
+    assert survey(db, "0.77", "0.07") == fresh
+    with sqlite3.connect(db) as connection:
+        assert connection.execute("PRAGMA user_version").fetchone() == (5,)
+        assert all(len(s) == 64 for (s,) in connection.execute("SELECT signature FROM games"))
+
+
+# -- checkpoints of long runs ----------------------------------------------------------------
+
+
+def checkpoint_parts(data: bytes) -> tuple[bytes, bytes]:
+    """(header line, values) of a checkpoint file (kayles.storage.checkpoint's layout)."""
+    from kayles.storage.checkpoint import MAGIC
+
+    line_end = data.index(b"\n", len(MAGIC)) + 1
+    signature = len(b"signature \n") + 64
+    return data[len(MAGIC):line_end], data[line_end + signature:-15 - signature]
+
+
+@pytest.mark.parametrize("how", ["value edited", "older", "another key", "header edited"])
+def test_a_checkpoint_not_signed_with_this_key_is_refused(tmp_path, how):
+    """A checkpoint whose value was edited with its CRC made again, one an older kayles
+    wrote (version 1, no signature), one copied from another user, one whose header was
+    edited: refused, one line, none of it used, the file left as it was."""
+    from kayles.storage.checkpoint import MAGIC
+
+    folder, db = tmp_path / "run", tmp_path / "db"
+    env = {"XDG_DATA_HOME": str(tmp_path / "other")} if how == "another key" else None
+    ok(kayles("run", ".167", "--to", 4096, "--window", 2048, "--dir", folder, "--db", db,
+              env=env))
+    path = folder / "kayles-run.checkpoint"
+    good = path.read_bytes()
+    head, values = checkpoint_parts(good)
+    signature = len(b"signature \n") + 64
+    if how == "value edited":  # the header's signature kept, the CRC made again
+        body = bytearray(good[:-15 - signature])
+        body[-100] ^= 1
+        path.write_bytes(bytes(body) + f"crc32 {zlib.crc32(body):08x}\n".encode()
+                         + good[-signature:])
+    elif how == "header edited":
+        top = MAGIC + head.replace(b'"seconds":', b'"seconds":1', 1)
+        body = top + good[len(MAGIC) + len(head):-15 - signature]
+        path.write_bytes(body + f"crc32 {zlib.crc32(body):08x}\n".encode() + good[-signature:])
+    elif how == "older":
+        body = b"kayles run checkpoint 1\n" + head + values
+        path.write_bytes(body + f"crc32 {zlib.crc32(body):08x}\n".encode())
+    data = path.read_bytes()
+    result = kayles("run", ".167", "--to", 8192, "--dir", folder, "--db", db)
+    assert_usage_error(result)
+    said = result.stderr.decode()
+    assert "not a checkpoint kayles can use" in said and "start the run again" in said, said
+    assert ("older kayles" in said) == (how == "older")
+    assert ("signature does not match" in said) == (how != "older")
+    assert path.read_bytes() == data

@@ -254,9 +254,10 @@ def test_misere_adds_each_codes_quotient(tmp_path):
 
 
 def test_misere_rows_are_stored_proved_and_read_back(tmp_path):
-    """A rerun reads each stored quotient row instead of computing it (a row edited in the
-    file shows through, so the rerun computed nothing); a row short of its heap is computed
-    again under a larger budget only; a damaged row is refused in one line."""
+    """A rerun reads each stored quotient row instead of computing it (its time of writing
+    unchanged); a row edited in the file (its signature fails) is computed again, the edit
+    never shown; a row short of its heap is computed again under a larger budget only; a
+    damaged row is refused in one line."""
     import sqlite3
 
     db = tmp_path / "s.sqlite"
@@ -267,9 +268,15 @@ def test_misere_rows_are_stored_proved_and_read_back(tmp_path):
         assert [r[:5] for r in rows] == [
             ("0.07", 20, 20, first[1]["misere"]["order"], 1 << 21),
             ("0.77", 20, 20, first[0]["misere"]["order"], 1 << 21)]
+        written = dict(con.execute("SELECT code, updated FROM quotients"))
         con.execute("UPDATE quotients SET p_size = 1 WHERE code = '0.07'")
     again = survey_json("0.77", "0.07", "--max", "3000", "--misere", "20", db=db)
-    assert again[1]["misere"]["p_size"] == 1 and again[0] == first[0]
+    assert again == first
+    with sqlite3.connect(db) as con:
+        rewritten = dict(con.execute("SELECT code, updated FROM quotients"))
+        assert con.execute("SELECT p_size FROM quotients WHERE code = '0.07'").fetchone() == (
+            first[1]["misere"]["p_size"],)
+    assert rewritten["0.77"] == written["0.77"] and rewritten["0.07"] > written["0.07"]
     short = survey_json("0.77", "--max", "3000", "--misere", "30", "--budget", "5", db=db)
     assert short[0]["misere"]["error"] and short[0]["misere"]["heaps"] < 30
     with sqlite3.connect(db) as con:

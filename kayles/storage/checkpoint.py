@@ -1,12 +1,21 @@
-"""The checkpoint file of a long run: a header and the values it needs, checksummed.
+"""The checkpoint file of a long run: a header and the values it needs, checksummed and
+signed.
 
-Layout (all of it covered by the CRC-32 of the last line):
+Layout:
 
-    kayles run checkpoint 1\\n
+    kayles run checkpoint 2\\n
     {JSON header, one line, at most HEADER_LIMIT bytes}\\n
+    signature XX...XX\\n    (64 lowercase hex digits: the signature of the two lines above)
     the values of each range of header["ranges"] ([start, stop] pairs, ascending,
     disjoint), as little-endian unsigned 16-bit words
-    crc32 XXXXXXXX\\n        (8 lowercase hex digits)
+    crc32 XXXXXXXX\\n        (8 lowercase hex digits: the CRC-32 of everything above)
+    signature XX...XX\\n    (the signature of everything above)
+
+A signature is HMAC-SHA256 keyed by this user's secret (``kayles.storage.signing``).
+The header's is checked before its JSON is parsed, the whole file's in the pass
+that reads the values, before the run uses any of them: a checkpoint edited with
+its CRC made again, copied from another user, or written by an older kayles
+(version 1, unsigned) is refused, with how to start the run again.
 
 The file is written through ``_files.write_atomically`` (a temporary beside it,
 fsync, rename, fsync of the folder), so a run killed at any moment (SIGKILL, a
@@ -26,6 +35,7 @@ import zlib
 from array import array
 
 from ..errors import InputError
+from . import signing
 from ._files import display, open_regular, write_atomically
 
 TYPE_CHECKING = False
@@ -34,11 +44,17 @@ if TYPE_CHECKING:
 
 __all__ = ["MAGIC", "Checkpoint", "write"]
 
-MAGIC = b"kayles run checkpoint 1\n"
+MAGIC = b"kayles run checkpoint 2\n"
+UNSIGNED = b"kayles run checkpoint 1\n"  # an older kayles's: no signatures
 HEADER_LIMIT = 1 << 24  # bytes of the JSON line (records with their frequency tables)
 HEADER_DIGITS = 24  # characters of one of its integers (below 2**64: at most 20 digits)
 BLOCK = 1 << 20  # values a read or write moves at once
 _TRAILER = len(b"crc32 00000000\n")
+_SIGNATURE = len(b"signature \n") + 2 * signing.SIZE
+
+
+def _signature_line(signer: signing.Signer) -> bytes:
+    return f"signature {signer.hexdigest()}\n".encode()
 
 
 def write(path: str | os.PathLike, header: dict, table: memoryview,
@@ -50,18 +66,23 @@ def write(path: str | os.PathLike, header: dict, table: memoryview,
     if len(line) > HEADER_LIMIT:
         raise InputError(f"a checkpoint header of {len(line)} bytes is past the limit")
 
+    secret = signing.key()
+
     def put(handle: BinaryIO) -> None:
-        crc = 0
-        for part in (MAGIC, line):
-            handle.write(part)
-            crc = zlib.crc32(part, crc)
+        head = MAGIC + line
+        head += _signature_line(signing.Signer(secret, head))
+        handle.write(head)
+        crc, signer = zlib.crc32(head), signing.Signer(secret, head)
         for start, stop in ranges:
             for at in range(start, stop, BLOCK):
                 with table[at:min(at + BLOCK, stop)] as part:
                     block = _little_endian(part)
                 handle.write(block)
                 crc = zlib.crc32(block, crc)
-        handle.write(f"crc32 {crc:08x}\n".encode())
+                signer.update(block)
+        trailer = f"crc32 {crc:08x}\n".encode()
+        signer.update(trailer)
+        handle.write(trailer + _signature_line(signer))
 
     write_atomically(path, put, force=True)
 
@@ -83,13 +104,25 @@ class Checkpoint:
         return InputError(f"{display(self.path)}: not a checkpoint kayles can use ({why}); "
                           "a damaged run cannot be resumed: start it again in a new folder")
 
+    def _unsigned(self, why: str) -> ValueError:
+        return InputError(f"{display(self.path)}: not a checkpoint kayles can use ({why}); "
+                          "none of it is used: start the run again in a new folder")
+
     def _read_header(self, max_values: int) -> dict:
         magic = self._handle.read(len(MAGIC))
+        if magic == UNSIGNED:
+            raise self._unsigned("written by an older kayles, without a signature")
         if magic != MAGIC:
             raise self._damaged("it does not begin as one")
         line = self._handle.readline(HEADER_LIMIT + 1)
         if not line.endswith(b"\n"):
             raise self._damaged("its header is cut or too long")
+        signed = self._handle.read(_SIGNATURE)
+        self._signer = signing.Signer(signing.key(), MAGIC + line)
+        if signed != _signature_line(self._signer):
+            raise self._unsigned("its signature does not match: edited, copied from another "
+                                 "user or machine, or signed with a key since deleted")
+        self._signer.update(signed)
         try:
             header = json.loads(line, parse_constant=_no_constant, parse_int=_header_int,
                                 parse_float=_header_float)
@@ -113,16 +146,16 @@ class Checkpoint:
             raise self._damaged(f"it claims {count:,} values, more than the {max_values:,} "
                                 "of its run")
         size = os.fstat(self._handle.fileno()).st_size
-        if size != len(MAGIC) + len(line) + 2 * count + _TRAILER:
+        if size != len(MAGIC) + len(line) + 2 * count + _TRAILER + 2 * _SIGNATURE:
             raise self._damaged(f"it is {size:,} bytes, not what its header says: cut short")
-        self._crc = zlib.crc32(line, zlib.crc32(MAGIC))
+        self._crc = zlib.crc32(signed, zlib.crc32(line, zlib.crc32(MAGIC)))
         header["ranges"] = [tuple(r) for r in ranges]
         return header
 
     def read_values(self, table: memoryview) -> None:
-        """Read the values into ``table`` (each range at its place) and check the CRC;
-        ValueError (naming the file) when it does not match."""
-        crc = self._crc
+        """Read the values into ``table`` (each range at its place) and check the CRC and the
+        signature; ValueError (naming the file) when either does not match."""
+        crc, signer = self._crc, self._signer
         for start, stop in self.header["ranges"]:
             if stop > len(table):
                 raise self._damaged("a range lies past its run's table")
@@ -131,13 +164,18 @@ class Checkpoint:
                     if self._handle.readinto(raw) != len(raw):
                         raise self._damaged("it is cut short")
                     crc = zlib.crc32(raw, crc)
+                    signer.update(raw)
                     if sys.byteorder == "big":
                         swapped = array("H", part)
                         swapped.byteswap()
                         part[:] = swapped
-        trailer = self._handle.read(_TRAILER + 1)
+        trailer = self._handle.read(_TRAILER)
         if trailer != f"crc32 {crc:08x}\n".encode():
             raise self._damaged("its checksum does not match: damaged or edited")
+        signer.update(trailer)
+        if self._handle.read(_SIGNATURE + 1) != _signature_line(signer):
+            raise self._unsigned("its signature does not match: edited, whatever its "
+                                 "checksum says")
 
     def close(self) -> None:
         self._handle.close()

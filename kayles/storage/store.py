@@ -7,9 +7,10 @@ one row per (game, power of two) in ``records``; misère surveys (``kayles surve
 The file (default ``$XDG_CACHE_HOME/kayles/survey.sqlite``, ``~/.cache`` when the
 variable is unset) runs in WAL mode with a busy timeout, so several surveys and
 readers may share it; every change is one ``BEGIN IMMEDIATE`` transaction, so a
-killed survey leaves every row it finished intact.  Schema (``PRAGMA user_version`` 4;
-a file of version 1, 2 or 3, without ``records``, ``quotients`` or ``games.saltus``, gains
-them when opened for writing, and is read as it stands otherwise):
+killed survey leaves every row it finished intact.  Schema (``PRAGMA user_version`` 5;
+a file of version 1 to 4, without ``records``, ``quotients``, ``games.saltus`` or the
+``signature`` columns, gains them when opened for writing, and is read as it stands
+otherwise):
 
     CREATE TABLE games (
         code TEXT NOT NULL,        -- the game's canonical code, e.g. '0.77'
@@ -25,6 +26,7 @@ them when opened for writing, and is read as it stands otherwise):
         error TEXT,                -- why a failed row failed
         saltus INTEGER,            -- a proved row's: G(n + period) = G(n) + saltus (0, NULL:
                                    -- periodic; kayles.engine.regularity)
+        signature TEXT,            -- a done row's (see "Signed rows" below)
         PRIMARY KEY (code, max))
 
     CREATE TABLE records (         -- kayles.storage.records.Record, one power of two of a run
@@ -35,6 +37,7 @@ them when opened for writing, and is read as it stands otherwise):
         frequencies BLOB NOT NULL, -- zlib of little-endian 64-bit counts of values 0..largest
         seconds REAL NOT NULL,     -- the run's computing time to n
         updated REAL NOT NULL,
+        signature TEXT,
         PRIMARY KEY (game, n))
 
     CREATE TABLE quotients (       -- kayles.analysis.survey.misere_summary, proved only
@@ -48,6 +51,7 @@ them when opened for writing, and is read as it stands otherwise):
         error TEXT,                -- why heap heaps + 1 is beyond the search, or NULL
         seconds REAL NOT NULL,
         updated REAL NOT NULL,
+        signature TEXT,
         PRIMARY KEY (code, max_heap))
 
 A quotient row holds only what was proved: the quotient of heaps 1..heaps (all of
@@ -73,12 +77,31 @@ it claims, whose Fletcher-32 checksum must be the row's.  A database that fails
 is refused with one line naming what is wrong; nothing of it is printed.  A
 read-only database is read without writing (it answers when every row asked for
 is done).
+
+Signed rows.  Each row kayles writes (a done survey row, a record, a quotient row)
+carries the signature (``kayles.storage.signing``: HMAC-SHA256 with this user's
+secret) of everything a reader believes in it: for a survey row its code, max and
+status, its proof and figures, its values' blob and the row format (``ROW_FORMAT``).
+A row whose signature fails -- edited (its checksum made again or not), copied from
+another user's file, written by a kayles before signatures -- is never shown as it
+stands.  What follows is what is cheap:
+
+* a proved survey row is derived again to its proof's bound (the values its proof
+  used: 167 for 0.77), every figure compared; the same row is then trusted (signed
+  anew when the file may be written), another is treated as not done;
+* a row not proved (computed to its max: minutes for a census's 2**24) is treated as
+  not done;
+* not done: a survey or census that may write the file computes it again (the row is
+  marked 'stopped'); a read-only reader (the web page, ``--stored``) leaves it out;
+* a record or a quotient row whose signature fails is left out, as if absent: the run
+  or the survey that reaches it again stores it anew.
 """
 
 from __future__ import annotations
 
 import errno
 import hashlib
+import json
 import os
 import socket
 import sqlite3
@@ -90,6 +113,7 @@ from pathlib import Path
 from ..engine.checksum import fletcher32_of_pieces
 from ..engine.limits import interrupt
 from ..errors import InputError, ResourceError, WriteError, path_text
+from . import signing
 from .derived import too_large
 from .records import Record, Summary, pack_counts, unpack_counts
 
@@ -99,7 +123,8 @@ if TYPE_CHECKING:
 
 __all__ = ["SCHEMA_VERSION", "Store", "default_path"]
 
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 5
+ROW_FORMAT = 1  # what a row's signature covers, and how (_row_message): signed with it
 BUSY_TIMEOUT = 60.0  # seconds a writer waits for another survey's transaction
 
 _SCHEMA = """
@@ -116,6 +141,7 @@ CREATE TABLE IF NOT EXISTS games (
     head BLOB,
     error TEXT,
     saltus INTEGER,
+    signature TEXT,
     PRIMARY KEY (code, max)
 )
 """
@@ -129,13 +155,15 @@ CREATE TABLE IF NOT EXISTS records (
     frequencies BLOB NOT NULL,
     seconds REAL NOT NULL,
     updated REAL NOT NULL,
+    signature TEXT,
     PRIMARY KEY (game, n)
 )
 """
 _RECORD_COLUMNS = (("game", "TEXT"), ("n", "INTEGER"),
                    *((c, "INTEGER") for c in ("largest", "first", "mask", "rare", "last_rare",
                                               "checksum")),
-                   ("frequencies", "BLOB"), ("seconds", "REAL"), ("updated", "REAL"))
+                   ("frequencies", "BLOB"), ("seconds", "REAL"), ("updated", "REAL"),
+                   ("signature", "TEXT"))
 
 _QUOTIENTS_SCHEMA = """
 CREATE TABLE IF NOT EXISTS quotients (
@@ -149,6 +177,7 @@ CREATE TABLE IF NOT EXISTS quotients (
     error TEXT,
     seconds REAL NOT NULL,
     updated REAL NOT NULL,
+    signature TEXT,
     PRIMARY KEY (code, max_heap)
 )
 """
@@ -156,7 +185,7 @@ _QUOTIENT_COLUMNS = (("code", "TEXT"), ("max_heap", "INTEGER"), ("heaps", "INTEG
                      ("quotient_order", "INTEGER"), ("p_size", "INTEGER"),
                      ("solved_at", "INTEGER"), ("period", "INTEGER"), ("preperiod", "INTEGER"),
                      ("checksum", "TEXT"), ("states", "INTEGER"), ("error", "TEXT"),
-                     ("seconds", "REAL"), ("updated", "REAL"))
+                     ("seconds", "REAL"), ("updated", "REAL"), ("signature", "TEXT"))
 
 _RESULT = ("proved", "preperiod", "period", "values_used", "largest", "largest_heap",
            "mask", "rare", "last_rare", "checksum")
@@ -165,7 +194,11 @@ _RESULT = ("proved", "preperiod", "period", "values_used", "largest", "largest_h
 _OLD_COLUMNS = (("code", "TEXT"), ("max", "INTEGER"), ("status", "TEXT"), ("owner", "TEXT"),
                 ("updated", "REAL"), ("seconds", "REAL"), *((c, "INTEGER") for c in _RESULT),
                 ("head", "BLOB"), ("error", "TEXT"))  # schema 1 to 3
-_COLUMNS = (*_OLD_COLUMNS, ("saltus", "INTEGER"))
+_COLUMNS = (*_OLD_COLUMNS, ("saltus", "INTEGER"), ("signature", "TEXT"))
+# The columns each schema added at the end of a table: a file of an older schema may lack
+# them (added when it is opened for writing).
+_ADDED = {"games": {"saltus": 4, "signature": 5}, "records": {"signature": 5},
+          "quotients": {"signature": 5}}
 _OURS = {("table", "games"), ("index", "sqlite_autoindex_games_1"),
          ("table", "records"), ("index", "sqlite_autoindex_records_1"),
          ("table", "quotients"), ("index", "sqlite_autoindex_quotients_1")}
@@ -256,26 +289,28 @@ class Store:
         try:
             self._db.execute("PRAGMA trusted_schema = OFF")  # no SQL of the file's own runs
             self._db.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT * 1000)}")
-            self.saltus_kept = self._check_schema()
+            missing = self._check_schema()
             if not self.read_only:
                 _use_wal(db)
                 with self._transaction():
                     self._db.execute(_SCHEMA)
                     self._db.execute(_RECORDS_SCHEMA)
                     self._db.execute(_QUOTIENTS_SCHEMA)
-                    if not self.saltus_kept:  # schema 1 to 3: the column is added, empty
-                        self._db.execute("ALTER TABLE games ADD COLUMN saltus INTEGER")
+                    for table, column, kind in missing:  # an older schema's: added, empty
+                        self._db.execute(f"ALTER TABLE {table} ADD COLUMN {column} {kind}")
                     self._db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
-                self.saltus_kept = True
+                missing = []
+            self._lacks = {(table, column) for table, column, _ in missing}
+            self.saltus_kept = ("games", "saltus") not in self._lacks
         except BaseException:
             self._db.close()
             raise
 
-    def _check_schema(self) -> bool:
+    def _check_schema(self) -> list[tuple[str, str, str]]:
         """ValueError unless the file is empty or holds exactly our tables (module header);
-        whether its games table has the saltus column (schema 4, or a new file)."""
+        the (table, column, type) its schema lacks (columns added since, at the end)."""
         version = self._db.execute("PRAGMA user_version").fetchone()[0]
-        if version not in (0, 1, 2, 3, SCHEMA_VERSION):
+        if version not in range(SCHEMA_VERSION + 1):
             raise InputError(f"{self.name}: survey database of schema {version}, this kayles "
                              f"reads schema {SCHEMA_VERSION}")
         objects = [tuple(row) for row in
@@ -284,21 +319,26 @@ class Store:
             if (kind, name) not in _OURS:
                 raise InputError(f"{self.name}: not a kayles survey database: it holds a "
                                  f"{kind} {name!r} that kayles does not make")
-        saltus = True
+        missing = []
         for table, expected in (("games", _COLUMNS), ("records", _RECORD_COLUMNS),
                                 ("quotients", _QUOTIENT_COLUMNS)):
             if ("table", table) not in objects:
                 continue
             columns = tuple((row[1], row[2]) for row in
                             self._db.execute(f"PRAGMA table_info({table})"))
-            if table == "games" and version < SCHEMA_VERSION and columns == _OLD_COLUMNS:
-                saltus = False
-            elif columns != expected:
+            lacking = expected[len(columns):]
+            if columns != expected[:len(columns)] or not all(
+                    version < _ADDED[table].get(name, 0) for name, _ in lacking):
                 raise InputError(f"{self.name}: not a kayles survey database: its {table} "
                                  "table has other columns")
+            missing += [(table, name, kind) for name, kind in lacking]
         if not objects and self.read_only:
             raise InputError(f"{self.name}: an empty survey database that cannot be written")
-        return saltus
+        return missing
+
+    def _signature_of(self, table: str) -> str:
+        """The signature column of ``table`` in a query (NULL where an older file lacks it)."""
+        return "NULL" if (table, "signature") in self._lacks else "signature"
 
     def close(self) -> None:
         self._db.close()
@@ -340,15 +380,17 @@ class Store:
         values = (int(summary.proved), summary.preperiod, summary.period, summary.values,
                   summary.largest, summary.largest_heap, summary.mask, summary.rare,
                   summary.last_rare, summary.checksum)
+        saltus = summary.saltus if summary.proved else None
+        signature = _signer(_games_row(summary.code, summary.max, summary.seconds, saltus,
+                                       values), summary.packed).hexdigest()
         with self._transaction():
             self._db.execute(
                 f"UPDATE games SET status = 'done', owner = ?, updated = ?, seconds = ?, "
-                f"head = ?, error = NULL, saltus = ?, "
+                f"head = ?, error = NULL, saltus = ?, signature = ?, "
                 f"{', '.join(f'{c} = ?' for c in _RESULT)} "
                 f"WHERE code = ? AND max = ? AND status != 'done'",
-                (self.owner, time.time(), summary.seconds, summary.packed,
-                 summary.saltus if summary.proved else None, *values, summary.code,
-                 summary.max))
+                (self.owner, time.time(), summary.seconds, summary.packed, saltus, signature,
+                 *values, summary.code, summary.max))
 
     def fail(self, code: str, limit: int, error: str) -> None:
         with self._transaction():
@@ -432,18 +474,26 @@ class Store:
             if code in wanted]  # the values of the rows wanted alone are read (and checked)
         for code, limit in keys:
             found = list(_read(self.name, self._db.execute(
-                f"SELECT seconds, head, {saltus}, {', '.join(_RESULT)} FROM games "
+                f"SELECT seconds, head, {saltus}, {self._signature_of('games')}, "
+                f"{', '.join(_RESULT)} FROM games "
                 "WHERE code = ? AND max = ? AND status = 'done'", (code, limit))))
             if not found:  # deleted since by another survey
                 continue
-            seconds, head, saltus_value, *values = found[0]
+            seconds, head, saltus_value, signature, *values = found[0]
             fields = dict(zip(_RESULT, values))
             fields["values"] = fields.pop("values_used")
             fields["saltus"] = saltus_value
-            digest = _row_digest(code, limit, seconds, fields, head)
-            why = ("" if digest in self._checked  # the same bytes: the same verdict
+            digest = _row_digest(code, limit, seconds, {**fields, "signature": signature}, head)
+            checked = digest in self._checked  # the same bytes: the same verdict
+            why = ("" if checked
                    else "its max is not a count" if type(limit) is not int or limit < 1
-                   else _damage(fields, seconds, head, limit) or _foreign(code, fields, head))
+                   else _damage(fields, seconds, head, limit))
+            if not (why or checked or _signed_row(code, limit, seconds, saltus_value, values,
+                                                  head, signature)):
+                if not self._derived_again(code, limit, fields, seconds, head, values):
+                    continue  # not done: computed again by a survey, not shown
+            elif not (why or checked):
+                why = _foreign(code, fields, head)
             if why:
                 raise InputError(f"{self.name}: the row of {code} (max {limit}) is damaged or "
                                  f"was edited ({why}); delete it, or the file, to compute it "
@@ -456,6 +506,27 @@ class Store:
                                      if keep else b"", 1)
             yield Summary(code=code, max=limit, seconds=seconds, packed=head, **fields)
 
+    def _derived_again(self, code: str, limit: int, fields: dict, seconds, head: bytes,
+                       values: list) -> bool:
+        """A done row whose signature fails (module header, "Signed rows"): whether it holds
+        (derived again to its proof's bound: signed anew where the file may be written);
+        a row that does not, or is not proved (as costly as its survey), is marked 'stopped'
+        where the file may be written, so that a survey computes it again."""
+        holds = bool(fields["proved"]) and _derives(code, fields, head)
+        if self.read_only:
+            return holds
+        with self._transaction():
+            if holds:
+                signature = _signer(_games_row(code, limit, seconds, fields["saltus"], values),
+                                    head).hexdigest()
+                self._db.execute("UPDATE games SET signature = ? WHERE code = ? AND max = ? "
+                                 "AND status = 'done'", (signature, code, limit))
+            else:
+                self._db.execute("UPDATE games SET status = 'stopped', owner = NULL, "
+                                 "signature = NULL, updated = ? WHERE code = ? AND max = ? "
+                                 "AND status = 'done'", (time.time(), code, limit))
+        return holds
+
     # -- misère quotients --------------------------------------------------------------------
 
     def put_quotient(self, code: str, summary: dict, states: int) -> None:
@@ -464,45 +535,38 @@ class Store:
         if self.read_only or summary["order"] is None:
             return
         solved = summary["solved"] or {}
+        fields = (code, summary["max_heap"], summary["heaps"], summary["order"],
+                  summary["p_size"], solved.get("at_heap"), solved.get("period"),
+                  solved.get("preperiod"), summary["checksum"], states, summary["error"],
+                  float(summary["seconds"]))  # a REAL: read back as a float
         with self._transaction():
+            if self._quotient_rows("WHERE code = ? AND max_heap = ?", (code, summary["max_heap"]),
+                                   unsigned=True):  # not this user's: replaced
+                self._db.execute("DELETE FROM quotients WHERE code = ? AND max_heap = ?",
+                                 (code, summary["max_heap"]))
             self._db.execute(
                 "INSERT INTO quotients (code, max_heap, heaps, quotient_order, p_size, "
-                "solved_at, period, preperiod, checksum, states, error, seconds, updated) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (code, max_heap) "
+                "solved_at, period, preperiod, checksum, states, error, seconds, updated, "
+                "signature) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
+                "ON CONFLICT (code, max_heap) "
                 "DO UPDATE SET heaps = excluded.heaps, quotient_order = excluded.quotient_order, "
                 "p_size = excluded.p_size, solved_at = excluded.solved_at, "
                 "period = excluded.period, preperiod = excluded.preperiod, "
                 "checksum = excluded.checksum, states = excluded.states, error = excluded.error, "
-                "seconds = excluded.seconds, updated = excluded.updated "
-                "WHERE quotients.error IS NOT NULL",
-                (code, summary["max_heap"], summary["heaps"], summary["order"],
-                 summary["p_size"], solved.get("at_heap"), solved.get("period"),
-                 solved.get("preperiod"), summary["checksum"], states, summary["error"],
-                 summary["seconds"], time.time()))
+                "seconds = excluded.seconds, updated = excluded.updated, "
+                "signature = excluded.signature WHERE quotients.error IS NOT NULL",
+                (*fields, time.time(), signing.sign(_plain_row("quotient", fields))))
 
     def quotients(self, codes: Iterable[str], max_heap: int) -> dict[str, tuple[dict, int]]:
         """The stored quotient rows among ``codes`` at ``max_heap``: code -> (summary, the
         budget it ran under), each checked (ValueError naming a damaged row)."""
-        exists = self._db.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND "
-                                  "name = 'quotients'").fetchone()
-        if not exists:  # an older file, read-only
-            return {}
         wanted = set(codes)
         found = {}
-        for row in self._db.execute(
-                "SELECT code, heaps, quotient_order, p_size, solved_at, period, preperiod, "
-                "checksum, states, error, seconds FROM quotients WHERE max_heap = ?",
-                (max_heap,)):
-            code, heaps, order, p_size, at, period, preperiod, checksum, states, error, \
+        for row in self._quotient_rows("WHERE max_heap = ?", (max_heap,)):
+            code, _, heaps, order, p_size, at, period, preperiod, checksum, states, error, \
                 seconds = row
             if code not in wanted:
                 continue
-            why = _quotient_damage(max_heap, heaps, order, p_size, (at, period, preperiod),
-                                   checksum, states, error, seconds)
-            if why:
-                raise InputError(f"{self.name}: the quotient row of {code} (heap {max_heap}) "
-                                 f"is damaged or was edited ({why}); delete it, or the file, "
-                                 "to compute it again")
             solved = None if at is None else {"at_heap": at, "period": period,
                                               "preperiod": preperiod}
             found[code] = ({"max_heap": max_heap, "heaps": heaps, "order": order,
@@ -510,12 +574,43 @@ class Store:
                             "error": error, "seconds": seconds}, states)
         return found
 
+    def _quotient_rows(self, where: str, arguments: tuple, unsigned: bool = False) -> list:
+        """The quotient rows (the fields of ``_plain_row``) signed with this user's key,
+        each checked (ValueError naming a damaged one); with ``unsigned``, those that are
+        not signed (left out of what is read: computed again by the survey)."""
+        exists = self._db.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND "
+                                  "name = 'quotients'").fetchone()
+        if not exists:  # an older file, read-only
+            return []
+        rows = []
+        for row in self._db.execute(
+                "SELECT code, max_heap, heaps, quotient_order, p_size, solved_at, period, "
+                f"preperiod, checksum, states, error, seconds, {self._signature_of('quotients')} "
+                f"FROM quotients {where}", arguments):
+            *fields, signature = row
+            code, max_heap, heaps, order, p_size, at, period, preperiod, checksum, states, \
+                error, seconds = fields
+            why = ("a value of the wrong type" if not (isinstance(code, str)
+                                                       and type(max_heap) is int)
+                   else _quotient_damage(max_heap, heaps, order, p_size, (at, period, preperiod),
+                                         checksum, states, error, seconds))
+            if why:
+                raise InputError(f"{self.name}: the quotient row of {code!s:.40} (heap "
+                                 f"{max_heap!s:.20}) is damaged or was edited ({why}); delete "
+                                 "it, or the file, to compute it again")
+            if _signed(_plain_row("quotient", fields), signature) != unsigned:
+                rows.append(fields)
+        return rows
+
     # -- the records of long runs -----------------------------------------------------------
 
     def put_record(self, record: Record) -> None:
         """Store a record; one already stored must say the same (ValueError otherwise)."""
         if self.read_only:
             return
+        fields = (record.game, record.n, record.largest, record.first, record.mask, record.rare,
+                  record.last_rare, record.fletcher32)
+        blob = pack_counts(record.counts)
         with self._transaction():
             stored = self._record_rows("WHERE game = ? AND n = ?", (record.game, record.n))
             if stored:
@@ -526,15 +621,21 @@ class Store:
                         f"there, {record.fletcher32:08x} here): one of them is wrong; "
                         "delete the stored one to keep this run's")
                 return
-            self._db.execute(
+            self._db.execute(  # over a row not signed with this user's key, if there is one
                 "INSERT INTO records (game, n, largest, first, mask, rare, last_rare, checksum, "
-                "frequencies, seconds, updated) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (record.game, record.n, record.largest, record.first, record.mask, record.rare,
-                 record.last_rare, record.fletcher32, pack_counts(record.counts),
-                 record.seconds, time.time()))
+                "frequencies, seconds, updated, signature) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (game, n) DO UPDATE SET "
+                "largest = excluded.largest, first = excluded.first, mask = excluded.mask, "
+                "rare = excluded.rare, last_rare = excluded.last_rare, "
+                "checksum = excluded.checksum, frequencies = excluded.frequencies, "
+                "seconds = excluded.seconds, updated = excluded.updated, "
+                "signature = excluded.signature",
+                (*fields, blob, record.seconds, time.time(),
+                 signing.sign(_plain_row("record", (*fields, float(record.seconds)), blob))))
 
     def records(self, game: str) -> list[Record]:
-        """The stored records of a game, by n, each checked (ValueError naming a bad one)."""
+        """The stored records of a game, by n, each checked (ValueError naming a bad one);
+        one not signed with this user's key is left out."""
         return self._record_rows("WHERE game = ? ORDER BY n", (game,))
 
     def _record_rows(self, where: str, arguments: tuple) -> list[Record]:
@@ -545,8 +646,9 @@ class Store:
         found = []
         for row in self._db.execute(
                 "SELECT game, n, largest, first, mask, rare, last_rare, checksum, frequencies, "
-                f"seconds FROM records {where}", arguments):
-            game, n, largest, first, mask, rare, last_rare, checksum, blob, seconds = row
+                f"seconds, {self._signature_of('records')} FROM records {where}", arguments):
+            game, n, largest, first, mask, rare, last_rare, checksum, blob, seconds, \
+                signature = row
             fields = {"game": game, "n": n, "counts": unpack_counts(blob), "largest": largest,
                       "first": first, "mask": mask, "rare": rare, "last_rare": last_rare,
                       "fletcher32": checksum, "seconds": seconds}
@@ -556,6 +658,10 @@ class Store:
                 raise InputError(f"{self.name}: the record of {game!s:.40} at n = {n!s:.20} "
                                  f"is damaged or was edited ({exc}); delete it, or the file"
                                  ) from None
+            if not (isinstance(blob, bytes) and _signed(_plain_row(
+                    "record", (game, n, largest, first, mask, rare, last_rare, checksum,
+                               seconds), blob), signature)):
+                found.pop()  # not this user's: as if absent (a run stores it again)
         return found
 
 
@@ -584,6 +690,72 @@ def _row_digest(code: str, limit, seconds, fields: dict, head) -> bytes:
                              digest_size=32)
     digest.update(head if isinstance(head, bytes) else repr(head).encode())
     return digest.digest()
+
+
+def _games_row(code: str, limit: int, seconds, saltus, values) -> bytes:
+    """What a survey row's signature covers before its values' blob: the row format, its
+    status (only done rows are signed), code, max, time, saltus and the _RESULT fields."""
+    plain = [int(v) if isinstance(v, bool) else v for v in values]
+    return json.dumps(["kayles survey row", ROW_FORMAT, "done", code, limit, float(seconds),
+                       saltus, *plain], separators=(",", ":")).encode() + b"\n"
+
+
+def _signer(row: bytes, blob: bytes, secret: bytes | None = None) -> signing.Signer:
+    """The signature of a row's fields (as text) and its blob, by ``secret`` or this user's
+    key (made if there is none)."""
+    signer = signing.Signer(secret or signing.key(), row)
+    signer.update(blob)
+    return signer
+
+
+def _plain_row(kind: str, fields, blob: bytes = b"") -> bytes:
+    """What a record's or a quotient row's signature covers: its kind, the row format, its
+    fields as SQLite gives them back (a time as a float) and its blob."""
+    return json.dumps([f"kayles {kind}", ROW_FORMAT, *fields], separators=(",", ":")).encode() \
+        + b"\n" + blob
+
+
+def _signed(message: bytes, signature) -> bool:
+    return isinstance(signature, str) and signing.verify(message, signature)
+
+
+def _signed_row(code: str, limit: int, seconds, saltus, values, head: bytes,
+                signature) -> bool:
+    """Whether a done survey row (its fields checked by _damage) is signed with this user's
+    key."""
+    secret = signing.key(create=False)
+    if secret is None or not isinstance(signature, str):
+        return False
+    return _signer(_games_row(code, limit, seconds, saltus, values), head, secret).matches(
+        signature)
+
+
+def _derives(code: str, fields: dict, head: bytes) -> bool:
+    """Whether a proved row is its code's: the sequence computed again to the proof's bound
+    (``fields["values"]``), the proof found there the row's, every figure the row's (as
+    ``kayles.analysis.survey.summarise`` makes them), its head the values."""
+    from ..engine.checksum import fletcher32
+    from ..engine.codes import get_game
+    from ..engine.sequence import Sequence
+    from ..engine.spectrum import rare_mask
+
+    try:
+        game = get_game(code)
+    except ValueError:
+        return False
+    count, n0, p = fields["values"], fields["preperiod"], fields["period"]
+    sequence = Sequence(game)
+    found = sequence.prove(count)
+    if found is None or (*found, found.saltus) != (n0, p, count, fields["saltus"] or 0):
+        return False
+    values = array("H")
+    values.frombytes(sequence.table(count).cast("B"))
+    largest = max(values)
+    figures = (largest, values.index(largest), *rare_mask(game, values, sequence.nimber),
+               fletcher32(values))
+    return figures == tuple(fields[name] for name in (
+        "largest", "largest_heap", "mask", "rare", "last_rare", "checksum")) and (
+        zlib.decompress(head) == values[:n0 + p].tobytes())  # its size checked by _damage
 
 
 DERIVED = 64  # a row's first values derived again from its code's rules, whenever it is read

@@ -278,7 +278,8 @@ class Service:
     def survey(self, request: dict) -> dict:
         """The done rows of the survey database the server was started with (--db), read
         only (SQLite's mode=ro: nothing written, nothing migrated), SURVEY_ROWS at most,
-        within the request's time (every row read is checked against its game's rules)."""
+        within the request's time (every row read is checked against its game's rules; one
+        whose signature fails is derived again, or left out: kayles.storage.store)."""
         if self.store_path is None:
             raise InputError("this server has no survey database: start it with --db FILE")
         from ...storage.store import Store
@@ -301,8 +302,8 @@ class Service:
         finally:
             _request.pace = None
         return {"max": limit, "limits": [{"max": m, "rows": n} for m, n in limits.items()],
-                "total": len(codes),
-                "rows": [found[code].row() for code in shown_codes]}
+                "total": len(codes) - len(shown_codes) + len(found),
+                "rows": [found[code].row() for code in shown_codes if code in found]}
 
     # -- what an analysis says -------------------------------------------------------------------
 
