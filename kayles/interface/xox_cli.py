@@ -17,7 +17,7 @@ import sys
 from ..errors import InputError
 from ._frontend import exit_status, parse_natural, version_line
 
-__all__ = ["main"]
+__all__ = ["main", "run"]
 
 PROG = "Kayles-xox"
 USAGE = f"usage: {PROG} grundy N | {PROG} POSITION"
@@ -85,6 +85,26 @@ def _work(args: list[str], out, stdin_is_a_directory: bool = False) -> None:
         _position(args[0], out)
     else:
         raise InputError(f"expected 'grundy N' or one POSITION ({len(args)} arguments given)")
+
+
+def run(*, stdin_is_a_directory: bool = False) -> None:
+    """``main()`` on the command line, then the process ends at once with its status (the
+    launcher's entry, see the Makefile).
+
+    The interpreter's own ending (every module torn down, a last garbage collection)
+    took some 2 ms of a 14 ms ``grundy 1000`` and does nothing here: every file is
+    written and closed inside ``main``, no thread is left, nothing is registered with
+    ``atexit``; standard output and error are flushed first."""
+    status = main(stdin_is_a_directory=stdin_is_a_directory)
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            if stream is not None:
+                stream.flush()  # a no-op: main flushed its output, or pointed it at /dev/null
+        except (OSError, ValueError):
+            pass
+    from ..engine._environ import system
+
+    system._exit(status)
 
 
 def main(argv: list[str] | None = None, *, stdin_is_a_directory: bool = False) -> int:
