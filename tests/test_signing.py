@@ -363,3 +363,23 @@ def test_a_checkpoint_not_signed_with_this_key_is_refused(tmp_path, how):
     assert ("older kayles" in said) == (how == "older")
     assert ("signature does not match" in said) == (how != "older")
     assert path.read_bytes() == data
+
+
+def test_a_value_edited_in_the_middle_of_a_kept_table_is_refused(tmp_path):
+    """--keep-table: the checkpoint holds the prefix and the recent values, not the middle
+    of the table file; a value edited there is found by the table's signatures (checked
+    in one pass when the run resumes): refused, one line, the files left as they were."""
+    folder, db = tmp_path / "run", tmp_path / "db"
+    common = ["--window", 2048, "--keep-table", "--dir", folder, "--db", db]
+    ok(kayles("run", ".167", "--to", 1 << 15, *common))
+    table = folder / "kayles-run.table"
+    data = bytearray(table.read_bytes())
+    data[2 * 20000] ^= 1
+    table.write_bytes(bytes(data))
+    result = kayles("run", ".167", "--to", 1 << 16, "--dir", folder, "--db", db)
+    assert_usage_error(result)
+    assert b"kayles-run.table: its signature does not match" in result.stderr, result.stderr
+    assert table.read_bytes() == data
+    data[2 * 20000] ^= 1
+    table.write_bytes(bytes(data))
+    ok(kayles("run", ".167", "--to", 1 << 16, "--dir", folder, "--db", db))

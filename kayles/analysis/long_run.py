@@ -31,8 +31,10 @@ Where a bounded heap cannot be settled in memory, nothing wrong is written:
   --keep-table.
 
 The folder holds ``kayles-run.checkpoint`` (``kayles.storage.checkpoint``: the state,
-the records and the values [0, W) and [n - H, n)), ``kayles-run.lock`` (one
-run at a time) and, with --keep-table, ``kayles-run.table`` (2 bytes a heap).
+the records and the values [0, W) and [n - H, n), signed), ``kayles-run.lock`` (one
+run at a time) and, with --keep-table, ``kayles-run.table`` (2 bytes a heap; the
+checkpoint keeps the signature of each stretch of it written since the one before,
+all of them checked when the run resumes).
 A checkpoint is written at each record, every ``checkpoint_seconds`` and when
 the run stops; a run killed at any moment resumes from the last one and
 computes exactly the values of an unbroken run.
@@ -81,7 +83,7 @@ FIRST_CHUNK = 1 << 12  # the bounded phase's first call; the next ones last abou
 CHUNK_SECONDS = 1.0  # ... this long, and span at most W / CHUNK_SHARE heaps (the memory a
 CHUNK_SHARE = 8     # call adds to the run's, before the heaps behind it are given back)
 CHECKPOINT_SECONDS = RUN_CHECKPOINT_SECONDS
-FORMAT = 1  # the checkpoint header's "format"
+FORMAT = 2  # the checkpoint header's "format" (2: with "table", the kept table's signatures)
 # Heaps whose values a resume derives again (_check_saved_values): some 0.1 s compiled;
 # the pure core is a hundred times slower, and checks fewer.
 VERIFIED = {"cython": 1 << 16, "python": 1 << 9}
@@ -141,6 +143,7 @@ class Run:
         self.largest, self.first = -1, -1
         self.seconds = 0.0
         self.records: list[Record] = []
+        self.signed_stretches: list[tuple] = []  # (start, stop, signature) of the kept table
         self._new_table = table_path if keep_table else None  # removed if no checkpoint follows
         self.table = LongTable(self.to + 1, self._new_table)
         self.length = self.to + 1
@@ -158,6 +161,7 @@ class Run:
             length = max(self.length, self.to + 1)
             table_path = os.path.join(self.folder, TABLE)
             if self.keep_table:
+                self._check_table_signatures(table_path)  # before the file grows
                 self.table = LongTable(length, table_path, saved_length=self.length)
                 self._check_table_file(saved)
             else:
@@ -177,7 +181,7 @@ class Run:
         expected = {"format": int, "game": str, "moves": str, "to": int, "length": int,
                     "window": int, "prefix": int, "keep_table": bool, "n": int, "mask": int,
                     "counts": list, "s1": int, "s2": int, "largest": int, "first": int,
-                    "seconds": (int, float), "records": list, "ranges": list}
+                    "seconds": (int, float), "records": list, "ranges": list, "table": list}
         if set(header) != set(expected) or not all(
                 isinstance(header[k], t) and (t is bool or not isinstance(header[k], bool))
                 for k, t in expected.items()):
@@ -209,10 +213,31 @@ class Run:
             raise bad("its records are not the powers of two before its heap")
         if header["ranges"] != _ranges(n, prefix, window, header["keep_table"]):
             raise bad("its values are not those of its heap")
+        stretches = header["table"]
+        bounds = [0] + [stretch[1] for stretch in stretches[:-1]] if stretches else []
+        if not all(isinstance(stretch, list) and len(stretch) == 3 and type(stretch[0]) is int
+                   and type(stretch[1]) is int and stretch[0] == start < stretch[1]
+                   for stretch, start in zip(stretches, bounds)) or (
+                stretches[-1][1] if stretches else 0) != (n if header["keep_table"] else 0):
+            raise bad("its table's signatures do not cover its heaps")
+        self.signed_stretches = [tuple(stretch) for stretch in stretches]
         for name in ("to", "length", "window", "prefix", "keep_table", "n", "mask", "counts",
                      "s1", "s2", "largest", "first", "seconds"):
             setattr(self, name, header[name])
         self.records = records
+
+    def _check_table_signatures(self, table_path: str) -> None:
+        """The table on disk must be the one its checkpoints signed, every value of it
+        (one pass over the file, its memory given back as it goes)."""
+        table = LongTable(self.length, table_path, saved_length=self.length)
+        try:
+            signed = table.signed(self.signed_stretches)
+        finally:
+            table.close()
+        if not signed:
+            raise InputError(f"{display(table_path)}: its signature does not match (a value "
+                             "edited, or the table of another run or user): none of it is "
+                             "used; start the run again in a new folder")
 
     def _check_table_file(self, saved: Checkpoint) -> None:
         """The table on disk must hold the checkpoint's values where it saved them."""
@@ -498,13 +523,18 @@ class Run:
             return
         self.table.flush(self._flushed, self.n)
         self._flushed = self.n
+        signed_to = self.signed_stretches[-1][1] if self.signed_stretches else 0
+        if self.keep_table and self.n > signed_to:
+            self.signed_stretches.append((signed_to, self.n,
+                                          self.table.sign(signed_to, self.n)))
         header = {"format": FORMAT, "game": self.game.name, "moves": describe_moves(self.game),
                   "to": self.to, "length": self.length, "window": self.window,
                   "prefix": self.prefix, "keep_table": self.keep_table, "n": self.n,
                   "mask": self.mask, "counts": self.counts, "s1": self.s1, "s2": self.s2,
                   "largest": self.largest, "first": self.first, "seconds": self.seconds,
                   "records": [{name: getattr(r, name) for name in Record.__slots__}
-                              for r in self.records]}
+                              for r in self.records],
+                  "table": [list(stretch) for stretch in self.signed_stretches]}
         write_checkpoint(os.path.join(self.folder, CHECKPOINT), header, self.table.values,
                          _ranges(self.n, self.prefix, self.window, self.keep_table))
         self._saved_at = time.monotonic()

@@ -16,6 +16,12 @@ and the memory the process holds stays flat.
   ``reserve`` allocates the disk blocks ahead of the values, a step at a time,
   and a full disk is a WriteError naming the file instead.
 
+A table on disk is signed a stretch at a time (``sign``: HMAC-SHA256 with this user's
+secret, ``kayles.storage.signing``, of the stretch's bounds and values): the run keeps
+each stretch's signature in its checkpoint as it writes it, and a resume checks them
+all (``signed``, one pass over the file) before it reads any value, so a value edited
+in the middle of the file, which the checkpoint does not hold, is refused too.
+
 Linux and other POSIX systems with mmap; the mapping needs the address space,
 which a strict overcommit policy (vm.overcommit_memory=2) may refuse: then
 ``ValueError`` says so.
@@ -27,14 +33,17 @@ import errno
 import mmap
 import os
 import sys
+from array import array
 
 from ..errors import InputError, WriteError
+from . import signing
 from ._files import display, open_regular
 
 __all__ = ["LongTable"]
 
 PAGE = mmap.PAGESIZE
 RESERVE_STEP = 64 << 20  # bytes of a table file allocated at a time (reserve)
+SIGNED_BLOCK = 1 << 22  # values a signature reads at a time (8 MB)
 # Not in Python's mmap module before 3.13; the value of Linux (x86 and ARM alike).
 MAP_NORESERVE = getattr(mmap, "MAP_NORESERVE", 0x4000 if sys.platform.startswith("linux") else 0)
 
@@ -99,6 +108,35 @@ class LongTable:
             return
         first = 2 * start // PAGE * PAGE
         self._map.flush(first, min(2 * stop, len(self._map)) - first)
+
+    def sign(self, start: int, stop: int, secret: bytes | None = None) -> str:
+        """The signature of values [start, stop) as 64 hex digits (module header), by
+        ``secret`` or this user's key."""
+        signer = signing.Signer(secret or signing.key(),
+                                f"kayles run table {start} {stop}\n".encode())
+        for at in range(start, stop, SIGNED_BLOCK):
+            end = min(at + SIGNED_BLOCK, stop)
+            with self.values[at:end] as part:
+                if sys.byteorder == "little":
+                    signer.update(part)
+                else:
+                    swapped = array("H", part)
+                    swapped.byteswap()
+                    signer.update(swapped)
+            if self.path is not None:
+                self.release(at, end)  # read back from the file when needed: memory flat
+        return signer.hexdigest()
+
+    def signed(self, stretches) -> bool:
+        """Whether each (start, stop, signature) is this user's signature of its values."""
+        secret = signing.key(create=False)
+        if secret is None:
+            return False
+        from _operator import _compare_digest
+
+        return all(isinstance(signature, str) and signature.isascii() and _compare_digest(
+            signature.encode(), self.sign(start, stop, secret).encode())
+            for start, stop, signature in stretches)
 
     def close(self) -> None:
         self.values.release()
