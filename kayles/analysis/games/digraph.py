@@ -98,6 +98,142 @@ def sg_values(graph: Mapping[Hashable, Iterable[Hashable]] | Sequence[Iterable[i
         return dict(zip(names, _solve(succ, names)))
 
 
+class Infinite:
+    """gamma = infinity with K, the finite values of the vertex's successors (Smith's
+    infinity_K).  ``str``: ``inf(0,2)``; equal when the sets are equal."""
+
+    __slots__ = ("k",)
+    k: frozenset[int]
+
+    def __init__(self, k: Iterable[int] = ()) -> None:
+        object.__setattr__(self, "k", frozenset(k))
+
+    def __setattr__(self, name, value):
+        raise AttributeError("an Infinite cannot change")
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, Infinite) and other.k == self.k
+
+    def __hash__(self) -> int:
+        return hash((Infinite, self.k))
+
+    def __repr__(self) -> str:
+        return f"Infinite({{{', '.join(map(str, sorted(self.k)))}}})" if self.k else "Infinite()"
+
+    def __str__(self) -> str:
+        return f"inf({','.join(map(str, sorted(self.k)))})"
+
+
+def sum_value(values: Iterable[int | Infinite]) -> int | Infinite:
+    """The value of a sum of games: finite values XOR, Infinite(K) + k = Infinite(K xor k),
+    two infinities make Infinite() (a draw whatever else is added)."""
+    x, infinite = 0, []
+    for g in values:
+        if isinstance(g, Infinite):
+            infinite.append(g)
+        else:
+            x ^= g
+    if not infinite:
+        return x
+    if len(infinite) > 1:
+        return Infinite()
+    return Infinite([k ^ x for k in infinite[0].k])
+
+
+def outcome(value: int | Infinite) -> str:
+    """'P' (the player to move loses), 'N' (wins) or 'D' (a draw with best play)."""
+    if isinstance(value, Infinite):
+        return "N" if 0 in value.k else "D"
+    return "N" if value else "P"
+
+
+def loopy_values(graph: Mapping[Hashable, Iterable[Hashable]] | Sequence[Iterable[int]]) -> dict:
+    """gamma(v), an int or an ``Infinite``, for every vertex of any finite digraph (cycles and
+    self-loops too), in the graph's own vertex order; the same numbers as ``sg_values``
+    where the graph is acyclic.  ``graph`` as for ``sg_values``."""
+    return LoopyGame(graph).values()
+
+
+class LoopyGame:
+    """A digraph solved once for gamma: its vertices' values, and sums of tokens on them.
+
+    ``graph`` as for ``sg_values``; a successor that is not a vertex is a ValueError.
+    ``tokens`` below: vertices (repeats allowed), one token on each.
+    """
+
+    def __init__(self, graph: Mapping[Hashable, Iterable[Hashable]] | Sequence[Iterable[int]]):
+        with _gc_paused():
+            self._names, self._succ, self._index = _compile(graph)
+            self._order = array("i", bytes(4 * len(self._succ)))
+            self._value = _solve(self._succ, self._names, self._order)
+            _label_loopy(self._succ, self._value, self._order)
+
+    def values(self) -> dict:
+        """{vertex: gamma(vertex)} in the graph's vertex order."""
+        return dict(zip(self._names, self._value))
+
+    def value(self, vertex: Hashable) -> int | Infinite:
+        """gamma(vertex); a vertex not in the graph is a ValueError (``InputError``)."""
+        return self._value[self._number(vertex)]
+
+    def sum_value(self, tokens: Iterable[Hashable]) -> int | Infinite:
+        """The value of the sum of ``tokens`` (module function ``sum_value``)."""
+        return sum_value(self.value(t) for t in tokens)
+
+    def outcome(self, tokens: Iterable[Hashable]) -> str:
+        """'P', 'N' or 'D' for the player to move in the sum of ``tokens``."""
+        return outcome(self.sum_value(tokens))
+
+    def best_move(self, tokens: Sequence[Hashable]) -> tuple[int, Hashable] | None:
+        """(which token, the vertex it moves to): from N to value 0 by a move that keeps
+        making progress (play that always takes it wins: the module header); from D to a
+        draw; None from P."""
+        at = [self._number(t) for t in tokens]
+        values = [self._value[v] for v in at]
+        verdict = outcome(sum_value(values))
+        if verdict == "P":
+            return None
+        move = self._winning(at, values) if verdict == "N" else self._drawing(at, values)
+        return move[0], self._names[move[1]]
+
+    def _number(self, vertex: Hashable) -> int:
+        try:
+            return self._index[vertex]
+        except (KeyError, TypeError):
+            raise InputError(f"no vertex {_name(vertex)} in the graph") from None
+
+    def _winning(self, at: list[int], values: list) -> tuple[int, int]:
+        """The move to value 0 whose tokens' (value, order) pairs, as a multiset, are
+        least.  Each round (the opponent's move and this answer) lowers that multiset: a
+        move up is undone to the same value by a vertex labelled earlier, a move down is
+        answered by a move down (the module header); so play ends, and in a win."""
+        infinite = [i for i, g in enumerate(values) if isinstance(g, Infinite)]
+        x = sum_value([g for g in values if not isinstance(g, Infinite)])
+        best = None
+        for i in infinite or range(len(at)):
+            target = x if infinite else values[i] ^ x  # (one infinite token: it must move)
+            to = min((w for w in self._succ[at[i]] if self._value[w] == target),
+                     key=self._order.__getitem__, default=None)
+            if to is None:
+                continue
+            pairs = sorted([(values[j], self._order[at[j]]) for j in range(len(at)) if j != i]
+                           + [(target, self._order[to])], reverse=True)
+            if best is None or pairs < best[0]:
+                best = pairs, i, to
+        if best is None:
+            raise RuntimeError("cannot happen: an N-position without a move to value 0")
+        return best[1], best[2]
+
+    def _drawing(self, at: list[int], values: list) -> tuple[int, int]:
+        """The first move (tokens in order, each one's successors in order) to a draw."""
+        for i, v in enumerate(at):
+            others = sum_value(values[:i] + values[i + 1 :])
+            for w in self._succ[v]:
+                if outcome(sum_value([others, self._value[w]])) == "D":
+                    return i, w
+        raise RuntimeError("cannot happen: a drawn position without a move to a draw")
+
+
 def _compile(graph) -> tuple[list, list[tuple[int, ...]], dict]:
     """The vertices' names, each one's successors by number, and the number of each name."""
     if hasattr(graph, "items"):
@@ -179,6 +315,7 @@ def _label_loopy(succ: list[tuple[int, ...]], value: list, order: array) -> None
     if not loopy:
         return
     # the reverse of the edges out of loopy vertices: w's are flat[start[w]:start[w + 1]]
+    # (int32 arrays: 2**31 edges would need some 100 GB of successor tuples first)
     start = array("i", bytes(4 * (n + 1)))
     live = array("i", bytes(4 * n))  # a loopy vertex's successors not labelled finite
     for p in loopy:
@@ -253,140 +390,6 @@ def _shared(shared: dict, k: frozenset) -> Infinite:
     if found is None:
         found = shared[k] = Infinite(k)
     return found
-
-
-class Infinite:
-    """gamma = infinity with K, the finite values of the vertex's successors (Smith's
-    infinity_K).  ``str``: ``inf(0,2)``; equal when the sets are equal."""
-
-    __slots__ = ("k",)
-    k: frozenset[int]
-
-    def __init__(self, k: Iterable[int] = ()) -> None:
-        object.__setattr__(self, "k", frozenset(k))
-
-    def __setattr__(self, name, value):
-        raise AttributeError("an Infinite cannot change")
-
-    def __eq__(self, other) -> bool:
-        return isinstance(other, Infinite) and other.k == self.k
-
-    def __hash__(self) -> int:
-        return hash((Infinite, self.k))
-
-    def __repr__(self) -> str:
-        return f"Infinite({{{', '.join(map(str, sorted(self.k)))}}})" if self.k else "Infinite()"
-
-    def __str__(self) -> str:
-        return f"inf({','.join(map(str, sorted(self.k)))})"
-
-
-def sum_value(values: Iterable[int | Infinite]) -> int | Infinite:
-    """The value of a sum of games: finite values XOR, Infinite(K) + k = Infinite(K xor k),
-    two infinities make Infinite() (a draw whatever else is added)."""
-    x, infinite = 0, []
-    for g in values:
-        if isinstance(g, Infinite):
-            infinite.append(g)
-        else:
-            x ^= g
-    if not infinite:
-        return x
-    if len(infinite) > 1:
-        return Infinite()
-    return Infinite([k ^ x for k in infinite[0].k])
-
-
-def outcome(value: int | Infinite) -> str:
-    """'P' (the player to move loses), 'N' (wins) or 'D' (a draw with best play)."""
-    if isinstance(value, Infinite):
-        return "N" if 0 in value.k else "D"
-    return "N" if value else "P"
-
-
-def loopy_values(graph: Mapping[Hashable, Iterable[Hashable]] | Sequence[Iterable[int]]) -> dict:
-    """gamma(v), an int or an ``Infinite``, for every vertex of any finite digraph (cycles and
-    self-loops too), in the graph's own vertex order; the same numbers as ``sg_values``
-    where the graph is acyclic.  ``graph`` as for ``sg_values``."""
-    return LoopyGame(graph).values()
-
-
-class LoopyGame:
-    """A digraph solved once for gamma: its vertices' values, and sums of tokens on them.
-
-    ``graph`` as for ``sg_values``; a successor that is not a vertex is a ValueError.
-    ``tokens`` below: vertices (repeats allowed), one token on each.
-    """
-
-    def __init__(self, graph: Mapping[Hashable, Iterable[Hashable]] | Sequence[Iterable[int]]):
-        with _gc_paused():
-            self._names, self._succ, self._index = _compile(graph)
-            self._order = array("i", bytes(4 * len(self._succ)))
-            self._value = _solve(self._succ, self._names, self._order)
-            _label_loopy(self._succ, self._value, self._order)
-
-    def values(self) -> dict:
-        """{vertex: gamma(vertex)} in the graph's vertex order."""
-        return dict(zip(self._names, self._value))
-
-    def value(self, vertex: Hashable) -> int | Infinite:
-        return self._value[self._number(vertex)]
-
-    def sum_value(self, tokens: Iterable[Hashable]) -> int | Infinite:
-        return sum_value(self.value(t) for t in tokens)
-
-    def outcome(self, tokens: Iterable[Hashable]) -> str:
-        """'P', 'N' or 'D' for the player to move in the sum of ``tokens``."""
-        return outcome(self.sum_value(tokens))
-
-    def best_move(self, tokens: Sequence[Hashable]) -> tuple[int, Hashable] | None:
-        """(which token, the vertex it moves to): from N to value 0 by a move that keeps
-        making progress (play that always takes it wins: the module header); from D to a
-        draw; None from P."""
-        at = [self._number(t) for t in tokens]
-        values = [self._value[v] for v in at]
-        verdict = outcome(sum_value(values))
-        if verdict == "P":
-            return None
-        move = self._winning(at, values) if verdict == "N" else self._drawing(at, values)
-        return move[0], self._names[move[1]]
-
-    def _number(self, vertex: Hashable) -> int:
-        try:
-            return self._index[vertex]
-        except (KeyError, TypeError):
-            raise InputError(f"no vertex {_name(vertex)} in the graph") from None
-
-    def _winning(self, at: list[int], values: list) -> tuple[int, int]:
-        """The move to value 0 whose tokens' (value, order) pairs, as a multiset, are
-        least.  Each round (the opponent's move and this answer) lowers that multiset: a
-        move up is undone to the same value by a vertex labelled earlier, a move down is
-        answered by a move down (the module header); so play ends, and in a win."""
-        infinite = [i for i, g in enumerate(values) if isinstance(g, Infinite)]
-        x = sum_value([g for g in values if not isinstance(g, Infinite)])
-        best = None
-        for i in infinite or range(len(at)):
-            target = x if infinite else values[i] ^ x  # (one infinite token: it must move)
-            to = min((w for w in self._succ[at[i]] if self._value[w] == target),
-                     key=self._order.__getitem__, default=None)
-            if to is None:
-                continue
-            pairs = sorted([(values[j], self._order[at[j]]) for j in range(len(at)) if j != i]
-                           + [(target, self._order[to])], reverse=True)
-            if best is None or pairs < best[0]:
-                best = pairs, i, to
-        if best is None:
-            raise RuntimeError("cannot happen: an N-position without a move to value 0")
-        return best[1], best[2]
-
-    def _drawing(self, at: list[int], values: list) -> tuple[int, int]:
-        """The first move (tokens in order, each one's successors in order) to a draw."""
-        for i, v in enumerate(at):
-            others = sum_value(values[:i] + values[i + 1 :])
-            for w in self._succ[v]:
-                if outcome(sum_value([others, self._value[w]])) == "D":
-                    return i, w
-        raise RuntimeError("cannot happen: a drawn position without a move to a draw")
 
 
 def _name(vertex) -> str:
