@@ -177,9 +177,9 @@ def test_sums_and_outcomes():
 # -- sums of two tokens and their best moves --------------------------------------------
 
 
-def check_two_tokens(graph: dict) -> None:
+def check_sums(graph: dict, tokens: int = 2) -> None:
     game = LoopyGame(graph)
-    moves = sum_moves(graph, 2)
+    moves = sum_moves(graph, tokens)
     verdicts = retrograde(moves)
     for at, verdict in verdicts.items():
         assert game.outcome(at) == verdict, (graph, at)
@@ -225,14 +225,25 @@ def test_two_token_sums_outcomes_and_moves(case):
     rng = random.Random(SEED + 1000 + case)
     graph = random_loopy(rng, rng.randint(1, 12))
     print(f"seed {SEED + 1000 + case}: {graph}")
-    check_two_tokens(graph)
+    check_sums(graph)
 
 
 @settings(max_examples=100, deadline=None)
 @given(st.lists(st.lists(st.integers(0, 9), max_size=4), min_size=1, max_size=8))
 def test_two_token_sums_hypothesis(rows):
     n = len(rows)
-    check_two_tokens({v: [w % n for w in row] for v, row in enumerate(rows)})
+    check_sums({v: [w % n for w in row] for v, row in enumerate(rows)})
+
+
+@pytest.mark.parametrize("case", range(30))
+def test_three_token_sums_outcomes_and_moves(case):
+    """Three tokens, on small graphs with a nim-heap or two beside them: the measure that
+    best_move lowers is a multiset of (value, order) pairs, here of three."""
+    rng = random.Random(SEED + 2000 + case)
+    graph = random_loopy(rng, rng.randint(1, 5))
+    graph.update({"*0": [], "*1": ["*0"], "*2": ["*0", "*1"]})
+    print(f"seed {SEED + 2000 + case}: {graph}")
+    check_sums(graph, 3)
 
 
 def test_the_move_to_any_zero_is_not_enough():
