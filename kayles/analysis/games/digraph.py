@@ -365,9 +365,9 @@ def _label_loopy(succ: list[tuple[int, ...]], value: list, order: array) -> None
             while queue:
                 p = queue.pop()
                 for r in flat[start[p] : start[p + 1]]:
-                    if value[r] == _LOOPY:
+                    if mark[r] != m and value[r] == _LOOPY:  # (a marked r cannot be m)
                         counter[r] -= 1
-                        if counter[r] == 0 and mark[r] != m:
+                        if counter[r] == 0:
                             fresh.append(r)
         kept = []
         for u in rest:
