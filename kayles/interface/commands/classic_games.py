@@ -35,7 +35,7 @@ or inf(K) (infinity with K, the finite values of its successors: inf(0,2), inf()
 --sum V [V ...] puts a token on each V (a vertex may repeat; a move moves one) and
 prints the outcome (P: the player to move loses, N: wins, D: a draw), 'value: G'
 and, unless P, 'move: V -> W', a best move: to value 0 from N (a win), to a draw
-from D.
+from D.  FILE comes first: --sum takes every word after it.
 
   # a -> b -> c, and a -> c; d may stay on d for ever, or move to c
   a: b c
