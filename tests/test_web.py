@@ -340,6 +340,7 @@ def test_the_server_reads_an_old_database_without_writing_it(tmp_path):
         con.execute("PRAGMA journal_mode = DELETE")
         con.execute("DROP TABLE records")
         con.execute("DROP TABLE quotients")
+        con.execute("ALTER TABLE games DROP COLUMN signature")
         con.execute("ALTER TABLE games DROP COLUMN saltus")
         con.execute("PRAGMA user_version = 1")
     before = db.read_bytes()
@@ -352,15 +353,35 @@ def test_the_server_reads_an_old_database_without_writing_it(tmp_path):
 
 def test_a_row_of_another_game_is_refused(tmp_path):
     """0.77's row copied under 0.07 (its checksum right: the row is 0.77's own) is not shown
-    as 0.07's: a row's first values are derived again from its code's rules."""
+    as 0.07's: its signature (which covers its code) fails, so the page leaves it out and a
+    survey computes 0.07 again; signed with the key (as whoever can read it could), its first
+    values are derived again from its code's rules, and it is refused."""
     import sqlite3
+
+    from kayles.storage.store import _games_row, _signer
 
     db = tmp_path / "s.sqlite"
     _surveyed(db, "0.77", limit="500")
     with sqlite3.connect(db) as con:
         con.execute("UPDATE games SET code = '0.07'")
-    result = subprocess.run([sys.executable, "-m", "kayles", "survey", "0.07", "--max", "500",
-                             "--db", str(db)], capture_output=True, cwd=ROOT)
+    with TestClient(create_app(Service(str(db)))) as client:
+        assert ok(client.get("/api/survey", params={"max": "500"}))["rows"] == []
+    command = [sys.executable, "-m", "kayles", "survey", "0.07", "--max", "500", "--db"]
+    fresh = subprocess.run([*command, str(tmp_path / "fresh.sqlite")], capture_output=True,
+                           cwd=ROOT)
+    again = subprocess.run([*command, str(db)], capture_output=True, cwd=ROOT)
+    assert (again.returncode, again.stdout, again.stderr) == (0, fresh.stdout, b"")
+    _surveyed(db, "0.77", limit="500")
+    with sqlite3.connect(db) as con:  # the copy again, signed
+        con.execute("DELETE FROM games WHERE code = '0.07'")
+        con.execute("UPDATE games SET code = '0.07'")
+        row = con.execute("SELECT max, seconds, saltus, proved, preperiod, period, values_used, "
+                          "largest, largest_heap, mask, rare, last_rare, checksum, head "
+                          "FROM games").fetchone()
+        signature = _signer(_games_row("0.07", row[0], row[1], row[2], row[3:-1]),
+                            row[-1]).hexdigest()
+        con.execute("UPDATE games SET signature = ?", (signature,))
+    result = subprocess.run([*command, str(db)], capture_output=True, cwd=ROOT)
     err = result.stderr.decode()
     assert result.returncode == 2 and "the row of 0.07" in err and "not its game's" in err, err
     assert result.stdout == b""
