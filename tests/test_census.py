@@ -228,9 +228,9 @@ def test_a_named_longer_run_and_the_stored_rows(tmp_path):
                                    "--csv"])
     assert stored.returncode == 0
     assert stored.stderr.decode() == ("kayles census: the pass to 1,048,576 values is not "
-                                      "finished: 0 of its 1 codes are done\n")
+                                      "finished: 0 of its 1 code done\n")
     comments, again = read_census(stored.stdout.decode())
-    assert "# the pass to 1,048,576 values is not finished: 0 of its 1 codes are done; each " \
+    assert "# the pass to 1,048,576 values is not finished: 0 of its 1 code done; each " \
         "code's row is the furthest the database holds" in comments
     assert again == rows
     after = sqlite3.connect(db).execute("SELECT * FROM games ORDER BY code, max").fetchall()

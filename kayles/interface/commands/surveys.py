@@ -392,8 +392,7 @@ def command_census(args, out) -> int:
     if args.stored:
         for limit, done, wanted in unfinished:
             sys.stderr.write(f"kayles census: the pass to {limit:,} values is not finished: "
-                             f"{done:,} of its {counted(wanted, 'code')} "
-                             f"{'is' if done == 1 else 'are'} done\n")
+                             f"{done:,} of its {counted(wanted, 'code')} done\n")
         missing = [code for code in codes if code not in final]
         if missing:
             has = "has" if len(missing) == 1 else "have"
@@ -505,8 +504,8 @@ def _census_header(args, unfinished: list[tuple[int, int, int]] | None = None) -
     if args.dense_to is not None:
         further = f" --dense-to {args.dense_to}{further}"
     passes = "".join(f"# the pass to {limit:,} values is not finished: {done:,} of its "
-                     f"{counted(codes, 'code')} {'is' if done == 1 else 'are'} done; each "
-                     "code's row is the furthest the database holds\n"
+                     f"{counted(codes, 'code')} done; each code's row is the furthest the "
+                     "database holds\n"
                      for limit, done, codes in unfinished or ())
     return (f"# kayles census --digits {args.digits} --to {args.max}{further}"
             f"{' --stored' if args.stored else ''}\n{made_by}{passes}"
