@@ -9,6 +9,7 @@ value planted in a valid file shows up in the output of that core only.
 from __future__ import annotations
 
 import os
+import shlex
 import subprocess
 import sys
 import zlib
@@ -312,8 +313,11 @@ def test_a_warm_run_imports_neither_a_kernel_nor_os(tmp_path, expected_1000):
     ok(xox("grundy", "10", home=tmp_path, pure=False))  # fills the cache
     env = {k: v for k, v in os.environ.items() if k != "KAYLES_PURE"}
     env["XDG_CACHE_HOME"] = str(tmp_path)
-    result = subprocess.run([sys.executable, "-I", "-S", "-X", "importtime", str(XOX), "grundy",
-                             "1000"], capture_output=True, env=env, timeout=TIMEOUT)
+    # ./Kayles-xox is a sh launcher (see the Makefile): its Python command, -X importtime added
+    launch = shlex.split(XOX.read_text().splitlines()[-1])
+    assert launch[0] == "exec" and launch[-1] == "$@" and "-IS" in launch, launch
+    result = subprocess.run([launch[1], "-X", "importtime", *launch[2:-1], "grundy", "1000"],
+                            capture_output=True, env=env, timeout=TIMEOUT)
     assert result.returncode == 0 and result.stdout == expected_1000
     imported = {line.rsplit("|", 1)[-1].strip() for line in result.stderr.decode().splitlines()
                 if line.startswith("import time:")}
