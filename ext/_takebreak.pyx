@@ -20,8 +20,10 @@ A row is made once, when heap t's values below t are known (P(t) once G(t) is), 
 heap's value is an OR of rows a kind, then its least unmarked value; only what the rows
 do not hold is searched per candidate value (four parts or more, '!' on three parts or
 more, and the value of an all-same split under '?').  The unions cost one OR a word a
-part (kayles_xor_union), so three parts cost O(t * width) a heap.  ``width`` doubles
-(every row copied) when a value reaches 64 * width.
+part (kayles_xor_union), a vector of 8 words (AVX-512) or 4 (AVX2) at a time, the empty
+ones skipped: three parts cost O(t * width) a heap still, some 3 times faster than word
+by word (docs/benchmarks.md).  ``width`` doubles (every row copied) when a value reaches
+64 * width.
 
 A call holds the Scratch's lock (one call at a time) and releases the GIL for its whole
 run of heaps: other threads (a server's other requests) go on beside it.  Every PULSE_WORK
@@ -43,12 +45,13 @@ from libc.stdlib cimport calloc, free, realloc
 from libc.string cimport memcpy, memset
 
 from _common cimport MAX_KEPT, MAX_KINDS, hold, nimber_t, word_t
-from _kernels cimport lowest_bit, pair_row, xor_permute, xor_union
+from _kernels cimport lowest_bit, pair_row, vectors_named, vectors_t, xor_permute, xor_union
 
 from kayles.engine import _kernel_args as _args
 from kayles.engine import limits as _limits
+from kayles.engine._core import VECTORS
 
-__all__ = ["Scratch", "extend"]
+__all__ = ["VECTORS", "Scratch", "extend"]
 
 cdef enum:
     VALUE_LIMIT = 65536   # nimbers are stored as unsigned 16-bit integers
@@ -135,9 +138,11 @@ cdef class Scratch:
     """Working memory for extend, kept between calls: a call that goes on where the last
     one ended (start = the heap it reached, the same rules, the same values below start,
     in any buffer) keeps the rows it built.  One call at a time uses a scratch (a call
-    from another thread waits for the one under way to end)."""
+    from another thread waits for the one under way to end).  ``vector`` names the
+    instructions of the unions' step, one of VECTORS (default: the fastest here)."""
 
     cdef PyThread_type_lock lock
+    cdef const vectors_t* vec     # the instructions of the unions' step (kayles_xor_union)
     cdef object rules             # the checked rules of the last call
     cdef Py_ssize_t next          # the heap it reached (-1: none)
     cdef uint64_t fingerprint     # a hash of G(0..next-1)
@@ -151,7 +156,10 @@ cdef class Scratch:
     cdef Py_ssize_t nsearches, search_room
     cdef long long work           # since the last pulse (PULSE_WORK)
 
-    def __cinit__(self):
+    def __cinit__(self, vector=None):
+        if vector is not None and vector not in VECTORS:
+            raise ValueError(f"vector must be one of {', '.join(VECTORS)}, not {vector!r}")
+        self.vec = vectors_named((vector or VECTORS[0]).encode())
         self.lock = PyThread_allocate_lock()
         if self.lock == NULL:
             raise MemoryError()
@@ -275,7 +283,7 @@ cdef class Scratch:
         if high >= 1:
             self.work += high * self.width
             xor_union(self.row(into, t), self.rows[source].bits, self.width, g, t, 1, high,
-                      self.accumulators)
+                      self.accumulators, self.vec)
 
     cdef void running(self, int runs, int of, Py_ssize_t t) noexcept nogil:
         """runs[t] = of[t] | runs[t - q]."""

@@ -31,11 +31,12 @@ from __future__ import annotations
 
 from _thread import allocate_lock
 
+from ._core_pure import VECTORS
 from ._kernel_args import for_takebreak
 from .limits import interrupt
 from .rules import multisets
 
-__all__ = ["Scratch", "extend"]
+__all__ = ["VECTORS", "Scratch", "extend"]
 
 VALUE_LIMIT = 1 << 16  # nimbers are stored as unsigned 16-bit integers
 PULSE_STEPS = 1 << 12  # search steps between looks at the interrupt hook (a server's cap)
@@ -45,9 +46,12 @@ NONE, ALL_DIFFERENT, NOT_ALL_SAME, ALL_SAME = range(4)  # rules.MARK_CODES
 class Scratch:
     """Working memory for extend, kept between calls: a call that goes on where the last
     one ended (start = the heap it reached, the same rules, the same values below start,
-    in any buffer) keeps the sets it built; one call at a time (``lock``)."""
+    in any buffer) keeps the sets it built; one call at a time (``lock``).  ``vector``: one
+    of VECTORS, as the compiled twin takes it (plain Python here)."""
 
-    def __init__(self) -> None:
+    def __init__(self, vector: str | None = None) -> None:
+        if vector is not None and vector not in VECTORS:
+            raise ValueError(f"vector must be one of {', '.join(VECTORS)}, not {vector!r}")
         self.lock = allocate_lock()
         self.next = -1
         self.rules = None
