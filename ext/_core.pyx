@@ -19,6 +19,7 @@ values below the least unmarked common one are confirmed by a search.  The resul
 exact whatever the mask: the mask only decides the speed.
 """
 
+from cpython.ref cimport PyObject
 from cpython.pythread cimport (
     PyThread_allocate_lock,
     PyThread_free_lock,
@@ -49,7 +50,11 @@ from _kernels cimport *
 
 
 cdef extern from "Python.h":
-    int PyErr_CheckSignals()   # -1 with the handler's exception set; declared bare: see signalled
+    # declared bare (no Cython error handling): an exception they raise stays set for the
+    # call's def to raise (see signalled)
+    int PyErr_CheckSignals()   # -1 with the handler's exception set
+    PyObject* PyObject_CallNoArgs(object callable)   # NULL with the exception set
+    void Py_DecRef(PyObject* result)
 from kayles.engine import limits as _limits
 
 if _limits.THREADS.high != MAX_THREADS:  # one limit, stated for C (kernels.h) and Python (_constants)
@@ -427,14 +432,23 @@ cdef bint signalled(Sparse* st, long long work) noexcept nogil:
     """Whether a signal's Python handler raised (Ctrl-C's KeyboardInterrupt, a command's
     Terminated): looked at once SIGNAL_WORK pairs have been done since the last look, so a
     long call answers Ctrl-C and SIGTERM within a fraction of a second.  A handler that only
-    takes note (a long run's) lets the call go on.  The exception stays set for the call's
-    def to raise (raise_signalled); only the main thread runs handlers (others: never)."""
+    takes note (a long run's) lets the call go on.  Then the interrupt hook of
+    kayles.engine.limits (a server's time cap), which raises to end the call.  The exception
+    stays set for the call's def to raise (raise_signalled); only the main thread runs
+    handlers (others: never), the hook runs in any."""
+    cdef PyObject* result
     st.work += work
     if st.work < SIGNAL_WORK:
         return False
     st.work = 0
     with gil:
-        return PyErr_CheckSignals() != 0
+        if PyErr_CheckSignals() != 0:
+            return True
+        result = PyObject_CallNoArgs(_limits.interrupt)
+        if result == NULL:
+            return True
+        Py_DecRef(result)
+        return False
 
 
 cdef int raise_signalled() except -1:

@@ -27,9 +27,6 @@ cdef extern from "kernels.h" nogil:
                                         stamp_t stamp) noexcept
     void pair_row "kayles_pair_row"(word_t* out, const nimber_t* g, Py_ssize_t t,
                                     int unequal) noexcept
-    void xor_union "kayles_xor_union"(word_t* out, const word_t* rows, Py_ssize_t width,
-                                      const nimber_t* g, Py_ssize_t t, Py_ssize_t low,
-                                      Py_ssize_t high, word_t* accumulators) noexcept
     ctypedef struct vectors_t "kayles_vectors":  # one instruction set's steps (kernels.h)
         const char* name
         int few
@@ -49,6 +46,14 @@ cdef extern from "kernels.h" nogil:
         word_t (*unmarked)(const stamp_t* seen, stamp_t stamp, int b, unsigned char** flags,
                            const int* width, const int* c, const bint* drop_zero,
                            int nflags) noexcept nogil
+        void (*or_moved)(word_t* into, const word_t* row, Py_ssize_t width,
+                         Py_ssize_t words) noexcept nogil
+        void (*or_permuted)(word_t* out, word_t* source, Py_ssize_t width,
+                            int bits) noexcept nogil
+    void xor_union "kayles_xor_union"(word_t* out, const word_t* rows, Py_ssize_t width,
+                                      const nimber_t* g, Py_ssize_t t, Py_ssize_t low,
+                                      Py_ssize_t high, word_t* accumulators,
+                                      const vectors_t* vec) noexcept
     const vectors_t* vectors_named "kayles_vectors_named"(const char* name) noexcept
 
     enum:

@@ -20,11 +20,17 @@ A row is made once, when heap t's values below t are known (P(t) once G(t) is), 
 heap's value is an OR of rows a kind, then its least unmarked value; only what the rows
 do not hold is searched per candidate value (four parts or more, '!' on three parts or
 more, and the value of an all-same split under '?').  The unions cost one OR a word a
-part (kayles_xor_union), so three parts cost O(t * width) a heap.  ``width`` doubles
-(every row copied) when a value reaches 64 * width.
+part (kayles_xor_union), a vector of 8 words (AVX-512) or 4 (AVX2) at a time, the empty
+ones skipped: three parts cost O(t * width) a heap still, some 3 times faster than word
+by word (docs/benchmarks.md).  ``width`` doubles (every row copied) when a value reaches
+64 * width.
 
-A call holds the GIL (Ctrl-C is looked at every SIGNAL_WORK steps of a search and every
-SIGNAL_HEAPS heaps) and the Scratch's lock (one call at a time).
+A call holds the Scratch's lock (one call at a time) and releases the GIL for its whole
+run of heaps: other threads (a server's other requests) go on beside it.  Every PULSE_WORK
+words of work (a search step counts STEP_WORK; some 1-5 ms whatever the code, 63-part
+moves included) it takes the GIL back for a look at Ctrl-C and at the interrupt hook of
+kayles.engine.limits (a server's time cap and stop), either of which ends the call by
+raising; the scratch then starts afresh on the next call.
 """
 
 from cpython.exc cimport PyErr_CheckSignals
@@ -39,11 +45,13 @@ from libc.stdlib cimport calloc, free, realloc
 from libc.string cimport memcpy, memset
 
 from _common cimport MAX_KEPT, MAX_KINDS, hold, nimber_t, word_t
-from _kernels cimport lowest_bit, pair_row, xor_permute, xor_union
+from _kernels cimport lowest_bit, pair_row, vectors_named, vectors_t, xor_permute, xor_union
 
 from kayles.engine import _kernel_args as _args
+from kayles.engine import limits as _limits
+from kayles.engine._core import VECTORS
 
-__all__ = ["Scratch", "extend"]
+__all__ = ["VECTORS", "Scratch", "extend"]
 
 cdef enum:
     VALUE_LIMIT = 65536   # nimbers are stored as unsigned 16-bit integers
@@ -52,8 +60,9 @@ cdef enum:
     NOT_ALL_SAME = 2
     ALL_SAME = 3
     MAX_COUNTS = 64       # counts 0 to 63
-    SIGNAL_WORK = 1 << 22 # search steps between looks at signals
-    SIGNAL_HEAPS = 256    # heaps between looks at signals
+    PULSE_WORK = 1 << 22  # words ORed (a search step counts STEP_WORK) between looks at
+                          # Ctrl-C and the interrupt hook: some 1-5 ms of work
+    STEP_WORK = 4
     PAIRS = 0             # the row sets (Scratch.sets)
     UNEQUAL = 1
     TRIPLES = 2
@@ -90,21 +99,21 @@ cdef struct Rows:         # a bit set per t: rows of width words
     bint used             # the game needs them
 
 
-cdef inline bint has(const word_t* bits, Py_ssize_t v) noexcept:
+cdef inline bint has(const word_t* bits, Py_ssize_t v) noexcept nogil:
     return (bits[v >> 6] >> (v & 63)) & 1
 
 
-cdef inline void put_bit(word_t* bits, Py_ssize_t v) noexcept:
+cdef inline void put_bit(word_t* bits, Py_ssize_t v) noexcept nogil:
     bits[v >> 6] |= (<word_t> 1) << (v & 63)
 
 
-cdef inline void or_row(word_t* out, const word_t* bits, Py_ssize_t width) noexcept:
+cdef inline void or_row(word_t* out, const word_t* bits, Py_ssize_t width) noexcept nogil:
     cdef Py_ssize_t w
     for w in range(width):
         out[w] |= bits[w]
 
 
-cdef inline void or_shifted(word_t* out, const word_t* bits, int c, Py_ssize_t width) noexcept:
+cdef inline void or_shifted(word_t* out, const word_t* bits, int c, Py_ssize_t width) noexcept nogil:
     """out |= {v ^ c : v in bits} (c below 64 * width)."""
     cdef Py_ssize_t w, high = c >> 6
     cdef int low = c & 63
@@ -116,12 +125,12 @@ cdef inline void or_shifted(word_t* out, const word_t* bits, int c, Py_ssize_t w
             out[w ^ high] |= xor_permute(bits[w], low)
 
 
-cdef inline int all_same(const nimber_t* g, Py_ssize_t t, int j) noexcept:
+cdef inline int all_same(const nimber_t* g, Py_ssize_t t, int j) noexcept nogil:
     """The value of t split into j equal parts (j divides t)."""
     return g[t // j] if j % 2 else 0
 
 
-cdef inline uint64_t fold(uint64_t h, nimber_t v) noexcept:
+cdef inline uint64_t fold(uint64_t h, nimber_t v) noexcept nogil:
     return (h ^ v) * 1099511628211ULL   # FNV-1a's prime, a value at a time
 
 
@@ -129,9 +138,11 @@ cdef class Scratch:
     """Working memory for extend, kept between calls: a call that goes on where the last
     one ended (start = the heap it reached, the same rules, the same values below start,
     in any buffer) keeps the rows it built.  One call at a time uses a scratch (a call
-    from another thread waits for the one under way to end)."""
+    from another thread waits for the one under way to end).  ``vector`` names the
+    instructions of the unions' step, one of VECTORS (default: the fastest here)."""
 
     cdef PyThread_type_lock lock
+    cdef const vectors_t* vec     # the instructions of the unions' step (kayles_xor_union)
     cdef object rules             # the checked rules of the last call
     cdef Py_ssize_t next          # the heap it reached (-1: none)
     cdef uint64_t fingerprint     # a hash of G(0..next-1)
@@ -143,9 +154,12 @@ cdef class Scratch:
     cdef word_t* accumulators     # kayles_xor_union's, 64 rows
     cdef Search* searches
     cdef Py_ssize_t nsearches, search_room
-    cdef long long work
+    cdef long long work           # since the last pulse (PULSE_WORK)
 
-    def __cinit__(self):
+    def __cinit__(self, vector=None):
+        if vector is not None and vector not in VECTORS:
+            raise ValueError(f"vector must be one of {', '.join(VECTORS)}, not {vector!r}")
+        self.vec = vectors_named((vector or VECTORS[0]).encode())
         self.lock = PyThread_allocate_lock()
         if self.lock == NULL:
             raise MemoryError()
@@ -156,7 +170,7 @@ cdef class Scratch:
             PyThread_free_lock(self.lock)
         self.release()
 
-    cdef void release(self) noexcept:
+    cdef void release(self) noexcept nogil:
         cdef int i
         for i in range(SETS):
             free(self.rows[i].bits)
@@ -216,10 +230,10 @@ cdef class Scratch:
         self.fingerprint = 0
         return 0
 
-    cdef inline word_t* row(self, int set, Py_ssize_t t) noexcept:
+    cdef inline word_t* row(self, int set, Py_ssize_t t) noexcept nogil:
         return self.rows[set].bits + t * self.width
 
-    cdef int reserve(self, Py_ssize_t count) except -1:
+    cdef int reserve(self, Py_ssize_t count) except -1 nogil:
         """Room for rows 0..count-1 in every set in use."""
         cdef int i
         cdef Py_ssize_t room
@@ -230,12 +244,13 @@ cdef class Scratch:
                 grown = <word_t*> realloc(self.rows[i].bits,
                                           room * self.width * sizeof(word_t))
                 if grown == NULL:
-                    raise MemoryError()
+                    with gil:
+                        raise MemoryError()
                 self.rows[i].bits = grown
                 self.rows[i].room = room
         return 0
 
-    cdef int widen(self) except -1:
+    cdef int widen(self) except -1 nogil:
         """Rows of twice as many words, every row kept."""
         cdef Py_ssize_t t, old = self.width, width = 2 * self.width
         cdef word_t* grown
@@ -245,7 +260,8 @@ cdef class Scratch:
                 continue
             grown = <word_t*> calloc(self.rows[i].room * width, sizeof(word_t))
             if grown == NULL:
-                raise MemoryError()
+                with gil:
+                    raise MemoryError()
             for t in range(self.length):
                 memcpy(grown + t * width, self.rows[i].bits + t * old, old * sizeof(word_t))
             free(self.rows[i].bits)
@@ -255,26 +271,28 @@ cdef class Scratch:
         self.marked = <word_t*> calloc(width, sizeof(word_t))
         self.accumulators = <word_t*> calloc(64 * width, sizeof(word_t))
         if self.marked == NULL or self.accumulators == NULL:
-            raise MemoryError()
+            with gil:
+                raise MemoryError()
         self.width = width
         return 0
 
     cdef void union_of(self, int into, int source, const nimber_t* g, Py_ssize_t t,
-                       Py_ssize_t high) noexcept:
+                       Py_ssize_t high) noexcept nogil:
         """Row t of set ``into`` |= the union over 1 <= a <= high of G(a) ^ row t - a of
         ``source``."""
         if high >= 1:
+            self.work += high * self.width
             xor_union(self.row(into, t), self.rows[source].bits, self.width, g, t, 1, high,
-                      self.accumulators)
+                      self.accumulators, self.vec)
 
-    cdef void running(self, int runs, int of, Py_ssize_t t) noexcept:
+    cdef void running(self, int runs, int of, Py_ssize_t t) noexcept nogil:
         """runs[t] = of[t] | runs[t - q]."""
         cdef word_t* out = self.row(runs, t)
         memcpy(out, self.row(of, t), self.width * sizeof(word_t))
         if t >= self.q:
             or_row(out, self.row(runs, t - self.q), self.width)
 
-    cdef int prepare(self, const nimber_t* g, Py_ssize_t t) except -1:
+    cdef int prepare(self, const nimber_t* g, Py_ssize_t t) except -1 nogil:
         """The rows of t that need G(0..t-1) only (a kind of span 0 leaves t = n tokens, so
         heap n reads them before its own value is known)."""
         cdef int i
@@ -282,6 +300,7 @@ cdef class Scratch:
         for i in range(SETS):
             if self.rows[i].used:
                 memset(self.row(i, t), 0, self.width * sizeof(word_t))
+        self.work += t + 2 * self.width
         pair_row(self.row(PAIRS, t), g, t, 0)
         if self.rows[UNEQUAL].used:
             pair_row(self.row(UNEQUAL, t), g, t, 1)
@@ -300,7 +319,7 @@ cdef class Scratch:
         self.length = t + 1
         return 0
 
-    cdef int add(self, const nimber_t* g, Py_ssize_t t) except -1:
+    cdef int add(self, const nimber_t* g, Py_ssize_t t) except -1 nogil:
         """The rows of t that hold G(t) (its value is in the table now)."""
         if self.rows[PARTITIONS].used:
             memcpy(self.row(PARTITIONS, t), self.row(TWO_PLUS, t), self.width * sizeof(word_t))
@@ -315,14 +334,22 @@ cdef class Scratch:
 
     # -- searches (what the rows do not hold) ------------------------------------------------
 
-    cdef inline int step(self) except -1:
-        self.work += 1
-        if self.work >= SIGNAL_WORK:
-            self.work = 0
-            PyErr_CheckSignals()
+    cdef inline int step(self) except -1 nogil:
+        self.work += STEP_WORK
+        if self.work >= PULSE_WORK:
+            self.pulse()
         return 0
 
-    cdef int parts(self, const nimber_t* g, Py_ssize_t v, Py_ssize_t t, int j) except -1:
+    cdef int pulse(self) except -1 nogil:
+        """Look at Ctrl-C and at the interrupt hook (a server's time cap), which raise to
+        end the call; the GIL is taken for that alone."""
+        self.work = 0
+        with gil:
+            PyErr_CheckSignals()
+            _limits.interrupt()
+        return 0
+
+    cdef int parts(self, const nimber_t* g, Py_ssize_t v, Py_ssize_t t, int j) except -1 nogil:
         """Whether j parts of t, any sizes, have the value v (1 or 0)."""
         cdef Py_ssize_t a
         if v >= 64 * self.width or j > t:
@@ -337,7 +364,7 @@ cdef class Scratch:
                 return 1
         return 0
 
-    cdef int at_least(self, const nimber_t* g, Py_ssize_t v, Py_ssize_t t, int j) except -1:
+    cdef int at_least(self, const nimber_t* g, Py_ssize_t v, Py_ssize_t t, int j) except -1 nogil:
         """Whether j parts or more of t, any sizes, have the value v."""
         cdef Py_ssize_t a
         if v >= 64 * self.width:
@@ -355,7 +382,7 @@ cdef class Scratch:
         return 0
 
     cdef int increasing(self, const nimber_t* g, Py_ssize_t v, Py_ssize_t t, int j,
-                        Py_ssize_t low) except -1:
+                        Py_ssize_t low) except -1 nogil:
         """Whether j parts of t, all different, each at least low, have the value v."""
         cdef Py_ssize_t a
         if j == 1:
@@ -369,7 +396,7 @@ cdef class Scratch:
         return 0
 
     cdef int different(self, const nimber_t* g, Py_ssize_t v, Py_ssize_t t, int j,
-                       bint more) except -1:
+                       bint more) except -1 nogil:
         """Whether j parts of t (j or more with more), all different, have the value v."""
         cdef int count = j
         while count * (count + 1) // 2 <= t:
@@ -381,7 +408,7 @@ cdef class Scratch:
         return 0
 
     cdef int unequal_pair(self, const nimber_t* g, Py_ssize_t v, Py_ssize_t t, int j,
-                          bint more) except -1:
+                          bint more) except -1 nogil:
         """Whether j parts of t (j or more with more), not all the same size, have the
         value v: two parts x < y, and the rest any j - 2 parts (or more)."""
         cdef Py_ssize_t x, y, w, rest
@@ -403,7 +430,7 @@ cdef class Scratch:
                     return 1
         return 0
 
-    cdef int found(self, const nimber_t* g, Py_ssize_t v, Search* s) except -1:
+    cdef int found(self, const nimber_t* g, Py_ssize_t v, Search* s) except -1 nogil:
         """Whether a search reaches v (see the twin's State.found)."""
         cdef int k
         if s.mark == ALL_DIFFERENT:
@@ -418,13 +445,14 @@ cdef class Scratch:
 
     # -- one heap ------------------------------------------------------------------------------
 
-    cdef int search_for(self, Py_ssize_t t, int j, int mark, bint more) except -1:
+    cdef int search_for(self, Py_ssize_t t, int j, int mark, bint more) except -1 nogil:
         cdef Search* grown
         if self.nsearches == self.search_room:
             self.search_room = max(16, 2 * self.search_room)
             grown = <Search*> realloc(self.searches, self.search_room * sizeof(Search))
             if grown == NULL:
-                raise MemoryError()
+                with gil:
+                    raise MemoryError()
             self.searches = grown
         self.searches[self.nsearches].t = t
         self.searches[self.nsearches].j = j
@@ -434,7 +462,7 @@ cdef class Scratch:
         return 0
 
     cdef int mark_unequal(self, const nimber_t* g, int set, Py_ssize_t t, int c, int j,
-                          bint more) except -1:
+                          bint more) except -1 nogil:
         """Mark a row's values of j parts of t (or more) under '?' (not all the same size):
         the row holds the all-same splits' values too, so each such value it newly marks is
         kept only where a split that is not all the same reaches it."""
@@ -459,7 +487,7 @@ cdef class Scratch:
         return 0
 
     cdef int mark_count(self, const nimber_t* g, Py_ssize_t t, int c, int j,
-                        int mark) except -1:
+                        int mark) except -1 nogil:
         """Mark the values of exactly j parts of t (XOR c), or list their search."""
         if j > t:
             return 0
@@ -483,7 +511,7 @@ cdef class Scratch:
         return 0
 
     cdef int mark_more(self, const nimber_t* g, Py_ssize_t t, int c, int j,
-                       int mark) except -1:
+                       int mark) except -1 nogil:
         """Mark the values of j parts of t or more (XOR c), or list their search."""
         cdef int k
         if mark == ALL_SAME:
@@ -514,7 +542,7 @@ cdef class Scratch:
         return 0
 
     cdef int mark_kind(self, const nimber_t* g, Py_ssize_t n, Py_ssize_t span,
-                       TKind* kind) except -1:
+                       TKind* kind) except -1 nogil:
         """Mark what a kind of this span gives heap n, and list its searches."""
         cdef Py_ssize_t t = n - span
         cdef int c = 0, h, top
@@ -529,7 +557,7 @@ cdef class Scratch:
             self.mark_more(g, t, c, top + 1, kind.mark[kind.ncounts - 1])
         return 0
 
-    cdef int mark_tail(self, const nimber_t* g, Py_ssize_t n) except -1:
+    cdef int mark_tail(self, const nimber_t* g, Py_ssize_t n) except -1 nogil:
         """Mark what the tail's kinds give heap n, a class of spans at a time (span by span
         where a kind needs more than the running unions)."""
         cdef Py_ssize_t i, top_t, k
@@ -543,15 +571,19 @@ cdef class Scratch:
                 continue
             simple = not kind.more
             for h in range(kind.ncounts):
-                j, mark = kind.count[h], kind.mark[h]
+                j = kind.count[h]
+                mark = kind.mark[h]
                 if j > 3 or mark == ALL_SAME or (j == 3 and mark != NONE):
                     simple = False
             if not simple:
-                for k in range(kind.span, n + 1, self.q):
+                k = kind.span
+                while k <= n:
                     self.mark_kind(g, n, k, kind)
+                    k += self.q
                 continue
             for h in range(kind.ncounts):
-                j, mark = kind.count[h], kind.mark[h]
+                j = kind.count[h]
+                mark = kind.mark[h]
                 if j == 0:
                     if top_t % self.q == 0:
                         put_bit(self.marked, 0)
@@ -564,7 +596,7 @@ cdef class Scratch:
                     or_row(self.marked, self.row(TRIPLE_RUNS, top_t), self.width)
         return 0
 
-    cdef Py_ssize_t value(self, const nimber_t* g, Py_ssize_t n) except -1:
+    cdef Py_ssize_t value(self, const nimber_t* g, Py_ssize_t n) except -1 nogil:
         """G(n), from G(0..n-1) and the rows."""
         cdef Py_ssize_t w, v, k
         cdef word_t free_bits
@@ -574,6 +606,7 @@ cdef class Scratch:
             self.mark_kind(g, n, self.kinds[k].span, &self.kinds[k])
         if self.q:
             self.mark_tail(g, n)
+        self.work += self.nkinds * self.width
         for w in range(self.width):
             free_bits = ~self.marked[w]
             while free_bits:
@@ -585,6 +618,39 @@ cdef class Scratch:
                     return v
                 free_bits &= free_bits - 1
         return 64 * self.width
+
+    # -- a run -----------------------------------------------------------------------------------
+
+    cdef int rebuild(self, const nimber_t* g, Py_ssize_t start) except -1 nogil:
+        """The rows of heaps 0..start-1 from their values (a call that does not go on)."""
+        cdef Py_ssize_t t
+        for t in range(start):
+            self.prepare(g, t)
+            while g[t] >= 64 * self.width:
+                self.widen()
+            self.add(g, t)
+            self.fingerprint = fold(self.fingerprint, g[t])
+            if self.work >= PULSE_WORK:
+                self.pulse()
+        return 0
+
+    cdef int run(self, nimber_t* g, Py_ssize_t start, Py_ssize_t stop) except -1 nogil:
+        """G(start..stop-1), heap by heap, a pulse every PULSE_WORK words at most."""
+        cdef Py_ssize_t n, v
+        for n in range(start, stop):
+            self.prepare(g, n)
+            v = self.value(g, n)
+            if v >= VALUE_LIMIT:
+                with gil:
+                    raise OverflowError(f"G({n}) = {v} does not fit the 16-bit table")
+            g[n] = <nimber_t> v
+            while v >= 64 * self.width:
+                self.widen()
+            self.add(g, n)
+            self.fingerprint = fold(self.fingerprint, g[n])
+            if self.work >= PULSE_WORK:
+                self.pulse()
+        return 0
 
 
 def extend(nimber_t[::1] table, Py_ssize_t start, Py_ssize_t stop, rules, scratch=None):
@@ -608,7 +674,7 @@ def extend(nimber_t[::1] table, Py_ssize_t start, Py_ssize_t stop, rules, scratc
 
 
 cdef int fill(Scratch st, nimber_t* g, Py_ssize_t start, Py_ssize_t stop, rules) except -1:
-    cdef Py_ssize_t t, n, v
+    cdef Py_ssize_t t
     cdef uint64_t h = 0
     cdef bint goes_on = st.next == start and st.rules == rules
     if goes_on:
@@ -617,24 +683,10 @@ cdef int fill(Scratch st, nimber_t* g, Py_ssize_t start, Py_ssize_t stop, rules)
         goes_on = h == st.fingerprint
     if not goes_on:
         st.start(rules)
-        for t in range(start):
-            st.prepare(g, t)
-            while g[t] >= 64 * st.width:
-                st.widen()
-            st.add(g, t)
-            st.fingerprint = fold(st.fingerprint, g[t])
     st.next = -1
-    for n in range(start, stop):
-        if n % SIGNAL_HEAPS == 0:
-            PyErr_CheckSignals()
-        st.prepare(g, n)
-        v = st.value(g, n)
-        if v >= VALUE_LIMIT:
-            raise OverflowError(f"G({n}) = {v} does not fit the 16-bit table")
-        g[n] = <nimber_t> v
-        while v >= 64 * st.width:
-            st.widen()
-        st.add(g, n)
-        st.fingerprint = fold(st.fingerprint, g[n])
+    with nogil:
+        if not goes_on:
+            st.rebuild(g, start)
+        st.run(g, start, stop)
     st.next = stop
     return 0

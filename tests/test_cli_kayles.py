@@ -204,6 +204,50 @@ def test_a_period_not_proved_says_how_far_to_try():
     text = ok_stdout(kayles("period", "--game", "0.9", "--to", "1024"))
     assert "no period proved within 1024 values; a larger --to may prove one (--to 2**12)" \
         in text
+    text = ok_stdout(kayles("period", "--game", "0.9", "--to", "0"))
+    assert text.endswith("a larger --to may prove one (--to 2**10)\n"), text
+
+
+@pytest.mark.parametrize("code, why", [
+    ("0.3F", "theorem A needs a saltus that is a power of two, and 3 is not"),
+    ("0.C9", "theorem A needs the values before the second period below the saltus (its H0), "
+             "and G(4) = 2 is not below 2"),
+])
+def test_a_regularity_no_theorem_here_proves_says_why_not_to_try_further(code, why):
+    """0.3F shows G(n + 6) = G(n) + 3 and 0.C9 G(n + 3) = G(n) + 2 (their first values from
+    a brute-force oracle): theorem A cannot prove either from any number of values, so no
+    larger --to is advised, and the hypothesis that fails is named."""
+    digits = {"0.3F": {1: {0: "", 1: ""}, 2: {0: "", 1: "", 2: "", 3: ""}},
+              "0.C9": {1: {2: "", 3: ""}, 2: {0: "", 3: ""}}}[code]
+    g = oracle.TakeBreak(digits).nimbers(60)
+    p, s, n0 = {"0.3F": (6, 3, 0), "0.C9": (3, 2, 3)}[code]
+    assert all(g[n + p] == g[n] + s for n in range(n0, 60 - p))
+    text = ok_stdout(kayles("period", "--game", code, "--to", "4096"))
+    first = text.splitlines()[0]
+    assert first.startswith(f"{code}: no period proved within 4096 values; no --to will prove "
+                            "the regularity observed here: " + why), text
+    assert "a larger --to" not in text
+    report = json.loads(ok_stdout(kayles("period", "--game", code, "--to", "4096", "--json")))
+    assert report["unprovable"].startswith(why) and report["observed"]["saltus"] == s
+
+
+def test_a_take_and_break_run_past_the_memory_is_refused_at_once_naming_what_fits(
+        monkeypatch):
+    """0.3F's values grow as n / 2 and its rows as n times that: 2**22 values would pass
+    16 bits near heap 131,070, 2**16 need some 1.3 GB; each refused before any work past
+    the first 4,096 values, with the most values that fit (KAYLES_MEMORY set: what Linux
+    calls available varies)."""
+    monkeypatch.setenv("KAYLES_MEMORY", "64G")
+    result = kayles("period", "--game", "0.3F", "--to", "2**22")
+    assert_usage_error(result)
+    err = result.stderr.decode()
+    assert "its values would pass 65,535" in err and "at most 131,070 fit" in err, err
+    monkeypatch.setenv("KAYLES_MEMORY", "1G")
+    result = kayles("grundy", "65535", "--game", "0.3F")
+    assert_usage_error(result)
+    err = result.stderr.decode()
+    assert re.search(r"65536 values of 0\.3F: it needs about 1\.[0-9] GB of memory .*"
+                     r"KAYLES_MEMORY is 1\.0 GB .*; at most 6[0-9],[0-9]{3} fit", err), err
 
 
 def test_period_text_mentions_the_period():

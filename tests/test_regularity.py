@@ -26,6 +26,7 @@ from kayles.engine.regularity import (
     parts_bound,
     prove,
     theorem_for,
+    unprovable,
 )
 from kayles.engine.rules import encode_takebreak
 from kayles.engine.sequence import Sequence
@@ -142,6 +143,25 @@ def test_0_3F_is_observed_not_proved():
     g = values("0.3F", 4096)
     assert observe(g, 4096) == (0, 6, 3) == find_arithmetic(g, 4096)
     assert Sequence(get_game("0.3F")).prove(4096) is None
+
+
+def test_why_no_theorem_here_proves_a_regularity_is_said():
+    """Only where no table could help: a saltus with an odd factor (0.3F's 3), values of the
+    first period at the saltus or above (0.C9: G(4) = 2 with saltus 2, so every stretch fails
+    H0), a code outside theorem A (four parts); '' for a proved regularity, a periodic one
+    and a table too short for the certificate."""
+    g = values("0.3F", 4096)
+    assert unprovable(get_game("0.3F"), g, 4096, 0, 6, 3).startswith(
+        "theorem A needs a saltus that is a power of two, and 3 is not")
+    g = values("0.C9", 1024)
+    assert observe(g, 1024) == (3, 3, 2)
+    assert "its H0), and G(4) = 2 is not below 2" in unprovable(get_game("0.C9"), g, 1024, 3, 3, 2)
+    g = values("0.8", 600)
+    assert unprovable(get_game("0.8"), g, 600, 1, 3, 1) == ""  # proved: nothing fails
+    assert unprovable(get_game("0.8"), g, 6, 1, 3, 1) == ""  # too short: more may help
+    assert unprovable(get_game("0.8"), g, 600, 1, 3, 0) == ""  # periodic: theorem P's
+    assert unprovable(get_game("0.G"), values("0.G", 64), 64, 0, 2, 1).startswith(
+        "theorem A covers finite hexadecimal codes")
 
 
 def test_any_n_follows_the_proved_formula():

@@ -16,14 +16,18 @@ import socket
 import subprocess
 import sys
 import threading
+from urllib.parse import quote
 
 import pytest
 
 pytest.importorskip("uvicorn")
 
+import oracle  # noqa: E402
 from conftest import ROOT, assert_usage_error, signal_and_measure, wait_until_busy  # noqa: E402
 
 SEVENS = "0." + "7" * 63  # the longest code: 63 kinds, values that keep growing
+MANY_PARTS = quote("0.&18446744073709551608;")  # take one, leave 3 to 63 heaps: a heap of
+                                                # 60 searches for minutes (take-and-break)
 CLIENT_SECONDS = 1  # KAYLES_CLIENT_SECONDS: how long a client may take over a request's head
 
 
@@ -92,8 +96,9 @@ def server(tmp_path):
     running.stop()
 
 
-def test_a_request_past_its_cpu_time_is_refused_and_others_are_served(server):
-    status, body = server.get(f"/api/sequence?game={SEVENS}&count=131072")
+@pytest.mark.parametrize("game, count", [(SEVENS, 131072), (MANY_PARTS, 100)])
+def test_a_request_past_its_cpu_time_is_refused_and_others_are_served(server, game, count):
+    status, body = server.get(f"/api/sequence?game={game}&count={count}")
     assert status == 400 and "needs more than the page's 1 s of work" in body["error"], body
     status, body = server.get("/api/nimber?game=kayles&n=10")
     assert (status, body["value"]) == (200, 2)
@@ -114,13 +119,35 @@ def test_a_misere_request_past_its_cpu_time_is_refused(server):
     assert server.get("/api/nimber?game=kayles&n=10")[0] == 200
 
 
-@pytest.mark.parametrize("request_kind", ["sequence", "misere"])
+def test_other_clients_are_answered_while_a_take_and_break_request_computes(tmp_path):
+    """The take-and-break kernel releases the GIL: with no cap, a request whose every heap
+    searches splits into up to 63 parts computes for minutes, and other clients are answered
+    while it does (it held every client up till it ended, past its cap and deaf to Ctrl-C)."""
+    running = Server(tmp_path, "--seconds", "3600")
+    asked = threading.Thread(
+        target=lambda: _ignore_errors(running.get, f"/api/sequence?game={MANY_PARTS}&count=100"))
+    try:
+        asked.start()
+        wait_until_busy(running.proc, 1.5)  # well into the work
+        expected = oracle.octal_nimbers("0.77", 14)
+        for n in range(10, 15):
+            status, body = running.get(f"/api/nimber?game=kayles&n={n}")
+            assert status == 200 and body["value"] == expected[n], body
+        assert asked.is_alive()  # answered while the long request went on
+    finally:
+        running.stop()
+        asked.join()
+
+
+@pytest.mark.parametrize("request_kind", ["sequence", "takebreak", "misere"])
 def test_ctrl_c_stops_the_server_in_the_middle_of_a_long_request(tmp_path, request_kind):
-    """A sequence request, and a misère search (the kernels' interrupt hook), each well
-    under way: Ctrl-C ends the server quietly."""
+    """A sequence request, a take-and-break one (its kernel's pulse) and a misère search
+    (the kernels' interrupt hook), each well under way: Ctrl-C ends the server quietly."""
     running = Server(tmp_path, "--seconds", "3600")
     if request_kind == "sequence":
         ask = (running.get, f"/api/sequence?game={SEVENS}&count=131072")
+    elif request_kind == "takebreak":
+        ask = (running.get, f"/api/sequence?game={MANY_PARTS}&count=100")
     else:
         ask = (running.post, "/api/analyse", json.dumps(MISERE_HEAVY).encode())
     asked = threading.Thread(target=lambda: _ignore_errors(*ask))

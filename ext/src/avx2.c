@@ -146,9 +146,57 @@ KAYLES_AVX2 kayles_word kayles_unmarked_avx2(
     return left;
 }
 
+/* into[w ^ words] |= row[w]: 4 words a vector, each moved within its aligned 4 by one
+   permutation of its 32-bit halves (width a multiple of 4). */
+KAYLES_AVX2 KAYLES_NOINLINE void kayles_or_moved_avx2(
+        kayles_word *KAYLES_RESTRICT into, const kayles_word *row, ptrdiff_t width,
+        ptrdiff_t words) {
+    const int low = (int) (words & 3);
+    const __m256i lanes = _mm256_setr_epi32(
+        2 * (0 ^ low), 2 * (0 ^ low) + 1, 2 * (1 ^ low), 2 * (1 ^ low) + 1,
+        2 * (2 ^ low), 2 * (2 ^ low) + 1, 2 * (3 ^ low), 2 * (3 ^ low) + 1);
+    ptrdiff_t high = words & ~(ptrdiff_t) 3, q;
+    for (q = 0; q < width; q += 4) {
+        __m256i words4 = _mm256_loadu_si256((const __m256i *) (row + q));
+        if (_mm256_testz_si256(words4, words4))
+            continue;   /* no value there: the sparse rows' many empty stretches */
+        __m256i moved = _mm256_permutevar8x32_epi32(words4, lanes);
+        __m256i *to = (__m256i *) (into + (q ^ high));
+        _mm256_storeu_si256(to, _mm256_or_si256(_mm256_loadu_si256(to), moved));
+    }
+}
+
+/* out[w] |= kayles_xor_permute(from[w], bits), from[w] = 0: 4 words a vector, the bits
+   of each moved by the swaps that bits names (width a multiple of 4). */
+KAYLES_AVX2 static inline __m256i kayles_swap_avx2(__m256i x, int shift, long long mask) {
+    const __m256i m = _mm256_set1_epi64x(mask);
+    return _mm256_or_si256(_mm256_slli_epi64(_mm256_and_si256(x, m), shift),
+                           _mm256_and_si256(_mm256_srli_epi64(x, shift), m));
+}
+
+KAYLES_AVX2 KAYLES_NOINLINE void kayles_or_permuted_avx2(
+        kayles_word *KAYLES_RESTRICT out, kayles_word *KAYLES_RESTRICT from, ptrdiff_t width,
+        int bits) {
+    ptrdiff_t q;
+    for (q = 0; q < width; q += 4) {
+        __m256i x = _mm256_loadu_si256((const __m256i *) (from + q));
+        if (_mm256_testz_si256(x, x))
+            continue;
+        if (bits & 1) x = kayles_swap_avx2(x, 1, 0x5555555555555555LL);
+        if (bits & 2) x = kayles_swap_avx2(x, 2, 0x3333333333333333LL);
+        if (bits & 4) x = kayles_swap_avx2(x, 4, 0x0F0F0F0F0F0F0F0FLL);
+        if (bits & 8) x = kayles_swap_avx2(x, 8, 0x00FF00FF00FF00FFLL);
+        if (bits & 16) x = kayles_swap_avx2(x, 16, 0x0000FFFF0000FFFFLL);
+        if (bits & 32) x = _mm256_shuffle_epi32(x, 0xB1);   /* the two halves of a word */
+        _mm256_storeu_si256((__m256i *) (out + q),
+                            _mm256_or_si256(_mm256_loadu_si256((const __m256i *) (out + q)), x));
+        _mm256_storeu_si256((__m256i *) (from + q), _mm256_setzero_si256());
+    }
+}
+
 const kayles_vectors kayles_avx2_vectors = {
     "avx2", 16, kayles_sweep_avx2, NULL, NULL, kayles_unhit_avx2, kayles_candidates_avx2,
-    kayles_unmarked_avx2,
+    kayles_unmarked_avx2, kayles_or_moved_avx2, kayles_or_permuted_avx2,
 };
 
 #endif

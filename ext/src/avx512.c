@@ -278,9 +278,55 @@ KAYLES_AVX512 kayles_word kayles_unmarked_avx512(
     return left;
 }
 
+/* into[w ^ words] |= row[w]: 8 words a vector, each moved within its aligned 8 by one
+   permutation (width a multiple of 8). */
+KAYLES_AVX512 KAYLES_NOINLINE void kayles_or_moved_avx512(
+        kayles_word *KAYLES_RESTRICT into, const kayles_word *row, ptrdiff_t width,
+        ptrdiff_t words) {
+    const __m512i lanes = _mm512_xor_si512(_mm512_set_epi64(7, 6, 5, 4, 3, 2, 1, 0),
+                                           _mm512_set1_epi64(words & 7));
+    ptrdiff_t high = words & ~(ptrdiff_t) 7, q;
+    for (q = 0; q < width; q += 8) {
+        __m512i words8 = _mm512_loadu_si512(row + q);
+        if (!_mm512_test_epi64_mask(words8, words8))
+            continue;   /* no value there: the sparse rows' many empty stretches */
+        __m512i moved = _mm512_permutexvar_epi64(lanes, words8);
+        kayles_word *to = into + (q ^ high);
+        _mm512_storeu_si512(to, _mm512_or_si512(_mm512_loadu_si512(to), moved));
+    }
+}
+
+/* out[w] |= kayles_xor_permute(from[w], bits), from[w] = 0: 8 words a vector, the bits
+   of each moved by the swaps that bits names (width a multiple of 8). */
+KAYLES_AVX512 static inline __m512i kayles_swap_avx512(__m512i x, int shift, long long mask) {
+    const __m512i m = _mm512_set1_epi64(mask);
+    return _mm512_or_si512(_mm512_slli_epi64(_mm512_and_si512(x, m), shift),
+                           _mm512_and_si512(_mm512_srli_epi64(x, shift), m));
+}
+
+KAYLES_AVX512 KAYLES_NOINLINE void kayles_or_permuted_avx512(
+        kayles_word *KAYLES_RESTRICT out, kayles_word *KAYLES_RESTRICT from, ptrdiff_t width,
+        int bits) {
+    ptrdiff_t q;
+    for (q = 0; q < width; q += 8) {
+        __m512i x = _mm512_loadu_si512(from + q);
+        if (!_mm512_test_epi64_mask(x, x))
+            continue;
+        if (bits & 1) x = kayles_swap_avx512(x, 1, 0x5555555555555555LL);
+        if (bits & 2) x = kayles_swap_avx512(x, 2, 0x3333333333333333LL);
+        if (bits & 4) x = kayles_swap_avx512(x, 4, 0x0F0F0F0F0F0F0F0FLL);
+        if (bits & 8) x = kayles_swap_avx512(x, 8, 0x00FF00FF00FF00FFLL);
+        if (bits & 16) x = kayles_swap_avx512(x, 16, 0x0000FFFF0000FFFFLL);
+        if (bits & 32) x = _mm512_rol_epi64(x, 32);
+        _mm512_storeu_si512(out + q, _mm512_or_si512(_mm512_loadu_si512(out + q), x));
+        _mm512_storeu_si512(from + q, _mm512_setzero_si512());
+    }
+}
+
 const kayles_vectors kayles_avx512_vectors = {
     "avx512bw", 32, kayles_sweep_avx512, kayles_sweep_set_avx512, kayles_sweep_window_avx512,
     kayles_unhit_avx512, kayles_candidates_avx512, kayles_unmarked_avx512,
+    kayles_or_moved_avx512, kayles_or_permuted_avx512,
 };
 
 #endif

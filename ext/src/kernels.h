@@ -225,12 +225,14 @@ static inline void kayles_store_int(int *p, int value) { *p = value; }
    kayles_pair_row: out |= {G(a) ^ G(t - a) : 1 <= a <= t/2} (a < t - a when unequal).
    kayles_xor_union: out |= the union over low <= a <= high of {v ^ g[a] : v in row
    t - a of rows} (0 < low, high < t); accumulators: 64 * width zero words, zero again
-   on return.  Below KAYLES_UNION_DIRECT rows each is moved bit by bit instead. */
+   on return; vec: the instructions of its step (or_moved).  Below KAYLES_UNION_DIRECT
+   rows each is moved bit by bit instead. */
 #define KAYLES_UNION_DIRECT 48
 void kayles_pair_row(kayles_word *out, const kayles_value *g, ptrdiff_t t, int unequal);
+struct kayles_vectors;
 void kayles_xor_union(kayles_word *out, const kayles_word *rows, ptrdiff_t width,
                       const kayles_value *g, ptrdiff_t t, ptrdiff_t low, ptrdiff_t high,
-                      kayles_word *accumulators);
+                      kayles_word *accumulators, const struct kayles_vectors *vec);
 
 /* How many cores this process may run on (1 without threads). */
 int kayles_cores(void);
@@ -301,6 +303,14 @@ typedef struct kayles_vectors {
     kayles_word (*unmarked)(const kayles_stamp *seen, kayles_stamp stamp, int b,
                             unsigned char *const *flags, const int *width, const int *c,
                             const int *drop_zero, int nflags);
+    /* into[w ^ words] |= row[w] for w < width (the take-and-break unions' step: a row moved
+       by a value's high bits), width a power of two; NULL: the plain loop. */
+    void (*or_moved)(kayles_word *into, const kayles_word *row, ptrdiff_t width,
+                     ptrdiff_t words);
+    /* out[w] |= kayles_xor_permute(from[w], bits) and from[w] = 0 for w < width (the
+       unions' last step: an accumulator's bits moved once), width a power of two; NULL:
+       the plain loop. */
+    void (*or_permuted)(kayles_word *out, kayles_word *from, ptrdiff_t width, int bits);
 } kayles_vectors;
 
 extern const kayles_vectors kayles_portable_vectors;  /* pairs.c */

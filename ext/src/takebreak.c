@@ -7,7 +7,9 @@
    number of parts from the rows of every split).  Moving a set by v -> v ^ c moves word
    w to w ^ (c >> 6) and its bits by kayles_xor_permute(c & 63); the union collects each
    a's row in the accumulator of c & 63 (whole words, no bits moved) and moves the bits
-   of each accumulator once at the end, so a's row costs one OR a word. */
+   of each accumulator once at the end, so a's row costs one OR a word: a vector's worth at
+   a time where the CPU has them (vec->or_moved: 8 words, or 4, a permutation within each
+   aligned group of 8 or 4 and an OR). */
 
 #include <string.h>
 
@@ -24,7 +26,8 @@ void kayles_pair_row(kayles_word *KAYLES_RESTRICT out, const kayles_value *g, pt
 
 void kayles_xor_union(kayles_word *KAYLES_RESTRICT out, const kayles_word *rows,
                       ptrdiff_t width, const kayles_value *g, ptrdiff_t t, ptrdiff_t low,
-                      ptrdiff_t high, kayles_word *KAYLES_RESTRICT accumulators) {
+                      ptrdiff_t high, kayles_word *KAYLES_RESTRICT accumulators,
+                      const kayles_vectors *vec) {
     ptrdiff_t a, w;
     kayles_word used = 0;
     if (high - low < KAYLES_UNION_DIRECT) {   /* few rows: each moved bit by bit */
@@ -43,6 +46,10 @@ void kayles_xor_union(kayles_word *KAYLES_RESTRICT out, const kayles_word *rows,
         kayles_word *into = accumulators + (ptrdiff_t) (g[a] & 63) * width;
         ptrdiff_t words = (ptrdiff_t) (g[a] >> 6);
         used |= 1ULL << (g[a] & 63);
+        if (vec->or_moved != NULL && width >= 8) {
+            vec->or_moved(into, row, width, words);
+            continue;
+        }
         for (w = 0; w < width; w++)
             into[w ^ words] |= row[w];
     }
@@ -50,6 +57,10 @@ void kayles_xor_union(kayles_word *KAYLES_RESTRICT out, const kayles_word *rows,
         int bits = kayles_lowest_bit(used);
         kayles_word *from = accumulators + (ptrdiff_t) bits * width;
         used &= used - 1;
+        if (vec->or_permuted != NULL && width >= 8) {
+            vec->or_permuted(out, from, width, bits);
+            continue;
+        }
         for (w = 0; w < width; w++) {
             if (from[w]) {
                 out[w] |= kayles_xor_permute(from[w], bits);

@@ -398,12 +398,12 @@ static void test_threads(void) {
     }
 }
 
-/* kayles_pair_row and kayles_xor_union against the definitions, on random tables whose
-   values fill rows of 1 to 8 words; the accumulators must be zero again after each union,
-   and nothing is written outside the row. */
-static void test_takebreak_rows(void) {
+/* kayles_pair_row and kayles_xor_union (with a vector table's step) against the
+   definitions, on random tables whose values fill rows of 1 to 32 words; the accumulators
+   must be zero again after each union, and nothing is written outside the row. */
+static void test_takebreak_rows(const kayles_vectors *vec) {
     for (int trial = 0; trial < 60; trial++) {
-        ptrdiff_t width = (ptrdiff_t) 1 << random_below(4), t = 3 + random_below(200), a, w;
+        ptrdiff_t width = (ptrdiff_t) 1 << random_below(6), t = 3 + random_below(200), a, w;
         unsigned limit = (unsigned) (64 * width);
         kayles_value *g = allocate((size_t) t * sizeof *g);
         kayles_word *rows = allocate((size_t) (t * width) * sizeof *rows);
@@ -429,7 +429,7 @@ static void test_takebreak_rows(void) {
             (unsigned) (t - low));
         if (high >= t)
             high = t - 1;
-        kayles_xor_union(out, rows, width, g, t, low, high, accumulators);
+        kayles_xor_union(out, rows, width, g, t, low, high, accumulators, vec);
         for (a = low; a <= high; a++)
             for (unsigned v = 0; v < limit; v++)
                 if (rows[(t - a) * width + (v >> 6)] >> (v & 63) & 1) {
@@ -437,8 +437,8 @@ static void test_takebreak_rows(void) {
                     expected[moved >> 6] |= 1ULL << (moved & 63);
                 }
         for (w = 0; w < width; w++)
-            CHECK(out[w] == expected[w], "xor_union: word %td, t %td, a %td..%td", w, t, low,
-                  high);
+            CHECK(out[w] == expected[w], "xor_union (%s): word %td, t %td, a %td..%td",
+                  vec->name, w, t, low, high);
         for (w = 0; w < 64 * width; w++)
             CHECK(accumulators[w] == 0, "xor_union: accumulator word %td left", w);
         free(g);
@@ -461,7 +461,7 @@ int main(void) {
     test_rare_pass();
     test_gather_or();
     test_mark_pairs();
-    test_takebreak_rows();
+    test_takebreak_rows(portable);
     test_threads();
     test_sweeps(kayles_portable, portable->sweep, NULL);
     for (int k = 0; k < 2; k++) {
@@ -476,6 +476,7 @@ int main(void) {
         test_checked_share(v->name, v->unhit);
         test_candidates(v->name, v->candidates);
         test_unmarked(v->name, v->unmarked);
+        test_takebreak_rows(v);
     }
     printf("%d checks of the %s%s%s kernels: %d failed\n", checks, kayles_portable,
            avx2 ? ", avx2" : "", avx512 ? ", avx512bw" : "", failures);

@@ -31,21 +31,27 @@ from __future__ import annotations
 
 from _thread import allocate_lock
 
+from ._core_pure import VECTORS
 from ._kernel_args import for_takebreak
+from .limits import interrupt
 from .rules import multisets
 
-__all__ = ["Scratch", "extend"]
+__all__ = ["VECTORS", "Scratch", "extend"]
 
 VALUE_LIMIT = 1 << 16  # nimbers are stored as unsigned 16-bit integers
+PULSE_STEPS = 1 << 12  # search steps between looks at the interrupt hook (a server's cap)
 NONE, ALL_DIFFERENT, NOT_ALL_SAME, ALL_SAME = range(4)  # rules.MARK_CODES
 
 
 class Scratch:
     """Working memory for extend, kept between calls: a call that goes on where the last
     one ended (start = the heap it reached, the same rules, the same values below start,
-    in any buffer) keeps the sets it built; one call at a time (``lock``)."""
+    in any buffer) keeps the sets it built; one call at a time (``lock``).  ``vector``: one
+    of VECTORS, as the compiled twin takes it (plain Python here)."""
 
-    def __init__(self) -> None:
+    def __init__(self, vector: str | None = None) -> None:
+        if vector is not None and vector not in VECTORS:
+            raise ValueError(f"vector must be one of {', '.join(VECTORS)}, not {vector!r}")
         self.lock = allocate_lock()
         self.next = -1
         self.rules = None
@@ -76,6 +82,15 @@ class _State:
         self.ones: list[int] = []  # tails: running unions per class of bit G(t) (t >= 1)
         self.pair_runs: list[int] = []  # ... of X(t)
         self.unequal_runs: list[int] = []  # ... of the unequal pairs' sets
+        self.steps = 0  # search steps since the last look at the interrupt hook
+
+    def step(self) -> None:
+        """One search step: every PULSE_STEPS, the interrupt hook (kayles.engine.limits),
+        which raises to end the call (a server's time cap; Ctrl-C reaches Python anyway)."""
+        self.steps += 1
+        if self.steps >= PULSE_STEPS:
+            self.steps = 0
+            interrupt()
 
     def prepare(self, t: int) -> None:
         """Keep the pair sets of t, which need G(0..t-1) only (a kind of span 0 leaves
@@ -116,6 +131,7 @@ class _State:
         """Whether j parts of t, any sizes, have the value v."""
         if j == 2:
             return t >= 2 and self.pairs[t] >> v & 1 == 1
+        self.step()
         g = self.table
         return any(self.parts(v ^ g[a], t - a, j - 1) for a in range(1, t // j + 1))
 
@@ -123,6 +139,7 @@ class _State:
         """Whether j parts or more of t, any sizes, have the value v."""
         if j <= 1:
             return (t == 0 and v == 0 and j == 0) or (t >= 1 and v in self.partitions[t])
+        self.step()
         g = self.table
         return any(self.at_least(v ^ g[a], t - a, j - 1) for a in range(1, t // j + 1))
 
@@ -135,6 +152,7 @@ class _State:
             if count * (count + 1) // 2 > t:
                 break
             for split in multisets(t, count, "!"):
+                self.step()
                 value = 0
                 for part in split:
                     value ^= g[part]
@@ -148,6 +166,7 @@ class _State:
         g = self.table
         for x in range(1, t):
             for y in range(x + 1, t - x + 1):
+                self.step()
                 w, rest = v ^ g[x] ^ g[y], t - x - y
                 if more:
                     if self.at_least(w, rest, max(j - 2, 0)):
@@ -282,6 +301,7 @@ def extend(table, start: int, stop: int, rules, scratch=None) -> None:
                 state.prepare(t)
                 state.add(t)
         for n in range(start, stop):
+            interrupt()
             state.prepare(n)
             table[n] = _value(state, n)
             state.add(n)

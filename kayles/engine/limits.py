@@ -29,10 +29,11 @@ _interrupt = None  # the hook set_interrupt gives the kernels' long loops (None:
 
 
 def set_interrupt(hook) -> None:
-    """Have the misère and quotient kernels' long loops call ``hook()`` now and then (with
-    their look at signals, a few thousand steps apart, in both twins): it raises to end the
-    work of the thread that calls it.  ``kayles serve`` uses it for its time cap and its
-    stop, in request threads that signals never reach.  None: no hook."""
+    """Have the misère, quotient and take-and-break kernels' long loops call ``hook()`` now
+    and then (with their look at signals, a few milliseconds of work apart, in both twins):
+    it raises to end the work of the thread that calls it.  ``kayles serve`` uses it for
+    its time cap and its stop, in request threads that signals never reach.  None: no
+    hook."""
     global _interrupt
     _interrupt = hook
 

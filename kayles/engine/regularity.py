@@ -60,7 +60,7 @@ if TYPE_CHECKING:
     from .rules import Game
 
 __all__ = ["ARITHMETIC", "PERIODIC", "certified", "find_arithmetic", "observe", "parts_bound",
-           "prove", "theorem_for"]
+           "prove", "theorem_for", "unprovable"]
 
 PERIODIC = "theorem P"  # periodicity of moves that leave at most K parts
 ARITHMETIC = "theorem A"  # the saltus certificate
@@ -168,20 +168,58 @@ def certified(game: Game, table, length: int, n0: int, p: int, s: int) -> bool:
         for start in range(n0, n0 + LATER):
             if start + big_p > MAX_BASE or start + big_p + p > length or t >= length:
                 break
-            if _certificate(game, table, start, big_p, big_s):
+            if not _certificate(game, table, start, big_p, big_s):
                 return True
     return False
 
 
-def _certificate(game: Game, g, n0: int, p: int, s: int) -> bool:
-    """H0 to H3 of theorem A for (n0, p, s) (the module header)."""
+def unprovable(game: Game, table, length: int, n0: int, p: int, s: int) -> str:
+    """Why theorem A proves the arithmetic regularity (n0, p, s) that table[:length] shows
+    from no table, however long, in words; '' where a longer table may (a periodic
+    regularity, or a certificate not tried for want of values).  ``certified`` tries the
+    stretches (k p, k s), k in STRETCHES, from n0 to n0 + LATER: a stretch keeps an odd
+    factor of s, and where the period's values reach s, those of k periods reach k s (the
+    regularity as observed), so H0 fails for every one, later preperiods included."""
+    if not s:
+        return ""
+    if theorem_for(game) != ARITHMETIC:
+        return ("theorem A covers finite hexadecimal codes whose moves take a token and "
+                "leave at most three parts")
+    if s & (s - 1):
+        return (f"theorem A needs a saltus that is a power of two, and {s} is not (nor is "
+                f"{s} times any power of two)")
+    period_top = max(range(n0, n0 + p), key=lambda x: table[x])
+    if table[period_top] >= s:
+        return (f"theorem A needs the values before the second period below the saltus (its "
+                f"H0), and G({period_top}) = {table[period_top]} is not below {s} (nor, k "
+                f"periods on, below {s}k)")
+    failed, short = set(), False
+    for k in STRETCHES:
+        for start in range(n0, n0 + LATER):
+            if start + k * p > MAX_BASE:
+                break
+            if start + k * p + p > length or game.span >= length:
+                short = True
+                break
+            failed.add(_certificate(game, table, start, k * p, k * s))
+    if short or "" in failed:
+        return ""
+    if not failed:
+        return (f"theorem A's certificate lists bases below {MAX_BASE}, and n0 + p = "
+                f"{n0 + p}")
+    return f"theorem A's certificate fails ({', '.join(sorted(failed))}) for every stretch"
+
+
+def _certificate(game: Game, g, n0: int, p: int, s: int) -> str:
+    """H0 to H3 of theorem A for (n0, p, s) (the module header): '' when they hold, else the
+    first that fails ('H0' .. 'H3')."""
     top = n0 + p  # bases lie in [1, top)
     if any(g[x] >= s for x in range(top)):
-        return False  # H0
+        return "H0"
     t = game.span
     for big in range(top, t + 1):  # H1
         if g[big] != s * ((big - n0) // p) + g[n0 + (big - n0) % p]:
-            return False
+            return "H1"
     digits: dict[int, set[int]] = {}  # the counts of each span (two kinds of one span: both)
     for kind in game.kinds:
         digits.setdefault(kind.span, set()).update(kind.leave)
@@ -214,9 +252,9 @@ def _certificate(game: Game, g, n0: int, p: int, s: int) -> bool:
             if c == 0 and large >= 1 and z <= 1:
                 reach |= bits
         if reach & ((1 << g[base]) - 1) != (1 << g[base]) - 1:
-            return False  # H2: a value below G(B) at the top level
+            return "H2"  # a value below G(B) at the top level
         if n0 == 0 and any(c == 0 and bits >> g[base] & 1 for c, _, _, bits in configs):
-            return False  # H2: G(B) itself
+            return "H2"  # G(B) itself
         cmax = max((c for c, *_ in configs), default=0)
         for d in range(1, cmax + 3):
             one = zero = 0
@@ -227,8 +265,8 @@ def _certificate(game: Game, g, n0: int, p: int, s: int) -> bool:
                 if (c == d and z == 0) or (large in (2, 3) and z <= 2 and below):
                     zero |= bits
             if one & full != full or zero & full != full:
-                return False  # H3
-    return True
+                return "H3"
+    return ""
 
 
 def _put(values: dict, key: tuple[int, int, int], value: int) -> None:

@@ -25,6 +25,7 @@ old (whose first values stay as they were) before its length is raised.
 from __future__ import annotations
 
 from _thread import RLock
+from time import perf_counter
 
 from ..errors import InputError, ResourceError, shown
 from .limits import THREADS, memory, table_limit
@@ -42,6 +43,9 @@ TAKEBREAK_PROOF_LIMIT = 1 << 14  # ... for a game beyond the octal kernels (thre
                                  # a heap's every pair: 2**14 in seconds, 2**20 in days)
 FIRST_CHECK = 64  # the first checkpoint; checkpoints double from there
 PROGRESS_STEP = 1 << 16  # values per kernel call while someone watches the progress
+PROGRESS_SECONDS = 1.0  # ... at most, for a take-and-break game, about this long a call
+COST_PREFIX = 1 << 12  # values of a take-and-break game computed before its memory is
+                       # foreseen (kayles.engine.cost: their growth is measured on them)
 
 
 class CrewTrials:
@@ -213,6 +217,8 @@ class Sequence:
         self._lock = RLock()  # over growth and proofs (see the module header)
         self.listeners: list[Callable[[Sequence], None]] = []
         self._borrowed = 0  # values taken over from a proof computed elsewhere (from_proof)
+        self._largest = (0, 0)  # (values looked at, their largest): the growth check_memory sees
+        self._progress_step = 64  # a take-and-break game's values a call while watched
 
     @property
     def step(self) -> int | None:
@@ -329,11 +335,35 @@ class Sequence:
                 )
         self._grow(count)
 
+    def check_memory(self, count: int) -> None:
+        """Refuse at once (ResourceError, one sentence naming the most values that fit) a
+        take-and-break table of ``count`` values whose rows would pass the memory kayles may
+        use or whose values would pass 16 bits, foreseen from the values' growth measured
+        on the first COST_PREFIX (kayles.engine.cost); computes those first.  Octal tables
+        take 2 bytes a value: ``direct_limit``."""
+        if self.octal or count <= COST_PREFIX or self.period is not None:
+            return
+        if self._length < COST_PREFIX:
+            self._grow(COST_PREFIX)
+            if self.period is not None:
+                return
+        from .cost import refusal
+
+        seen, largest = self._largest
+        if seen < self._length:
+            largest = max(largest, max(self._table[seen:self._length]))
+            self._largest = (self._length, largest)
+        why = refusal(self.game.name, self.encoded, largest, self._length, count)
+        if why:
+            raise ResourceError(why)
+
     def _grow(self, count: int) -> None:
+        self.check_memory(count)
         while self._length < count and self.period is None:
             stop = min(count, self._checkpoint)
             if self.progress is not None:
-                stop = min(stop, self._length + PROGRESS_STEP)
+                step = PROGRESS_STEP if self.octal else self._progress_step
+                stop = min(stop, self._length + step)
                 self.progress.update(self._length, count)
             if self._step is not None:
                 stop = min(stop, self._length + self._step)
@@ -349,8 +379,6 @@ class Sequence:
                 stop, trial = self._crews.half(self._length, stop)
                 if trial is not None:
                     self._scratch = self._crews.scratch(trial, kernel)
-                    from time import perf_counter
-
                     began = perf_counter()
             if not self.octal:
                 extend = kernel.extend
@@ -358,6 +386,7 @@ class Sequence:
                 extend = kernel.extend_sparse
             else:
                 extend = kernel.extend_plain
+            began_call = perf_counter()
             try:
                 extend(self._table, self._length, stop, self.encoded, self._scratch)
             except OverflowError as exc:  # a value of 2**16 or more: the table's bound
@@ -366,6 +395,11 @@ class Sequence:
             if trial is not None:
                 self._scratch = self._crews.timed(trial, perf_counter() - began,
                                                   stop - self._length, stop)
+            if not self.octal and self.progress is not None:  # calls of PROGRESS_SECONDS
+                took = perf_counter() - began_call
+                grown = self._progress_step * 2 if took < PROGRESS_SECONDS / 2 else (
+                    self._progress_step // 2 if took > PROGRESS_SECONDS else self._progress_step)
+                self._progress_step = max(1, min(PROGRESS_STEP, grown))
             self._length = stop
             if stop == self._checkpoint:
                 self._check()

@@ -9,6 +9,12 @@ then and every ``EVERY`` seconds after, as long-running scientific tools do:
 
 so short runs (every answer a test or a script waits for) write nothing.  The
 environment variable KAYLES_PROGRESS_SECONDS sets both intervals (seconds).
+
+The time left follows the work's measured growth, not a constant rate: the time to reach
+n done grows as n**e, e fitted between the first sample at half the work done now or less
+and now (1 for octal games, some 3 for a take-and-break game whose values grow: its
+kernel's cost a heap grows with the heap and with its values); e is 1 until there is such
+a sample, and kept within 1 to MAX_GROWTH.
 """
 
 from __future__ import annotations
@@ -20,6 +26,7 @@ __all__ = ["Bar", "bar", "seconds", "sequence_bar"]
 
 FIRST_LINE = 10.0  # seconds of work before the first progress line
 EVERY = 30.0  # seconds between progress lines
+MAX_GROWTH = 6.0  # the largest exponent of the time's growth a line's time left assumes
 
 
 class Bar:
@@ -101,17 +108,40 @@ class _Lines:
         first, self.every = seconds()
         self.started = time.monotonic()
         self.next_line = self.started + first
+        self.samples: list[tuple[int, float]] = []  # (done, seconds since started)
 
     def resume(self, done: int) -> None:
         """``done`` was done before: the rate counts from now, the first line comes later."""
         self.initial = done
         self.started = time.monotonic()
         self.next_line = self.started + seconds()[0]
+        self.samples = []
+
+    def growth(self, done: int, elapsed: float) -> float:
+        """The exponent e of the time's growth (the module header)."""
+        import math
+
+        half = [(n, t) for n, t in self.samples if self.initial < n <= done // 2 and t > 0]
+        if not half or elapsed <= 0:
+            return 1.0
+        n, t = half[-1]
+        e = math.log(elapsed / t) / math.log((done - self.initial) / (n - self.initial))
+        return min(max(e, 1.0), MAX_GROWTH)
+
+    def left(self, done: int, elapsed: float) -> float:
+        """Seconds left: the time to done, grown to the total as done**e grows."""
+        e = self.growth(done, elapsed)
+        base = self.initial
+        return elapsed * ((self.total - base) ** e - (done - base) ** e) / (done - base) ** e
 
     def update(self, done: int, total: int | None = None) -> None:
         now = time.monotonic()
         if total is not None:
             self.total = total
+        if done > self.initial and (not self.samples or done > self.samples[-1][0]):
+            self.samples.append((done, now - self.started))
+            if len(self.samples) > 4096:  # a sample at every half of the work is enough
+                self.samples = self.samples[::2]
         if now < self.next_line:
             return
         self.next_line = now + self.every
@@ -121,7 +151,7 @@ class _Lines:
             line += f" ({100 * done // self.total}%)"
         line += f", {_si(rate)} {self.unit}/s"
         if rate and self.total > done:
-            line += f", about {_duration((self.total - done) / rate)} left"
+            line += f", about {_duration(self.left(done, now - self.started))} left"
         try:
             sys.stderr.write(line + "\n")
             sys.stderr.flush()

@@ -85,10 +85,11 @@ def register(sub) -> None:
 
 def _further(game, computed: int) -> str:
     """What to try after no proof: 32 times more values for an octal code (its time grows
-    about linearly), 4 times more for others (the take-and-break kernel's is cubic)."""
+    about linearly), 4 times more for others (the take-and-break kernel's is cubic); at
+    least 2**10 (after --to 0, say)."""
     from ...engine.sequence import direct_limit
 
-    log2 = ((32 if game.octal else 4) * computed - 1).bit_length()
+    log2 = (max((32 if game.octal else 4) * computed, 1 << 10) - 1).bit_length()
     if 1 << log2 <= direct_limit():
         return f"a larger --to may prove one (--to 2**{log2})"
     return (f"2**{log2} values would outgrow the memory allowed (KAYLES_MEMORY, "
@@ -203,7 +204,19 @@ def checksum_hex(sequence, count: int) -> str:
     return f"{fletcher32_of_pieces(sequence.segments(count)):08x}"
 
 
+def _check_memory(name: str, count: int) -> None:
+    """Refuse at once a take-and-break table of count values that would not fit (its memory
+    foreseen from the first values' growth: Sequence.check_memory), before any file."""
+    from ...engine.codes import get_game
+    from ...engine.sequence import Sequence
+
+    game = get_game(name)
+    if not game.octal:
+        Sequence(game).check_memory(count)
+
+
 def command_grundy(args, out) -> None:
+    _check_memory(args.game, args.n + 1)
     sequence, saving = _long_run(args)
     try:
         sequence.segments(args.n + 1)
@@ -233,6 +246,7 @@ def command_period(args, out) -> int:
         args.max = proof_limit(get_game(args.game))
     if too_long(args.max):
         raise InputError(f"--to: {too_long(args.max)}")
+    _check_memory(args.game, args.max)
     sequence, saving = _long_run(args, args.max)
     game = sequence.game
     try:
@@ -253,14 +267,18 @@ def command_period(args, out) -> int:
         report["theorem"] = found.theorem
     if not game.provable:
         report["reason"] = _unprovable(game)
-    observed = None
+    observed, unproved = None, ""
     if found is None and not game.octal:
-        from ...engine.regularity import observe
+        from ...engine.regularity import observe, unprovable
 
-        seen = observe(sequence.table(len(sequence)), len(sequence))
+        table = sequence.table(len(sequence))
+        seen = observe(table, len(sequence))
         if seen is not None:
             observed = dict(zip(("preperiod", "period", "saltus"), seen))
             report["observed"] = {**observed, "to": len(sequence) - 1}
+            unproved = unprovable(game, table, len(sequence), *seen)
+            if unproved:
+                report["unprovable"] = unproved
     report["fletcher32"] = checksum_hex(sequence, report["values"])
     if args.json:
         dump_json(report, out)
@@ -276,6 +294,9 @@ def command_period(args, out) -> int:
                   f"(proved with {found.values} values{by})\n")
     elif not game.provable:
         out.write(f"{game.name}: no proof possible: {report['reason']}\n")
+    elif unproved:
+        out.write(f"{game.name}: no period proved within {len(sequence)} values; no --to "
+                  f"will prove the regularity observed here: {unproved}\n")
     else:
         out.write(f"{game.name}: no period proved within {len(sequence)} values; "
                   f"{_further(game, len(sequence))}\n")
