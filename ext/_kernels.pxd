@@ -54,6 +54,12 @@ cdef extern from "kernels.h" nogil:
                                       const nimber_t* g, Py_ssize_t t, Py_ssize_t low,
                                       Py_ssize_t high, word_t* accumulators,
                                       const vectors_t* vec) noexcept
+    enum:
+        UNION_AHEAD "KAYLES_AHEAD"        # heaps whose three parts one pass over the rows makes
+    void xor_union_ahead "kayles_xor_union_ahead"(word_t* out, const word_t* rows,
+                                                  Py_ssize_t width, const nimber_t* g,
+                                                  Py_ssize_t t, word_t* accumulators,
+                                                  const vectors_t* vec) noexcept
     const vectors_t* vectors_named "kayles_vectors_named"(const char* name) noexcept
 
     enum:

@@ -21,8 +21,9 @@ heap's value is an OR of rows a kind, then its least unmarked value; only what t
 do not hold is searched per candidate value (four parts or more, '!' on three parts or
 more, and the value of an all-same split under '?').  The unions cost one OR a word a
 part (kayles_xor_union), a vector of 8 words (AVX-512) or 4 (AVX2) at a time, the empty
-ones skipped: three parts cost O(t * width) a heap still, some 3 times faster than word
-by word (docs/benchmarks.md).  ``width`` doubles (every row copied) when a value reaches
+ones skipped, and three parts are made for UNION_AHEAD (16) heaps at once, each row read
+once for all of them (kayles_xor_union_ahead: past 2**14 values the rows outgrow the
+caches): O(t * width) a heap still, some 3 to 7 times faster (docs/benchmarks.md).  ``width`` doubles (every row copied) when a value reaches
 64 * width.
 
 A call holds the Scratch's lock (one call at a time) and releases the GIL for its whole
@@ -45,7 +46,16 @@ from libc.stdlib cimport calloc, free, realloc
 from libc.string cimport memcpy, memset
 
 from _common cimport MAX_KEPT, MAX_KINDS, hold, nimber_t, word_t
-from _kernels cimport lowest_bit, pair_row, vectors_named, vectors_t, xor_permute, xor_union
+from _kernels cimport (
+    UNION_AHEAD,
+    lowest_bit,
+    pair_row,
+    vectors_named,
+    vectors_t,
+    xor_permute,
+    xor_union,
+    xor_union_ahead,
+)
 
 from kayles.engine import _kernel_args as _args
 from kayles.engine import limits as _limits
@@ -151,7 +161,8 @@ cdef class Scratch:
     cdef Py_ssize_t width, length # words a row; rows made (heaps 0..length-1)
     cdef Rows rows[SETS]
     cdef word_t* marked           # the values the heap at hand reaches so far
-    cdef word_t* accumulators     # kayles_xor_union's, 64 rows
+    cdef word_t* accumulators     # UNION_AHEAD * 64 rows: kayles_xor_union_ahead's
+    cdef Py_ssize_t ahead_end     # TRIPLES rows below this hold the part made ahead
     cdef Search* searches
     cdef Py_ssize_t nsearches, search_room
     cdef long long work           # since the last pulse (PULSE_WORK)
@@ -220,9 +231,9 @@ cdef class Scratch:
         self.rows[UNEQUAL_RUNS].used = tail > 0 and unequal
         self.rows[TRIPLE_RUNS].used = tail_triples
         self.width = 1
-        self.length = 0
+        self.length = self.ahead_end = 0
         self.marked = <word_t*> calloc(1, sizeof(word_t))
-        self.accumulators = <word_t*> calloc(64, sizeof(word_t))
+        self.accumulators = <word_t*> calloc(UNION_AHEAD * 64, sizeof(word_t))
         if self.marked == NULL or self.accumulators == NULL:
             raise MemoryError()
         self.rules = rules
@@ -262,14 +273,14 @@ cdef class Scratch:
             if grown == NULL:
                 with gil:
                     raise MemoryError()
-            for t in range(self.length):
+            for t in range(max(self.length, self.ahead_end)):
                 memcpy(grown + t * width, self.rows[i].bits + t * old, old * sizeof(word_t))
             free(self.rows[i].bits)
             self.rows[i].bits = grown
         free(self.marked)
         free(self.accumulators)
         self.marked = <word_t*> calloc(width, sizeof(word_t))
-        self.accumulators = <word_t*> calloc(64 * width, sizeof(word_t))
+        self.accumulators = <word_t*> calloc(UNION_AHEAD * 64 * width, sizeof(word_t))
         if self.marked == NULL or self.accumulators == NULL:
             with gil:
                 raise MemoryError()
@@ -285,6 +296,23 @@ cdef class Scratch:
             xor_union(self.row(into, t), self.rows[source].bits, self.width, g, t, 1, high,
                       self.accumulators, self.vec)
 
+    cdef void triples(self, const nimber_t* g, Py_ssize_t t) noexcept nogil:
+        """Row t of TRIPLES: made ahead for UNION_AHEAD heaps from t at once where a run of
+        them starts (the first parts whose rows are there, each row read once for all of
+        them: kayles_xor_union_ahead), then the first parts below k of heap t + k once their
+        rows are (kayles_xor_union)."""
+        cdef Py_ssize_t k
+        if t >= self.ahead_end:
+            memset(self.row(TRIPLES, t), 0, UNION_AHEAD * self.width * sizeof(word_t))
+            self.work += (t // 3) * self.width
+            xor_union_ahead(self.row(TRIPLES, t), self.rows[PAIRS].bits, self.width, g, t,
+                            self.accumulators, self.vec)
+            self.ahead_end = t + UNION_AHEAD
+        k = min(t - (self.ahead_end - UNION_AHEAD) - 1, t // 3)
+        if k >= 1:
+            xor_union(self.row(TRIPLES, t), self.rows[PAIRS].bits, self.width, g, t, 1, k,
+                      self.accumulators, self.vec)
+
     cdef void running(self, int runs, int of, Py_ssize_t t) noexcept nogil:
         """runs[t] = of[t] | runs[t - q]."""
         cdef word_t* out = self.row(runs, t)
@@ -296,16 +324,16 @@ cdef class Scratch:
         """The rows of t that need G(0..t-1) only (a kind of span 0 leaves t = n tokens, so
         heap n reads them before its own value is known)."""
         cdef int i
-        self.reserve(t + 1)
+        self.reserve(t + UNION_AHEAD)
         for i in range(SETS):
-            if self.rows[i].used:
+            if self.rows[i].used and i != TRIPLES:
                 memset(self.row(i, t), 0, self.width * sizeof(word_t))
         self.work += t + 2 * self.width
         pair_row(self.row(PAIRS, t), g, t, 0)
         if self.rows[UNEQUAL].used:
             pair_row(self.row(UNEQUAL, t), g, t, 1)
         if self.rows[TRIPLES].used:
-            self.union_of(TRIPLES, PAIRS, g, t, t // 3)
+            self.triples(g, t)
         if self.rows[TWO_PLUS].used:
             self.union_of(TWO_PLUS, PARTITIONS, g, t, t // 2)
         if self.rows[THREE_PLUS].used:

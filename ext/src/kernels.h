@@ -233,6 +233,16 @@ struct kayles_vectors;
 void kayles_xor_union(kayles_word *out, const kayles_word *rows, ptrdiff_t width,
                       const kayles_value *g, ptrdiff_t t, ptrdiff_t low, ptrdiff_t high,
                       kayles_word *accumulators, const struct kayles_vectors *vec);
+/* kayles_xor_union_ahead: the same union for the KAYLES_AHEAD heaps t, t + 1, ... at once,
+   each row read once for all of them (the rows outgrow the caches: a pass a heap is
+   bound by the memory's bandwidth): row t + k of out |= the union over the first parts a
+   from max(k, 1) to (t + k) / 3, which read rows up to t alone; accumulators:
+   KAYLES_AHEAD * 64 * width zero words, zero again on return.  The first parts below k of
+   heap t + k read rows after t: a kayles_xor_union each, once those rows are made. */
+#define KAYLES_AHEAD 16
+void kayles_xor_union_ahead(kayles_word *out, const kayles_word *rows, ptrdiff_t width,
+                            const kayles_value *g, ptrdiff_t t, kayles_word *accumulators,
+                            const struct kayles_vectors *vec);
 
 /* How many cores this process may run on (1 without threads). */
 int kayles_cores(void);

@@ -69,3 +69,54 @@ void kayles_xor_union(kayles_word *KAYLES_RESTRICT out, const kayles_word *rows,
         }
     }
 }
+
+/* One row's words moved by `words` into an accumulator (vec->or_moved, or plain). */
+static inline void kayles_or_moved(kayles_word *KAYLES_RESTRICT into, const kayles_word *row,
+                                   ptrdiff_t width, ptrdiff_t words,
+                                   const kayles_vectors *vec) {
+    ptrdiff_t w;
+    if (vec->or_moved != NULL && width >= 8) {
+        vec->or_moved(into, row, width, words);
+        return;
+    }
+    for (w = 0; w < width; w++)
+        into[w ^ words] |= row[w];
+}
+
+void kayles_xor_union_ahead(kayles_word *out, const kayles_word *rows, ptrdiff_t width,
+                            const kayles_value *g, ptrdiff_t t,
+                            kayles_word *KAYLES_RESTRICT accumulators,
+                            const kayles_vectors *vec) {
+    kayles_word used[KAYLES_AHEAD] = {0};
+    ptrdiff_t s, w, lowest = t - t / 3;   /* heap t's last row: the lowest of all */
+    int k;
+    for (s = t; s >= lowest; s--) {   /* each row read once for every heap ahead */
+        const kayles_word *row = rows + s * width;
+        for (k = 0; k < KAYLES_AHEAD; k++) {
+            ptrdiff_t a = t + k - s;
+            if (a < (k > 1 ? k : 1) || a > (t + k) / 3)
+                continue;
+            used[k] |= 1ULL << (g[a] & 63);
+            kayles_or_moved(accumulators + ((ptrdiff_t) k * 64 + (g[a] & 63)) * width, row,
+                            width, (ptrdiff_t) (g[a] >> 6), vec);
+        }
+    }
+    for (k = 0; k < KAYLES_AHEAD; k++) {
+        kayles_word *into = out + (ptrdiff_t) k * width;
+        while (used[k]) {
+            int bits = kayles_lowest_bit(used[k]);
+            kayles_word *from = accumulators + ((ptrdiff_t) k * 64 + bits) * width;
+            used[k] &= used[k] - 1;
+            if (vec->or_permuted != NULL && width >= 8) {
+                vec->or_permuted(into, from, width, bits);
+                continue;
+            }
+            for (w = 0; w < width; w++) {
+                if (from[w]) {
+                    into[w] |= kayles_xor_permute(from[w], bits);
+                    from[w] = 0;
+                }
+            }
+        }
+    }
+}

@@ -449,6 +449,48 @@ static void test_takebreak_rows(const kayles_vectors *vec) {
     }
 }
 
+/* kayles_xor_union_ahead, then the first parts below k of heap t + k by kayles_xor_union
+   (as the kernel takes them), against kayles_xor_union of every first part heap by heap. */
+static void test_takebreak_ahead(const kayles_vectors *vec) {
+    for (int trial = 0; trial < 20; trial++) {
+        ptrdiff_t width = (ptrdiff_t) 1 << random_below(6), t = 3 + random_below(300), a, w;
+        ptrdiff_t n = t + KAYLES_AHEAD;
+        unsigned limit = (unsigned) (64 * width);
+        kayles_value *g = allocate((size_t) n * sizeof *g);
+        kayles_word *rows = allocate((size_t) (n * width) * sizeof *rows);
+        kayles_word *out = allocate((size_t) (KAYLES_AHEAD * width) * sizeof *out);
+        kayles_word *expected = allocate((size_t) width * sizeof *expected);
+        kayles_word *accumulators = allocate((size_t) (KAYLES_AHEAD * 64 * width)
+                                             * sizeof *accumulators);
+        for (a = 0; a < n; a++)
+            g[a] = (kayles_value) random_below(limit);
+        for (a = 0; a < n * width; a++)
+            rows[a] = random_below(3) ? 0 : ((kayles_word) random_below(1u << 30) << 33)
+                                              ^ random_below(1u << 31);
+        kayles_xor_union_ahead(out, rows, width, g, t, accumulators, vec);
+        for (int k = 0; k < KAYLES_AHEAD; k++) {
+            ptrdiff_t high = k - 1 < (t + k) / 3 ? k - 1 : (t + k) / 3;
+            if (high >= 1)
+                kayles_xor_union(out + k * width, rows, width, g, t + k, 1, high,
+                                 accumulators, vec);
+            memset(expected, 0, (size_t) width * sizeof *expected);
+            if ((t + k) / 3 >= 1)
+                kayles_xor_union(expected, rows, width, g, t + k, 1, (t + k) / 3,
+                                 accumulators, vec);
+            for (w = 0; w < width; w++)
+                CHECK(out[k * width + w] == expected[w], "xor_union_ahead (%s): word %td of "
+                      "heap %td + %d", vec->name, w, t, k);
+        }
+        for (w = 0; w < KAYLES_AHEAD * 64 * width; w++)
+            CHECK(accumulators[w] == 0, "xor_union_ahead: accumulator word %td left", w);
+        free(g);
+        free(rows);
+        free(out);
+        free(expected);
+        free(accumulators);
+    }
+}
+
 int main(void) {
     const kayles_vectors *avx2 = kayles_vectors_named("avx2");
     const kayles_vectors *avx512 = kayles_vectors_named("avx512bw");
@@ -462,6 +504,7 @@ int main(void) {
     test_gather_or();
     test_mark_pairs();
     test_takebreak_rows(portable);
+    test_takebreak_ahead(portable);
     test_threads();
     test_sweeps(kayles_portable, portable->sweep, NULL);
     for (int k = 0; k < 2; k++) {
@@ -477,6 +520,7 @@ int main(void) {
         test_candidates(v->name, v->candidates);
         test_unmarked(v->name, v->unmarked);
         test_takebreak_rows(v);
+        test_takebreak_ahead(v);
     }
     printf("%d checks of the %s%s%s kernels: %d failed\n", checks, kayles_portable,
            avx2 ? ", avx2" : "", avx512 ? ", avx512bw" : "", failures);

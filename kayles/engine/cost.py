@@ -9,7 +9,7 @@ V, in room for a power of two of rows at least the heaps computed.  So n values 
     bytes(n) = (sets + 1/2) x room(n) x width(V(n)) x 8 + 2 n
 
 (the half set: the copy while one set widens or grows), on top of the table's 2 bytes a
-value.  Memory grows as n times V, and V is measured, never assumed: the largest value of
+value, and the unions' accumulators: 16 heaps' 64 rows (kayles_xor_union_ahead).  Memory grows as n times V, and V is measured, never assumed: the largest value of
 the table computed so far, grown in proportion to n (take-and-break values grow at most
 about linearly: a saltus a period).  16-bit tables stop at V = 65535.
 
@@ -28,6 +28,7 @@ __all__ = ["VALUE_LIMIT", "bytes_needed", "largest_fitting", "predicted_largest"
 VALUE_LIMIT = 1 << 16  # nimbers are stored as unsigned 16-bit integers
 NONE, ALL_DIFFERENT, NOT_ALL_SAME, ALL_SAME = range(4)  # rules.MARK_CODES
 MIN_ROOM = 64  # the kernel's first room, in rows
+ACCUMULATORS = 16 * 64  # rows of the unions' accumulators (KAYLES_AHEAD heaps' 64)
 
 
 def row_sets(rules) -> int:
@@ -77,7 +78,7 @@ def bytes_needed(rules, largest: int, computed: int, n: int) -> int:
     """The memory of n values (the module header), the values' growth measured as G(0..
     computed-1) reaching ``largest``."""
     top = min(predicted_largest(largest, computed, n), VALUE_LIMIT - 1)
-    return (2 * row_sets(rules) + 1) * _room(n) * _width(top) * 4 + 2 * n
+    return ((2 * row_sets(rules) + 1) * _room(n) * 4 + ACCUMULATORS * 8) * _width(top) + 2 * n
 
 
 def largest_fitting(rules, largest: int, computed: int, allowed: int) -> int:
