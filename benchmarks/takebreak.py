@@ -4,6 +4,7 @@
     .venv/bin/python benchmarks/takebreak.py --seed 7        # the drawn codes of seed 7
     .venv/bin/python benchmarks/takebreak.py --quick         # one run each, no growth table
     .venv/bin/python benchmarks/takebreak.py --octal-against DIR   # octal codes, before/after
+    .venv/bin/python benchmarks/takebreak.py --against DIR --seed 7  # this kernel / DIR's
 
 The anchor is built outside this repository by benchmarks/anchors/build_cgsuite_nimvalues.sh;
 it prints its own time (the JVM's start left out) and the sum of G(0..N), which must be the
@@ -21,6 +22,14 @@ kernel, e.g. a worktree of commit e684e61 after `make build`), octal codes inste
 interpreters of both builds alternately, once a vector instruction set (AVX-512 and AVX2
 where the CPU has them): the sums of the values must agree, and the ratio says whether the
 octal path kept its speed.
+
+With --against DIR (a build of the kayles package with an earlier take-and-break kernel,
+e.g. a worktree of ce1a0af after `make build`): two-digit hexadecimal codes that the
+committed census (docs/census/hex-3.csv) leaves open, drawn with --seed (printed),
+G(0..2**15-1) each (--heaps), by this build's kernel once an instruction set (AVX-512 and
+AVX2 where the CPU has them; the earlier kernel has no vector path) and by DIR's, in fresh
+interpreters, CPU time: the sums must agree; the medians of the ratios are the answer.
+Then the time of 2**16 values of the slowest code drawn, this build, each instruction set.
 """
 
 from __future__ import annotations
@@ -135,6 +144,68 @@ def octal_before_after(before: Path, seed: int, repeats: int) -> None:
                   f"ratio {now / then:5.2f}  {agree}")
 
 
+TAKEBREAK_CHILD = r"""
+import json, sys, time
+sys.path.insert(0, sys.argv[1])
+from kayles.engine import _takebreak
+from kayles.engine.codes import get_game
+from kayles.engine.rules import encode_takebreak
+count, vector = int(sys.argv[3]), sys.argv[4]
+table = memoryview(bytearray(2 * count)).cast("H")
+scratch = _takebreak.Scratch() if vector == "-" else _takebreak.Scratch(vector=vector)
+start = time.process_time()
+_takebreak.extend(table, 0, count, encode_takebreak(get_game(sys.argv[2])), scratch)
+print(json.dumps({"cpu": time.process_time() - start, "sum": sum(table)}))
+"""
+
+
+def open_codes(digits: int) -> list[str]:
+    """The codes of this many hexadecimal digits, a digit past 7, open in the census."""
+    import csv
+    import io
+
+    text = (Path(__file__).resolve().parent.parent / "docs" / "census" / "hex-3.csv").read_text()
+    body = "\n".join(line for line in text.splitlines() if not line.startswith("#"))
+    return [row["code"] for row in csv.DictReader(io.StringIO(body))
+            if row["status"] == "open" and len(row["code"]) == 2 + digits
+            and any(d in "89ABCDEF" for d in row["code"][2:])]
+
+
+def child(root: Path, code: str, count: int, vector: str) -> dict:
+    out = subprocess.run([sys.executable, "-c", TAKEBREAK_CHILD, str(root), code, str(count),
+                          vector], capture_output=True, text=True, check=True, cwd=root).stdout
+    return json.loads(out)
+
+
+def takebreak_before_after(before: Path, seed: int, heaps: int, count: int) -> None:
+    from kayles.engine import _takebreak
+
+    here = Path(__file__).resolve().parent.parent
+    codes = random.Random(seed).sample(open_codes(2), count)
+    vectors = [v for v in _takebreak.VECTORS if v in ("avx512bw", "avx2")]
+    print(f"two-digit open hexadecimal codes drawn with seed {seed}: {', '.join(codes)}")
+    print(f"G(0..{heaps - 1}), CPU seconds, this build's kernel and the one in {before}")
+    ratios: dict[str, list[float]] = {v: [] for v in vectors}
+    slowest = (0.0, codes[0])
+    for code in codes:
+        then = child(before, code, heaps, "-")
+        line = f"  {code:5} before {then['cpu']:7.2f}s"
+        for vector in vectors:
+            now = child(here, code, heaps, vector)
+            agree = "" if now["sum"] == then["sum"] else "  VALUES DIFFER"
+            ratios[vector].append(then["cpu"] / now["cpu"])
+            line += f"  {vector} {now['cpu']:6.2f}s ({then['cpu'] / now['cpu']:4.1f}x){agree}"
+            slowest = max(slowest, (now["cpu"], code))
+        print(line, flush=True)
+    for vector in vectors:
+        print(f"  {vector}: median {statistics.median(ratios[vector]):.1f}x faster, least "
+              f"{min(ratios[vector]):.1f}x")
+    code = slowest[1]
+    for vector in vectors:
+        print(f"  G(0..{2 * heaps - 1}) of {code} (the slowest drawn), {vector}: "
+              f"{child(here, code, 2 * heaps, vector)['cpu']:.1f}s", flush=True)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--anchor", help="CGSuite's run-nimvalues (see the header)")
@@ -143,6 +214,10 @@ def main() -> None:
     parser.add_argument("--quick", action="store_true", help="one run each, no growth table")
     parser.add_argument("--octal-against", type=Path, metavar="DIR",
                         help="octal codes beside an older build in DIR (see the header)")
+    parser.add_argument("--against", type=Path, metavar="DIR",
+                        help="open two-digit codes beside an older kernel in DIR (the header)")
+    parser.add_argument("--heaps", type=int, default=1 << 15, help="with --against: values")
+    parser.add_argument("--codes", type=int, default=6, help="with --against: codes drawn")
     args = parser.parse_args()
     seed = random.SystemRandom().randrange(10**6) if args.seed is None else args.seed
     repeats = 1 if args.quick else args.repeats
@@ -150,6 +225,9 @@ def main() -> None:
     if args.octal_against:
         print(f"drawn codes: seed {seed}")
         octal_before_after(args.octal_against.resolve(), seed, repeats)
+        return
+    if args.against:
+        takebreak_before_after(args.against.resolve(), seed, args.heaps, args.codes)
         return
     print(f"drawn codes: seed {seed}; G(0..{HEAPS}) each, medians of {repeats} runs")
     print(f"{'code':6} {'kernel':>9} {'CGSuite':>9} {'ratio':>7}   {'pure 2**9':>10} "

@@ -9,9 +9,10 @@ V, in room for a power of two of rows at least the heaps computed.  So n values 
     bytes(n) = (sets + 1/2) x room(n) x width(V(n)) x 8 + 2 n
 
 (the half set: the copy while one set widens or grows), on top of the table's 2 bytes a
-value, and the unions' accumulators: 16 heaps' 64 rows (kayles_xor_union_ahead).  Memory grows as n times V, and V is measured, never assumed: the largest value of
-the table computed so far, grown in proportion to n (take-and-break values grow at most
-about linearly: a saltus a period).  16-bit tables stop at V = 65535.
+value, and the unions' accumulators: 16 heaps' 64 rows (kayles_xor_union_ahead).  Memory
+grows as n times V, and V is measured, never assumed: the largest value of the table
+computed so far, grown in proportion to n (take-and-break values grow at most about
+linearly: a saltus a period).  16-bit tables stop at V = 65535.
 
     >>> row_sets(((((1, (), ((2, 0), (3, 0)), False),), 0)))   # 0.C: pairs, three parts
     2
