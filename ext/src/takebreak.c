@@ -24,6 +24,29 @@ void kayles_pair_row(kayles_word *KAYLES_RESTRICT out, const kayles_value *g, pt
     }
 }
 
+/* out |= the bits of each accumulator that used names, moved by its shift (vec->or_permuted,
+   or plain), and the accumulators zero again. */
+static void kayles_fold(kayles_word *KAYLES_RESTRICT out, kayles_word *KAYLES_RESTRICT
+                        accumulators, ptrdiff_t width, kayles_word used,
+                        const kayles_vectors *vec) {
+    ptrdiff_t w;
+    while (used) {
+        int bits = kayles_lowest_bit(used);
+        kayles_word *from = accumulators + (ptrdiff_t) bits * width;
+        used &= used - 1;
+        if (vec->or_permuted != NULL && width >= 8) {
+            vec->or_permuted(out, from, width, bits);
+            continue;
+        }
+        for (w = 0; w < width; w++) {
+            if (from[w]) {
+                out[w] |= kayles_xor_permute(from[w], bits);
+                from[w] = 0;
+            }
+        }
+    }
+}
+
 void kayles_xor_union(kayles_word *KAYLES_RESTRICT out, const kayles_word *rows,
                       ptrdiff_t width, const kayles_value *g, ptrdiff_t t, ptrdiff_t low,
                       ptrdiff_t high, kayles_word *KAYLES_RESTRICT accumulators,
@@ -53,21 +76,7 @@ void kayles_xor_union(kayles_word *KAYLES_RESTRICT out, const kayles_word *rows,
         for (w = 0; w < width; w++)
             into[w ^ words] |= row[w];
     }
-    while (used) {
-        int bits = kayles_lowest_bit(used);
-        kayles_word *from = accumulators + (ptrdiff_t) bits * width;
-        used &= used - 1;
-        if (vec->or_permuted != NULL && width >= 8) {
-            vec->or_permuted(out, from, width, bits);
-            continue;
-        }
-        for (w = 0; w < width; w++) {
-            if (from[w]) {
-                out[w] |= kayles_xor_permute(from[w], bits);
-                from[w] = 0;
-            }
-        }
-    }
+    kayles_fold(out, accumulators, width, used, vec);
 }
 
 /* One row's words moved by `words` into an accumulator (vec->or_moved, or plain). */
@@ -88,7 +97,7 @@ void kayles_xor_union_ahead(kayles_word *out, const kayles_word *rows, ptrdiff_t
                             kayles_word *KAYLES_RESTRICT accumulators,
                             const kayles_vectors *vec) {
     kayles_word used[KAYLES_AHEAD] = {0};
-    ptrdiff_t s, w, lowest = t - t / 3;   /* heap t's last row: the lowest of all */
+    ptrdiff_t s, lowest = t - t / 3;   /* heap t's last row: the lowest of all */
     int k;
     for (s = t; s >= lowest; s--) {   /* each row read once for every heap ahead */
         const kayles_word *row = rows + s * width;
@@ -101,22 +110,7 @@ void kayles_xor_union_ahead(kayles_word *out, const kayles_word *rows, ptrdiff_t
                             width, (ptrdiff_t) (g[a] >> 6), vec);
         }
     }
-    for (k = 0; k < KAYLES_AHEAD; k++) {
-        kayles_word *into = out + (ptrdiff_t) k * width;
-        while (used[k]) {
-            int bits = kayles_lowest_bit(used[k]);
-            kayles_word *from = accumulators + ((ptrdiff_t) k * 64 + bits) * width;
-            used[k] &= used[k] - 1;
-            if (vec->or_permuted != NULL && width >= 8) {
-                vec->or_permuted(into, from, width, bits);
-                continue;
-            }
-            for (w = 0; w < width; w++) {
-                if (from[w]) {
-                    into[w] |= kayles_xor_permute(from[w], bits);
-                    from[w] = 0;
-                }
-            }
-        }
-    }
+    for (k = 0; k < KAYLES_AHEAD; k++)
+        kayles_fold(out + (ptrdiff_t) k * width, accumulators + (ptrdiff_t) k * 64 * width,
+                    width, used[k], vec);
 }
