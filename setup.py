@@ -102,6 +102,9 @@ def _extensions() -> list:
 
 
 extensions = _extensions()
-libraries = [(KERNELS, {"sources": sorted(glob("ext/src/*.c")), "include_dirs": ["ext/src"]})]
+# obj_deps: every kernel compiled again when a header changes (build_clib looks at the .c
+# files' times alone: a changed kernels.h left a library whose constants the modules' differ)
+libraries = [(KERNELS, {"sources": sorted(glob("ext/src/*.c")), "include_dirs": ["ext/src"],
+                        "obj_deps": {"": sorted(glob("ext/src/*.h"))}})]
 setup(ext_modules=extensions, libraries=libraries if extensions else [],
       cmdclass={"build_clib": KernelLibrary, "build_ext": OptionalBuildExt})
