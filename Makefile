@@ -54,8 +54,9 @@ Kayles-xox: $(CORE) kayles/interface/xox_cli.py
 		"'$(HERE)/$(PY)'" "'$(XOX_MAIN)()'" "'$(HERE)'" > $@
 	chmod +x $@
 
-# --durations: the slowest tests, in every run (the suite took 4 min 13 s in CI on 2 cores,
-# 2026-11-27; more where a census or a benchmark shares the machine).
+# --durations: the slowest tests, in every run (the suite took 8 min 3 s in a fresh clone on
+# a quiet 2-core AMD EPYC, 2026-11-28, 2,317 tests; more where a census or a benchmark shares
+# the machine).
 test: Kayles-xox $(EXTRAS)
 	KAYLES_REQUIRE_NATIVE=1 $(PY) -m pytest -q --durations=20
 
