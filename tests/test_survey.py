@@ -146,8 +146,8 @@ PUBLISHED = [("0.77", 12, 71), ("0.07", 34, 53), ("0.137", 34, 52)]
 def test_survey_proves_the_published_periods(tmp_path):
     db = tmp_path / "s.sqlite"
     found = survey_json(*[code for code, _, _ in PUBLISHED], "--max", "5000", db=db)
-    assert [(r["code"], r["proved"], r["period"], r["preperiod"]) for r in found] == [
-        (code, True, period, preperiod) for code, period, preperiod in PUBLISHED]
+    assert [(r["code"], r["status"], r["period"], r["preperiod"]) for r in found] == [
+        (code, "solved", period, preperiod) for code, period, preperiod in PUBLISHED]
 
 
 # -- equivalence classes and the published table facts ---------------------------------------
@@ -197,18 +197,35 @@ def test_formats_agree(tmp_path):
     as_json = survey_json(*codes, "--max", "3000", db=db)
     assert [r["code"] for r in as_json] == ["0.77", "0.07", "0.6"]
     table = survey(*codes, "--max", "3000", db=db).stdout.decode().splitlines()
-    assert table[0].split()[:3] == ["code", "max", "proved"]
+    assert table[0].split()[:3] == ["code", "status", "computed"]
     assert [line.split()[0] for line in table[1:]] == ["0.77", "0.07", "0.6"]
     assert len({len(line) for line in table}) <= 2  # aligned (only trailing blanks stripped)
     parsed = list(csv.DictReader(io.StringIO(survey(*codes, "--max", "3000", "--csv",
                                                     db=db).stdout.decode())))
-    assert [(r["code"], r["proved"], r["period"], r["checksum"]) for r in parsed] == [
-        (r["code"], json.dumps(r["proved"]), "" if r["period"] is None else str(r["period"]),
+    assert [(r["code"], r["status"], r["period"], r["checksum"]) for r in parsed] == [
+        (r["code"], r["status"], "" if r["period"] is None else str(r["period"]),
          r["checksum"]) for r in as_json]
-    assert as_json[2]["proved"] is False and as_json[0]["proved"] is True
+    assert as_json[2]["status"] == "open" and as_json[0]["status"] == "solved"
     markdown = survey(*codes, "--max", "3000", "--markdown", db=db).stdout.decode().splitlines()
     assert markdown[0].startswith("| code |") and markdown[1].startswith("|---|")
     assert len(markdown) == 2 + len(codes)
+
+
+def test_survey_and_census_tables_speak_one_vocabulary(tmp_path):
+    """Issue 53: the survey said max and proved (true/false) where the census says computed
+    and status (solved/open), and wrote mask 0 and rare 0 for a hexadecimal code (no rare
+    mask) with --misere where the census leaves them blank.  The survey's CSV header is the
+    census's (as committed in docs/census/) up to the census's own columns, in its order."""
+    db = tmp_path / "s.sqlite"
+    for codes, census in ((["0.77", "0.6"], "census-4.csv"), (["0.8", "0.6"], "hex-3.csv")):
+        lines = survey(*codes, "--to", "2000", "--csv", db=db).stdout.decode().splitlines()
+        published = (ROOT / "docs" / "census" / census).read_text().splitlines()
+        header = next(line for line in published if not line.startswith("#"))
+        assert header.startswith(lines[0] + ",class,settled"), (lines[0], header)
+        assert [(r["status"], r["computed"]) for r in csv.DictReader(lines)] == [
+            ("solved", "2000"), ("open", "2000")]
+    (hexadecimal,) = survey_json("0.8", "--to", "2000", "--misere", "2", db=db)
+    assert (hexadecimal["saltus"], hexadecimal["mask"], hexadecimal["rare"]) == (1, None, None)
 
 
 def test_misere_adds_each_codes_quotient(tmp_path):

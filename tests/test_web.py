@@ -219,25 +219,31 @@ def test_many_requests_at_once_get_right_answers(client):
 
 
 def test_the_survey_database_is_served(tmp_path):
-    """Rows at the max asked for; without one, at the max with the most rows; every max the
-    file holds is listed with its count (a page picks among them, and says why a max has
-    no rows)."""
+    """Rows computed to the values asked for; without a number, to those with the most rows;
+    every number the file holds is listed with its count (a page picks among them, and says
+    why one has no rows).  A row speaks the census's words (issue 53: not max and proved):
+    its columns, in order, up to the census's own."""
+    from kayles.analysis.census import COLUMNS
+
     db = tmp_path / "s.sqlite"
     for codes, limit in ((["0.77", "0.07"], "500"), (["0.6"], "300")):
-        subprocess.run([sys.executable, "-m", "kayles", "survey", *codes, "--max", limit,
+        subprocess.run([sys.executable, "-m", "kayles", "survey", *codes, "--to", limit,
                         "--jobs", "1", "--db", str(db)], check=True, capture_output=True,
                        cwd=ROOT)
     with TestClient(create_app(Service(str(db)))) as client:
-        data = ok(client.get("/api/survey", params={"max": "500"}))
+        data = ok(client.get("/api/survey", params={"computed": "500"}))
         default = ok(client.get("/api/survey"))
-        other = ok(client.get("/api/survey", params={"max": "300"}))
-        none = ok(client.get("/api/survey", params={"max": "1000"}))
+        other = ok(client.get("/api/survey", params={"computed": "300"}))
+        none = ok(client.get("/api/survey", params={"computed": "1000"}))
     assert [r["code"] for r in data["rows"]] == ["0.07", "0.77"]
     assert data["rows"][1]["period"] == 12 and data["rows"][1]["preperiod"] == 71
-    assert default["max"] == 500 and default["rows"] == data["rows"]
+    assert [list(row) for row in data["rows"]] == [list(COLUMNS[:-2])] * 2
+    assert (data["rows"][1]["status"], data["rows"][1]["computed"]) == ("solved", 500)
+    assert other["rows"][0]["status"] == "open"
+    assert default["computed"] == 500 and default["rows"] == data["rows"]
     assert [r["code"] for r in other["rows"]] == ["0.6"]
-    assert none["rows"] == [] and none["max"] == 1000
-    assert data["limits"] == [{"max": 300, "rows": 1}, {"max": 500, "rows": 2}]
+    assert none["rows"] == [] and none["computed"] == 1000
+    assert data["limits"] == [{"computed": 300, "rows": 1}, {"computed": 500, "rows": 2}]
 
 
 def test_start_up_never_pays_for_the_web_stack():
@@ -323,7 +329,7 @@ def test_a_damaged_database_is_one_400_and_one_line(tmp_path):
         handle.seek(size // 4096 // 2 * 4096)
         handle.write(bytes(range(256)) * 8)
     with TestClient(create_app(Service(str(db))), raise_server_exceptions=False) as client:
-        response = client.get("/api/survey", params={"max": "40000"})
+        response = client.get("/api/survey", params={"computed": "40000"})
     assert response.status_code == 400, response.text
     assert "not a usable survey database" in response.json()["error"]
     assert str(db) in response.json()["error"]
@@ -350,7 +356,7 @@ def test_the_server_reads_an_old_database_without_writing_it(tmp_path):
         con.execute("PRAGMA user_version = 1")
     before = db.read_bytes()
     with TestClient(create_app(Service(str(db)))) as client:
-        data = ok(client.get("/api/survey", params={"max": "500"}))
+        data = ok(client.get("/api/survey", params={"computed": "500"}))
     assert [r["code"] for r in data["rows"]] == ["0.07", "0.77"]
     assert db.read_bytes() == before
     assert not (tmp_path / "old.sqlite-wal").exists()
@@ -370,7 +376,7 @@ def test_a_row_of_another_game_is_refused(tmp_path):
     with sqlite3.connect(db) as con:
         con.execute("UPDATE games SET code = '0.07'")
     with TestClient(create_app(Service(str(db)))) as client:
-        assert ok(client.get("/api/survey", params={"max": "500"}))["rows"] == []
+        assert ok(client.get("/api/survey", params={"computed": "500"}))["rows"] == []
     command = [sys.executable, "-m", "kayles", "survey", "0.07", "--max", "500", "--db"]
     fresh = subprocess.run([*command, str(tmp_path / "fresh.sqlite")], capture_output=True,
                            cwd=ROOT)

@@ -29,6 +29,7 @@ import itertools
 from ..engine._numbers import brief
 from ..engine.spectrum import mask_text
 from ..errors import InputError
+from .survey import COLUMNS as SURVEY_COLUMNS
 from .survey import codes_with_digits, equivalence_classes
 
 TYPE_CHECKING = False
@@ -43,8 +44,7 @@ FIRST = 1 << 16  # the first pass: every code to this many values
 STEP = 4  # each later pass computes 2**STEP times more values
 DENSE_SHARE = 16  # an open code goes on while at most one heap in this many is rare
 CLASS_VALUES = FIRST  # classes: codes whose first this many values agree
-COLUMNS = ("code", "status", "computed", "preperiod", "period", "values", "largest",
-           "largest_heap", "mask", "rare", "last_rare", "checksum", "class", "settled")
+COLUMNS = (*SURVEY_COLUMNS, "class", "settled")  # a survey's row, in its words, and two more
 # The hexadecimal census: the saltus of a proof, and the regularity an open code shows.
 HEX_COLUMNS = (*COLUMNS[:5], "saltus", *COLUMNS[5:], "observed_preperiod", "observed_period",
                "observed_saltus")
@@ -115,22 +115,13 @@ def census_rows(summaries: list[Summary], hexadecimal: bool = False) -> list[dic
     first = {summary.code: members[0].code for members in classes for summary in members}
     rows = []
     for summary in summaries:
-        row = summary.row()
         settled = (f"proved at {summary.values} values" if summary.proved
                    else f"open, computed to {summary.max}")
-        out = {
-            "code": summary.code, "status": "solved" if summary.proved else "open",
-            "computed": summary.max, **{key: row[key] for key in COLUMNS[3:-2]},
-            "class": first[summary.code], "settled": settled,
-        }
+        out = {**summary.row(saltus=hexadecimal), "class": first[summary.code],
+               "settled": settled}
         if hexadecimal:
             seen = None if summary.proved else observe(summary.head, len(summary.head))
-            out = {**{k: out[k] for k in COLUMNS[:5]},
-                   "saltus": summary.saltus if summary.proved else None,
-                   **{k: out[k] for k in COLUMNS[5:]},
-                   **dict(zip(HEX_COLUMNS[-3:], seen or (None, None, None)))}
-            if out["mask"] == 0 and not is_octal(summary.code):
-                out["mask"] = out["rare"] = None  # no rare mask beyond the octal kernels
+            out.update(zip(HEX_COLUMNS[-3:], seen or (None, None, None)))
         rows.append(out)
     return rows
 

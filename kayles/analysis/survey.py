@@ -27,20 +27,21 @@ from ..engine.codes import get_game
 from ..engine.sequence import Sequence
 from ..engine.spectrum import rare_mask
 from ..errors import InputError
-from ..storage.records import FIELDS, Summary
+from ..storage.records import COLUMNS, Summary
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Iterable
 
 __all__ = [
-    "FIELDS",
+    "COLUMNS",
     "Summary",
     "canonical_code",
     "compared_values",
     "codes_with_digits",
     "equivalence_classes",
     "misere_summary",
+    "published",
     "summarise",
 ]
 
@@ -87,6 +88,14 @@ def summarise(code: str, limit: int) -> Summary:
         mask=mask, rare=rare, last_rare=last_rare, checksum=fletcher32(values),
         packed=zlib.compress(head.tobytes(), 1), seconds=time.perf_counter() - started,
     )
+
+
+def published(summaries: list[Summary]) -> tuple[list[str], list[dict]]:
+    """The columns and rows a survey publishes (``Summary.row``): COLUMNS, the census's, with
+    ``saltus`` after ``period`` when some game is not octal (an octal game's is always 0)."""
+    saltus = not all(get_game(summary.code).octal for summary in summaries)
+    return ([*COLUMNS[:5], "saltus", *COLUMNS[5:]] if saltus else list(COLUMNS),
+            [summary.row(saltus) for summary in summaries])
 
 
 def compared_values(summary: Summary, count: int, drop_zeros: bool = False) -> list[int]:

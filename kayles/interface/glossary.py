@@ -53,7 +53,11 @@ TERMS: dict[str, str] = {
     "give it, so two programs can compare long nim-sequences.",
     "values": "In a survey row: how many values G(0..values-1) the row describes (those the "
     "proof used, or all that were computed).",
-    "max": "In a survey row: the most values the survey was asked to compute (its --to).",
+    "status": "In a survey or census row: solved (its preperiod and period proved, a saltus "
+    "too) or open (none proved within the values computed).  The misère census's: solved, "
+    "done or short.",
+    "computed": "In a survey or census row: the most values it was asked to compute (its "
+    "--to, or its census pass).",
     "largest heap": "In a survey row: the first heap whose value is the largest.",
     "genus": "A heap's misère behaviour in sums with heaps of value 2: its normal-play value "
     "and its misère values with 0, 1, 2, ... such heaps added.",

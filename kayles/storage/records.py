@@ -26,10 +26,11 @@ import struct
 import zlib
 from array import array
 
+from ..engine.codes import get_game
 from ..engine.spectrum import mask_text
 from ..errors import InputError
 
-__all__ = ["FIELDS", "Record", "Summary", "pack_counts", "unpack_counts"]
+__all__ = ["COLUMNS", "FIELDS", "Record", "Summary", "pack_counts", "unpack_counts"]
 
 VALUE_LIMIT = 1 << 16
 COUNT = struct.Struct("<Q")
@@ -131,11 +132,16 @@ def unpack_counts(blob) -> list[int] | None:
     return [c for (c,) in COUNT.iter_unpack(data)]
 
 
-# The report's columns, in order (``Summary`` has one attribute per name).
+# What a ``Summary`` holds, one attribute per name (the database's words: ``max``, the most
+# values asked for; ``proved``).
 FIELDS = (
     "code", "max", "proved", "preperiod", "period", "values", "largest", "largest_heap",
     "mask", "rare", "last_rare", "checksum",
 )
+# A survey row as published (CSV, JSON, tables, the web page), in the census's words and
+# order (kayles.analysis.census adds its columns after these): ``status`` solved or open
+# for ``proved``, ``computed`` for ``max``.
+COLUMNS = ("code", "status", "computed", *FIELDS[3:])
 
 
 class Summary:
@@ -177,13 +183,17 @@ class Summary:
         return self._head
 
     def row(self, saltus: bool = False) -> dict:
-        """The report's fields as a dict (``checksum`` as 8 hex digits; ``saltus`` too when
-        asked, after ``period``)."""
-        out = {name: getattr(self, name) for name in FIELDS}
-        out["checksum"] = f"{self.checksum:08x}"
+        """The published row (COLUMNS): ``checksum`` as 8 hex digits, ``mask`` and ``rare``
+        None for a game with no rare mask (beyond the octal kernels); ``saltus`` too when
+        asked, after ``period`` (None when open)."""
+        out = {"code": self.code, "status": "solved" if self.proved else "open",
+               "computed": self.max, **{name: getattr(self, name) for name in FIELDS[3:]},
+               "checksum": f"{self.checksum:08x}"}
+        if self.mask == 0 and not get_game(self.code).octal:
+            out["mask"] = out["rare"] = None
         if saltus:
-            out = {**{k: out[k] for k in FIELDS[:5]}, "saltus": self.saltus if self.proved
-                   else None, **{k: out[k] for k in FIELDS[5:]}}
+            out = {**{k: out[k] for k in COLUMNS[:5]}, "saltus": self.saltus if self.proved
+                   else None, **{k: out[k] for k in COLUMNS[5:]}}
         return out
 
     def first(self, count: int) -> list[int]:
@@ -198,7 +208,7 @@ class Summary:
             return list(head[:count])
         if not self.proved:
             raise InputError(f"{self.code}: only {len(head)} values are known "
-                             f"(no period proved within --max {self.max}), {count} needed")
+                             f"(no period proved within --to {self.max}), {count} needed")
         if len(head) < self.preperiod + self.period:  # read with Store.summaries' keep
             raise InputError(f"{self.code}: only its first {len(head)} values were read, "
                              f"{count} needed")

@@ -29,12 +29,13 @@ JOBS_PER_CORE = 2  # at most this many worker processes a core: the work is all 
 def register(sub) -> None:
     p = sub.add_parser(
         "survey", help="survey a family of octal games into a database",
-        description="For each code: prove its period (or compute --max values), and report "
-        "code, proved, preperiod, period, values used, the largest value and its first heap, "
-        "the rare mask with its number of rare heaps and last rare heap, and the Fletcher-32 "
-        "checksum of the values used. Results go to an SQLite database, one row per (code, "
-        "max): a rerun skips finished rows and resumes the rest. Exit status 1 if any code "
-        "was bad or failed (each on its own stderr line; the rest still runs).")
+        description="For each code: prove its period (or compute --to values), and report "
+        "the census's columns: code, status (solved or open), values computed, preperiod, "
+        "period, values used, the largest value and its first heap, the rare mask with its "
+        "number of rare heaps and last rare heap, and the Fletcher-32 checksum of the values "
+        "used. Results go to an SQLite database, one row per (code, --to): a rerun skips "
+        "finished rows and resumes the rest. Exit status 1 if any code was bad or failed "
+        "(each on its own stderr line; the rest still runs).")
     p.add_argument("codes", metavar="CODE", nargs="*",
                    help="octal codes such as 0.77 .137 4.07 (or named games)")
     p.add_argument("--digits", type=natural("--digits"), metavar="K",
@@ -265,19 +266,14 @@ def command_survey(args, out) -> int:
     summaries = [found[code] for code in codes if code in found]
     if args.equivalent is not None:
         _write_classes(summaries, args, out)
-    elif misere is None and not all(_octal(code) for code in codes):
-        from ...analysis.survey import FIELDS
-
-        columns = [*FIELDS[:5], "saltus", *FIELDS[5:]]
-        _write_table([_without_mask(s.row(saltus=True)) for s in summaries], args, out,
-                     columns)
-    elif misere is None:
-        _write_table([s.row() for s in summaries], args, out)
     else:
-        from ...analysis.survey import FIELDS
+        from ...analysis.survey import published
 
-        rows = [{**s.row(), "misere": misere[s.code]} for s in summaries]
-        _write_table(rows, args, out, [*FIELDS, *MISERE_COLUMNS])
+        columns, rows = published(summaries)
+        if misere is not None:
+            rows = [{**row, "misere": misere[row["code"]]} for row in rows]
+            columns += MISERE_COLUMNS
+        _write_table(rows, args, out, columns)
     return 1 if bad or failures else 0
 
 
@@ -549,24 +545,7 @@ def _quotients(args, codes: list[str], pool, window: int, store) -> dict[str, di
 MISERE_COLUMNS = ("misere_heaps", "misere_order", "misere_p", "misere_solved")
 
 
-def _without_mask(row: dict) -> dict:
-    """A row with no rare mask (beyond the octal kernels: mask 0) left blank, as the
-    census writes it, rather than a mask and a count of 0."""
-    if row["mask"] == 0 and not _octal(row["code"]):
-        row["mask"] = row["rare"] = None
-    return row
-
-
-def _octal(code: str) -> bool:
-    from ...engine.codes import get_game
-
-    return get_game(code).octal
-
-
-def _write_table(rows: list[dict], args, out, columns=None) -> None:
-    from ...analysis.survey import FIELDS
-
-    columns = columns or list(FIELDS)
+def _write_table(rows: list[dict], args, out, columns: list[str]) -> None:
     if args.json:
         dump_json(rows, out)
         return

@@ -10,7 +10,7 @@
     POST /api/reply           {game, misere, position}: the program's move
     GET  /api/sequence        ?game=&count=: G(0..count-1), the proof, rare values
     GET  /api/nimber          ?game=&n=: G(n) for any n
-    GET  /api/survey          ?max=: the done rows of the server's --db
+    GET  /api/survey          ?computed=: the done rows of the server's --db
 
 A position is a row ("xx.xxx") or a list of heap sizes.  Bad input, and a request
 past a bound (``kayles.errors``' InputError and ResourceError), is HTTP 400 with

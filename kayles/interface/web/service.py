@@ -282,6 +282,7 @@ class Service:
         whose signature fails is derived again, or left out: kayles.storage.store)."""
         if self.store_path is None:
             raise InputError("this server has no survey database: start it with --db FILE")
+        from ...analysis.survey import published
         from ...storage.store import Store
 
         if self.stopping.is_set():
@@ -291,19 +292,20 @@ class Service:
         try:
             with Store(self.store_path, read_only=True) as store:
                 limits = store.limits()
-                asked = request.get("max")
-                if asked in (None, ""):   # the largest max with the most rows
+                asked = request.get("computed")
+                if asked in (None, ""):   # the largest limit with the most rows
                     limit = max(limits, key=lambda m: (limits[m], m), default=1048576)
                 else:
-                    limit = natural(str(asked), "max")
+                    limit = natural(str(asked), "computed")
                 codes = store.done_codes(limit)
                 shown_codes = codes[:SURVEY_ROWS]
                 found = store.summaries(shown_codes, limit)
         finally:
             _request.pace = None
-        return {"max": limit, "limits": [{"max": m, "rows": n} for m, n in limits.items()],
-                "total": len(codes) - len(shown_codes) + len(found),
-                "rows": [found[code].row() for code in shown_codes if code in found]}
+        _, rows = published([found[code] for code in shown_codes if code in found])
+        return {"computed": limit,
+                "limits": [{"computed": m, "rows": n} for m, n in limits.items()],
+                "total": len(codes) - len(shown_codes) + len(found), "rows": rows}
 
     # -- what an analysis says -------------------------------------------------------------------
 

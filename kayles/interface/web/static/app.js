@@ -403,29 +403,29 @@ async function askNimber(event) {
 
 // -- the survey database, when the server has one -----------------------------------------------
 
-const survey = { rows: [], limits: [], max: null, key: "code", down: false };
+const survey = { rows: [], limits: [], computed: null, key: "code", down: false };
 
-async function loadSurvey(max) {
+async function loadSurvey(computed) {
   let data;
   try {
-    data = await api(`/api/survey?${new URLSearchParams({ max: max ?? "" })}`);
+    data = await api(`/api/survey?${new URLSearchParams({ computed: computed ?? "" })}`);
   } catch (error) {
-    if (max === undefined) {
+    if (computed === undefined) {
       $("survey").hidden = true;  // no --db: nothing to show
       return;
     }
     $("survey-message").textContent = error.message;
     return;
   }
-  Object.assign(survey, { rows: data.rows, limits: data.limits, max: data.max });
+  Object.assign(survey, { rows: data.rows, limits: data.limits, computed: data.computed });
   $("survey").hidden = false;
-  $("survey-max").replaceChildren(...data.limits.map(({ max: m, rows }) => {
+  $("survey-max").replaceChildren(...data.limits.map(({ computed: m, rows }) => {
     const option = document.createElement("option");
     option.value = String(m);
     option.textContent = `${m.toLocaleString("en")} values (${rows} row${rows === 1 ? "" : "s"})`;
     return option;
   }));
-  $("survey-max").value = String(data.max);
+  $("survey-max").value = String(data.computed);
   drawSurvey();
 }
 
@@ -452,11 +452,11 @@ function drawSurvey() {
     const order = x === y ? 0 : x === null ? 1 : y === null ? -1 : x < y ? -1 : 1;
     return survey.down ? -order : order;
   });
-  const held = survey.limits.map(({ max: m }) => m.toLocaleString("en")).join(", ");
+  const held = survey.limits.map(({ computed: m }) => m.toLocaleString("en")).join(", ");
   $("survey-message").textContent = !survey.rows.length
-    ? `No game was surveyed to ${survey.max.toLocaleString("en")} values in this database` +
+    ? `No game was surveyed to ${survey.computed.toLocaleString("en")} values in this database` +
       (held ? ` (it holds rows computed to ${held}).` : " (it holds no finished row yet).") +
-      ` kayles survey --max ${survey.max} --db FILE adds them.`
+      ` kayles survey --to ${survey.computed} --db FILE adds them.`
     : !rows.length ? `No code here contains "${filter}".` : `${rows.length} of ${survey.rows.length} rows.`;
   table.tBodies[0].replaceChildren(...rows.map((row) => {
     const tr = document.createElement("tr");
