@@ -51,22 +51,35 @@ def test_the_kayles_xox_constant_keeps_bit_zero_clear():
     assert (mask, rare) == oracle.fewest_rare_by_trial([0] * 5 + [1] * 5 + [2, 3], [1])
 
 
-def test_the_last_rare_heap_is_the_definitions():
+def test_the_last_rare_heap_is_the_definitions(monkeypatch):
     """last_rare looks at blocks of heaps from the end; the definition looks at every heap
     from the end (is_rare): the same heap, with and without the heap's parity, on tables
-    whose rare heaps are scarce, end a block early or late, or are none."""
-    from kayles.engine.spectrum import BLOCK, HEAP_PARITY, last_rare
+    whose rare heaps are scarce, end a block early or late, or are none.  300 tables with
+    the block cut to 64 heaps (the same loop; at its real 2**16 heaps, tables of up to
+    196,613 values drawn one by one took 5 s), then 12 at the real size."""
+    from kayles.engine import spectrum
+    from kayles.engine.spectrum import HEAP_PARITY, last_rare
 
     rng = random.Random(46)
-    for _ in range(300):
-        count = rng.choice([0, 1, 7, BLOCK - 1, BLOCK, BLOCK + 1, 3 * BLOCK + 5])
-        top = rng.choice([1, 5, 40])
-        scarce = rng.random() < 0.7
-        values = array("H", ((rng.randrange(top + 1) | (1 if scarce and rng.random() < 0.999
-                                                       else 0)) for _ in range(count)))
-        mask = rng.randrange(1, 64) | (HEAP_PARITY if rng.random() < 0.5 else 0)
-        splits = rng.choice([0, 1]) if mask & HEAP_PARITY else rng.choice([-1, 0, 1])
-        expected = next((n for n in reversed(range(count))
-                         if is_rare(mask, splits, n, values[n])), None)
-        assert last_rare(values, mask, splits, max(values, default=0)) == expected
-        assert last_rare(memoryview(values), mask, splits, top) == expected
+
+    def check(rounds: int) -> None:
+        BLOCK = spectrum.BLOCK
+        odd = 1 - max(0.001, 1 / BLOCK)   # a scarce table: about one even value a block or more
+        for _ in range(rounds):
+            count = rng.choice([0, 1, 7, BLOCK - 1, BLOCK, BLOCK + 1, 3 * BLOCK + 5])
+            top = rng.choice([1, 5, 40])
+            scarce = rng.random() < 0.7
+            values = array("H", ((rng.randrange(top + 1) | (1 if scarce and rng.random() < odd
+                                                           else 0)) for _ in range(count)))
+            mask = rng.randrange(1, 64) | (HEAP_PARITY if rng.random() < 0.5 else 0)
+            splits = rng.choice([0, 1]) if mask & HEAP_PARITY else rng.choice([-1, 0, 1])
+            expected = next((n for n in reversed(range(count))
+                             if is_rare(mask, splits, n, values[n])), None)
+            assert last_rare(values, mask, splits, max(values, default=0)) == expected
+            assert last_rare(memoryview(values), mask, splits, top) == expected
+
+    with monkeypatch.context() as patch:
+        patch.setattr(spectrum, "BLOCK", 64)
+        check(300)
+    assert spectrum.BLOCK == 1 << 16
+    check(12)
