@@ -54,9 +54,10 @@ Kayles-xox: $(CORE) kayles/interface/xox_cli.py
 		"'$(HERE)/$(PY)'" "'$(XOX_MAIN)()'" "'$(HERE)'" > $@
 	chmod +x $@
 
-# --durations: the slowest tests, in every run (the suite took 8 min 3 s in a fresh clone on
-# a quiet 2-core AMD EPYC, 2026-11-28, 2,317 tests; more where a census or a benchmark shares
-# the machine).
+# --durations: the slowest tests, in every run.  The suite (2,335 tests) takes about 4.5 min
+# on a quiet 2-core AMD EPYC (2026-11-28), an estimate: measured with one core busy with a
+# nice'd census, it took 7 min 35 s, where before its slowest tests were made cheaper it took
+# 13 min 48 s so and 8 min 3 s quiet.  More where a census or a benchmark shares the machine.
 test: Kayles-xox $(EXTRAS)
 	KAYLES_REQUIRE_NATIVE=1 $(PY) -m pytest -q --durations=20
 
