@@ -20,10 +20,13 @@ A row is made once, when heap t's values below t are known (P(t) once G(t) is), 
 heap's value is an OR of rows a kind, then its least unmarked value; only what the rows
 do not hold is searched per candidate value (four parts or more, '!' on three parts or
 more, and the value of an all-same split under '?').  The unions cost one OR a word a
-part (kayles_xor_union), a vector of 8 words (AVX-512) or 4 (AVX2) at a time, the empty
-ones skipped, and three parts are made for UNION_AHEAD (16) heaps at once, each row read
-once for all of them (kayles_xor_union_ahead: past 2**14 values the rows outgrow the
-caches): O(t * width) a heap still, some 3 to 7 times faster (docs/benchmarks.md).  ``width`` doubles (every row copied) when a value reaches
+part (kayles_xor_union), a vector of 8 words (AVX-512) or 4 (AVX2) at a time, two rows
+an OR where the CPU has VBMI and GFNI, and three parts are made for UNION_AHEAD (32)
+heaps at once, each row read once for all of them (kayles_xor_union_ahead: past 2**14
+values the rows outgrow the caches).  Those rows hold only the values below the largest
+so far and a margin (cuts; a mex past a cut makes its rows whole and looks again):
+O(t * width) a heap still, the constant some 10 times smaller than at first
+(docs/benchmarks.md).  ``width`` doubles (every row copied) when a value reaches
 64 * width.
 
 A call holds the Scratch's lock (one call at a time) and releases the GIL for its whole
@@ -48,6 +51,7 @@ from libc.string cimport memcpy, memset
 from _common cimport MAX_KEPT, MAX_KINDS, hold, nimber_t, word_t
 from _kernels cimport (
     UNION_AHEAD,
+    UNION_CLASSES,
     lowest_bit,
     pair_row,
     vectors_named,
@@ -55,6 +59,7 @@ from _kernels cimport (
     xor_permute,
     xor_union,
     xor_union_ahead,
+    xor_union_ahead_fold,
 )
 
 from kayles.engine import _kernel_args as _args
@@ -73,6 +78,7 @@ cdef enum:
     PULSE_WORK = 1 << 22  # words ORed (a search step counts STEP_WORK) between looks at
                           # Ctrl-C and the interrupt hook: some 1-5 ms of work
     STEP_WORK = 4
+    CUT_MARGIN = 1024     # three-part rows made ahead: values this far past the largest
     PAIRS = 0             # the row sets (Scratch.sets)
     UNEQUAL = 1
     TRIPLES = 2
@@ -161,15 +167,25 @@ cdef class Scratch:
     cdef Py_ssize_t width, length # words a row; rows made (heaps 0..length-1)
     cdef Rows rows[SETS]
     cdef word_t* marked           # the values the heap at hand reaches so far
-    cdef word_t* accumulators     # UNION_AHEAD * 64 rows: kayles_xor_union_ahead's
+    cdef word_t* accumulators     # UNION_AHEAD * UNION_CLASSES rows: the unions'
     cdef Py_ssize_t ahead_end     # TRIPLES rows below this hold the part made ahead
+    cdef Py_ssize_t* cuts         # TRIPLES row t holds its values below 64 * cuts[t] words
+    cdef bint cutting             # rows made ahead stop past the largest value (no tail)
+    cdef Py_ssize_t top           # the largest value so far
+    cdef Py_ssize_t least_cut     # the least cut of a row the mex at hand reads
+    cdef Py_ssize_t margin        # values past the largest that a cut row holds
+    cdef readonly Py_ssize_t made_whole   # cut rows made whole again (complete)
     cdef Search* searches
     cdef Py_ssize_t nsearches, search_room
     cdef long long work           # since the last pulse (PULSE_WORK)
 
-    def __cinit__(self, vector=None):
+    def __cinit__(self, vector=None, Py_ssize_t _margin=CUT_MARGIN):
+        # _margin: CUT_MARGIN, or less for the tests of what a mex past a cut does
         if vector is not None and vector not in VECTORS:
             raise ValueError(f"vector must be one of {', '.join(VECTORS)}, not {vector!r}")
+        if _margin < 0:
+            raise ValueError(f"_margin must be at least 0, not {_margin}")
+        self.margin = _margin
         self.vec = vectors_named((vector or VECTORS[0]).encode())
         self.lock = PyThread_allocate_lock()
         if self.lock == NULL:
@@ -190,6 +206,8 @@ cdef class Scratch:
         free(self.marked)
         free(self.accumulators)
         free(self.searches)
+        free(self.cuts)
+        self.cuts = NULL
         self.marked = self.accumulators = NULL
         self.searches = NULL
         self.nsearches = self.search_room = 0
@@ -230,10 +248,11 @@ cdef class Scratch:
         self.rows[ONES].used = self.rows[PAIR_RUNS].used = tail > 0
         self.rows[UNEQUAL_RUNS].used = tail > 0 and unequal
         self.rows[TRIPLE_RUNS].used = tail_triples
+        self.cutting = triples and tail == 0
         self.width = 1
-        self.length = self.ahead_end = 0
+        self.length = self.ahead_end = self.top = 0
         self.marked = <word_t*> calloc(1, sizeof(word_t))
-        self.accumulators = <word_t*> calloc(UNION_AHEAD * 64, sizeof(word_t))
+        self.accumulators = <word_t*> calloc(UNION_AHEAD * UNION_CLASSES, sizeof(word_t))
         if self.marked == NULL or self.accumulators == NULL:
             raise MemoryError()
         self.rules = rules
@@ -249,6 +268,7 @@ cdef class Scratch:
         cdef int i
         cdef Py_ssize_t room
         cdef word_t* grown
+        cdef Py_ssize_t* cuts
         for i in range(SETS):
             if self.rows[i].used and self.rows[i].room < count:
                 room = max(count, 2 * self.rows[i].room, 64)
@@ -258,6 +278,12 @@ cdef class Scratch:
                     with gil:
                         raise MemoryError()
                 self.rows[i].bits = grown
+                if i == TRIPLES:
+                    cuts = <Py_ssize_t*> realloc(self.cuts, room * sizeof(Py_ssize_t))
+                    if cuts == NULL:
+                        with gil:
+                            raise MemoryError()
+                    self.cuts = cuts
                 self.rows[i].room = room
         return 0
 
@@ -275,12 +301,15 @@ cdef class Scratch:
                     raise MemoryError()
             for t in range(max(self.length, self.ahead_end)):
                 memcpy(grown + t * width, self.rows[i].bits + t * old, old * sizeof(word_t))
+                if i == TRIPLES and self.cuts[t] == old:   # every value is below 64 * old
+                    self.cuts[t] = width
             free(self.rows[i].bits)
             self.rows[i].bits = grown
         free(self.marked)
         free(self.accumulators)
         self.marked = <word_t*> calloc(width, sizeof(word_t))
-        self.accumulators = <word_t*> calloc(UNION_AHEAD * 64 * width, sizeof(word_t))
+        self.accumulators = <word_t*> calloc(UNION_AHEAD * UNION_CLASSES * width,
+                                             sizeof(word_t))
         if self.marked == NULL or self.accumulators == NULL:
             with gil:
                 raise MemoryError()
@@ -293,25 +322,54 @@ cdef class Scratch:
         ``source``."""
         if high >= 1:
             self.work += high * self.width
-            xor_union(self.row(into, t), self.rows[source].bits, self.width, g, t, 1, high,
-                      self.accumulators, self.vec)
+            xor_union(self.row(into, t), self.rows[source].bits, self.width, self.width, g, t,
+                      1, high, self.accumulators, self.vec)
 
-    cdef void triples(self, const nimber_t* g, Py_ssize_t t) noexcept nogil:
+    cdef int triples(self, const nimber_t* g, Py_ssize_t t) except -1 nogil:
         """Row t of TRIPLES: made ahead for UNION_AHEAD heaps from t at once where a run of
         them starts (the first parts whose rows are there, each row read once for all of
         them: kayles_xor_union_ahead), then the first parts below k of heap t + k once their
-        rows are (kayles_xor_union)."""
-        cdef Py_ssize_t k
+        rows are (kayles_xor_union).  Where cutting, a run's rows hold their values below
+        the largest so far and CUT_MARGIN more alone (cuts): a mex that reaches past that
+        makes them whole (complete).  The pass goes in pieces of about PULSE_WORK words, a
+        pulse after each (near 2**17 values a whole pass is some 0.2 s)."""
+        cdef Py_ssize_t k, high, low, piece, limit = self.width
         if t >= self.ahead_end:
+            if self.cutting and self.width >= 8:
+                limit = min(self.width, ((self.top + self.margin) // 512 + 1) * 8)
             memset(self.row(TRIPLES, t), 0, UNION_AHEAD * self.width * sizeof(word_t))
-            self.work += (t // 3) * self.width
-            xor_union_ahead(self.row(TRIPLES, t), self.rows[PAIRS].bits, self.width, g, t,
-                            self.accumulators, self.vec)
+            piece = max(2, PULSE_WORK // (UNION_AHEAD * limit)) & ~1   # rows two by two
+            high = t
+            while high >= t - t // 3:
+                low = max(t - t // 3, high - piece + 1)
+                xor_union_ahead(self.row(TRIPLES, t), self.rows[PAIRS].bits, self.width,
+                                limit, g, t, high, low, self.accumulators, self.vec)
+                self.work += (high - low + 1) * UNION_AHEAD * limit
+                if self.work >= PULSE_WORK:
+                    self.pulse()
+                high = low - 1
+            xor_union_ahead_fold(self.row(TRIPLES, t), self.width, limit, self.accumulators,
+                                 self.vec)
+            for k in range(UNION_AHEAD):
+                self.cuts[t + k] = limit
             self.ahead_end = t + UNION_AHEAD
         k = min(t - (self.ahead_end - UNION_AHEAD) - 1, t // 3)
         if k >= 1:
-            xor_union(self.row(TRIPLES, t), self.rows[PAIRS].bits, self.width, g, t, 1, k,
-                      self.accumulators, self.vec)
+            xor_union(self.row(TRIPLES, t), self.rows[PAIRS].bits, self.width, self.cuts[t],
+                      g, t, 1, k, self.accumulators, self.vec)
+        return 0
+
+    cdef void complete(self, const nimber_t* g, Py_ssize_t t) noexcept nogil:
+        """Row t of TRIPLES whole: made again, every word, where a run made it cut."""
+        if self.cuts[t] >= self.width:
+            return
+        self.made_whole += 1
+        memset(self.row(TRIPLES, t), 0, self.width * sizeof(word_t))
+        if t >= 3:
+            self.work += (t // 3) * self.width
+            xor_union(self.row(TRIPLES, t), self.rows[PAIRS].bits, self.width, self.width, g,
+                      t, 1, t // 3, self.accumulators, self.vec)
+        self.cuts[t] = self.width
 
     cdef void running(self, int runs, int of, Py_ssize_t t) noexcept nogil:
         """runs[t] = of[t] | runs[t - q]."""
@@ -349,6 +407,7 @@ cdef class Scratch:
 
     cdef int add(self, const nimber_t* g, Py_ssize_t t) except -1 nogil:
         """The rows of t that hold G(t) (its value is in the table now)."""
+        self.top = max(self.top, g[t])
         if self.rows[PARTITIONS].used:
             memcpy(self.row(PARTITIONS, t), self.row(TWO_PLUS, t), self.width * sizeof(word_t))
             if t:
@@ -385,6 +444,7 @@ cdef class Scratch:
         if j == 2:
             return has(self.row(PAIRS, t), v)
         if j == 3 and self.rows[TRIPLES].used:
+            self.complete(g, t)
             return has(self.row(TRIPLES, t), v)
         for a in range(1, t // j + 1):
             self.step()
@@ -500,6 +560,8 @@ cdef class Scratch:
         cdef int top = t if more else j
         for k in range(j, min(top, MAX_COUNTS - 1) + 1):
             before[k] = t % k == 0 and has(marked, all_same(g, t, k) ^ c)
+        if set == TRIPLES:
+            self.complete(g, t)
         or_shifted(marked, self.row(set, t), c, self.width)
         for k in range(j, min(top, MAX_COUNTS - 1) + 1):
             if t % k == 0 and not before[k]:
@@ -531,6 +593,9 @@ cdef class Scratch:
             or_shifted(self.marked, self.row(PAIRS if mark == NONE else UNEQUAL, t), c,
                        self.width)
         elif j == 3 and mark == NONE:
+            if c:   # a cut row moved by c: its whole values below no bound
+                self.complete(g, t)
+            self.least_cut = min(self.least_cut, self.cuts[t])
             or_shifted(self.marked, self.row(TRIPLES, t), c, self.width)
         elif j == 3 and mark == NOT_ALL_SAME:
             self.mark_unequal(g, TRIPLES, t, c, 3, False)
@@ -625,7 +690,21 @@ cdef class Scratch:
         return 0
 
     cdef Py_ssize_t value(self, const nimber_t* g, Py_ssize_t n) except -1 nogil:
-        """G(n), from G(0..n-1) and the rows."""
+        """G(n), from G(0..n-1) and the rows: the mex of what they mark, where it lies below
+        every cut three-part row's cut (those rows hold every value there); else the mex
+        again, those rows whole."""
+        cdef Py_ssize_t v, k
+        self.least_cut = self.width
+        v = self.mex(g, n)
+        if v < 64 * self.least_cut or not self.cutting:
+            return v
+        for k in range(self.nfinite):
+            if n >= self.kinds[k].span:
+                self.complete(g, n - self.kinds[k].span)
+        return self.mex(g, n)
+
+    cdef Py_ssize_t mex(self, const nimber_t* g, Py_ssize_t n) except -1 nogil:
+        """The least value that the rows and searches do not reach for heap n."""
         cdef Py_ssize_t w, v, k
         cdef word_t free_bits
         memset(self.marked, 0, self.width * sizeof(word_t))

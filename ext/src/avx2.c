@@ -146,22 +146,28 @@ KAYLES_AVX2 kayles_word kayles_unmarked_avx2(
     return left;
 }
 
-/* into[w ^ words] |= row[w]: 4 words a vector, each moved within its aligned 4 by one
-   permutation of its 32-bit halves (width a multiple of 4). */
+/* into[w] |= kayles_xor_permute(row[w ^ words], 8 * bytes) for w < limit: 4 words a vector,
+   the bytes of each word moved within it by one shuffle and the words within their aligned
+   4 by one permutation of their 32-bit halves (limit a multiple of 4). */
 KAYLES_AVX2 KAYLES_NOINLINE void kayles_or_moved_avx2(
-        kayles_word *KAYLES_RESTRICT into, const kayles_word *row, ptrdiff_t width,
-        ptrdiff_t words) {
+        kayles_word *KAYLES_RESTRICT into, const kayles_word *row, ptrdiff_t limit,
+        ptrdiff_t words, int bytes) {
     const int low = (int) (words & 3);
     const __m256i lanes = _mm256_setr_epi32(
         2 * (0 ^ low), 2 * (0 ^ low) + 1, 2 * (1 ^ low), 2 * (1 ^ low) + 1,
         2 * (2 ^ low), 2 * (2 ^ low) + 1, 2 * (3 ^ low), 2 * (3 ^ low) + 1);
+    const __m256i shuffle = _mm256_xor_si256(
+        _mm256_setr_epi64x(0x0706050403020100LL, 0x0f0e0d0c0b0a0908LL,
+                           0x0706050403020100LL, 0x0f0e0d0c0b0a0908LL),
+        _mm256_set1_epi8((char) bytes));
     ptrdiff_t high = words & ~(ptrdiff_t) 3, q;
-    for (q = 0; q < width; q += 4) {
-        __m256i words4 = _mm256_loadu_si256((const __m256i *) (row + q));
+    for (q = 0; q < limit; q += 4) {
+        __m256i words4 = _mm256_loadu_si256((const __m256i *) (row + (q ^ high)));
         if (_mm256_testz_si256(words4, words4))
             continue;   /* no value there: the sparse rows' many empty stretches */
-        __m256i moved = _mm256_permutevar8x32_epi32(words4, lanes);
-        __m256i *to = (__m256i *) (into + (q ^ high));
+        __m256i moved = _mm256_permutevar8x32_epi32(_mm256_shuffle_epi8(words4, shuffle),
+                                                    lanes);
+        __m256i *to = (__m256i *) (into + q);
         _mm256_storeu_si256(to, _mm256_or_si256(_mm256_loadu_si256(to), moved));
     }
 }
@@ -196,7 +202,7 @@ KAYLES_AVX2 KAYLES_NOINLINE void kayles_or_permuted_avx2(
 
 const kayles_vectors kayles_avx2_vectors = {
     "avx2", 16, kayles_sweep_avx2, NULL, NULL, kayles_unhit_avx2, kayles_candidates_avx2,
-    kayles_unmarked_avx2, kayles_or_moved_avx2, kayles_or_permuted_avx2,
+    kayles_unmarked_avx2, kayles_or_moved_avx2, kayles_or_permuted_avx2, NULL,
 };
 
 #endif

@@ -278,21 +278,27 @@ KAYLES_AVX512 kayles_word kayles_unmarked_avx512(
     return left;
 }
 
-/* into[w ^ words] |= row[w]: 8 words a vector, each moved within its aligned 8 by one
-   permutation (width a multiple of 8). */
+/* into[w] |= kayles_xor_permute(row[w ^ words], 8 * bytes) for w < limit: 8 words a vector,
+   the bytes of each word moved within it by one shuffle and the words within their aligned
+   8 by one permutation (limit a multiple of 8). */
 KAYLES_AVX512 KAYLES_NOINLINE void kayles_or_moved_avx512(
-        kayles_word *KAYLES_RESTRICT into, const kayles_word *row, ptrdiff_t width,
-        ptrdiff_t words) {
+        kayles_word *KAYLES_RESTRICT into, const kayles_word *row, ptrdiff_t limit,
+        ptrdiff_t words, int bytes) {
     const __m512i lanes = _mm512_xor_si512(_mm512_set_epi64(7, 6, 5, 4, 3, 2, 1, 0),
                                            _mm512_set1_epi64(words & 7));
+    const kayles_word same = 0x0706050403020100ULL, next = 0x0f0e0d0c0b0a0908ULL;
+    const __m512i shuffle = _mm512_xor_si512(   /* byte j of a word from its byte j ^ bytes */
+        _mm512_set_epi64((long long) next, (long long) same, (long long) next,
+                         (long long) same, (long long) next, (long long) same,
+                         (long long) next, (long long) same),
+        _mm512_set1_epi8((char) bytes));
     ptrdiff_t high = words & ~(ptrdiff_t) 7, q;
-    for (q = 0; q < width; q += 8) {
-        __m512i words8 = _mm512_loadu_si512(row + q);
+    for (q = 0; q < limit; q += 8) {
+        __m512i words8 = _mm512_loadu_si512(row + (q ^ high));
         if (!_mm512_test_epi64_mask(words8, words8))
             continue;   /* no value there: the sparse rows' many empty stretches */
-        __m512i moved = _mm512_permutexvar_epi64(lanes, words8);
-        kayles_word *to = into + (q ^ high);
-        _mm512_storeu_si512(to, _mm512_or_si512(_mm512_loadu_si512(to), moved));
+        __m512i moved = _mm512_permutexvar_epi64(lanes, _mm512_shuffle_epi8(words8, shuffle));
+        _mm512_storeu_si512(into + q, _mm512_or_si512(_mm512_loadu_si512(into + q), moved));
     }
 }
 
@@ -323,10 +329,58 @@ KAYLES_AVX512 KAYLES_NOINLINE void kayles_or_permuted_avx512(
     }
 }
 
+/* The same step without accumulators, where the CPU has a byte shuffle across the vector
+   (AVX512-VBMI) and bit matrices (GFNI): each row moved whole (words and bytes by one
+   shuffle, the bits of each byte by one matrix), two rows at a time: into[w] |=
+   kayles_xor_permute(row0[w ^ (c0 >> 6)], c0 & 63) | the same of row1 and c1, w < limit
+   (a multiple of 8). */
+#define KAYLES_AVX512_GFNI __attribute__((target("avx512f,avx512bw,avx512vbmi,gfni")))
+
+/* gf2p8affineqb's matrix that moves bit i ^ c of each byte to bit i (row 7 - i: the
+   bits that output bit i takes) */
+static long long kayles_bit_matrix(int c) {
+    unsigned long long matrix = 0;
+    for (int i = 0; i < 8; i++)
+        matrix |= (1ULL << (i ^ c)) << (8 * (7 - i));
+    return (long long) matrix;
+}
+
+KAYLES_AVX512_GFNI static inline __m512i kayles_bytes_from(kayles_value c) {
+    const __m512i lanes = _mm512_set_epi8(
+        63, 62, 61, 60, 59, 58, 57, 56, 55, 54, 53, 52, 51, 50, 49, 48,
+        47, 46, 45, 44, 43, 42, 41, 40, 39, 38, 37, 36, 35, 34, 33, 32,
+        31, 30, 29, 28, 27, 26, 25, 24, 23, 22, 21, 20, 19, 18, 17, 16,
+        15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0);
+    return _mm512_xor_si512(lanes, _mm512_set1_epi8((char) (c >> 3 & 63)));
+}
+
+KAYLES_AVX512_GFNI KAYLES_NOINLINE void kayles_or_moved_two_avx512(
+        kayles_word *KAYLES_RESTRICT into, const kayles_word *row0, kayles_value c0,
+        const kayles_word *row1, kayles_value c1, ptrdiff_t limit) {
+    const __m512i bytes0 = kayles_bytes_from(c0), bytes1 = kayles_bytes_from(c1);
+    const __m512i bits0 = _mm512_set1_epi64(kayles_bit_matrix(c0 & 7));
+    const __m512i bits1 = _mm512_set1_epi64(kayles_bit_matrix(c1 & 7));
+    ptrdiff_t high0 = (ptrdiff_t) (c0 >> 6) & ~(ptrdiff_t) 7;
+    ptrdiff_t high1 = (ptrdiff_t) (c1 >> 6) & ~(ptrdiff_t) 7, q;
+    for (q = 0; q < limit; q += 8) {
+        __m512i x = _mm512_permutexvar_epi8(bytes0, _mm512_loadu_si512(row0 + (q ^ high0)));
+        __m512i y = _mm512_permutexvar_epi8(bytes1, _mm512_loadu_si512(row1 + (q ^ high1)));
+        __m512i both = _mm512_or_si512(_mm512_gf2p8affine_epi64_epi8(x, bits0, 0),
+                                       _mm512_gf2p8affine_epi64_epi8(y, bits1, 0));
+        _mm512_storeu_si512(into + q, _mm512_or_si512(_mm512_loadu_si512(into + q), both));
+    }
+}
+
 const kayles_vectors kayles_avx512_vectors = {
     "avx512bw", 32, kayles_sweep_avx512, kayles_sweep_set_avx512, kayles_sweep_window_avx512,
     kayles_unhit_avx512, kayles_candidates_avx512, kayles_unmarked_avx512,
-    kayles_or_moved_avx512, kayles_or_permuted_avx512,
+    kayles_or_moved_avx512, kayles_or_permuted_avx512, NULL,
+};
+
+const kayles_vectors kayles_avx512_gfni_vectors = {
+    "avx512bw", 32, kayles_sweep_avx512, kayles_sweep_set_avx512, kayles_sweep_window_avx512,
+    kayles_unhit_avx512, kayles_candidates_avx512, kayles_unmarked_avx512,
+    kayles_or_moved_avx512, kayles_or_permuted_avx512, kayles_or_moved_two_avx512,
 };
 
 #endif

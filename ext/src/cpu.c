@@ -19,6 +19,15 @@ int kayles_has_avx512(void) {
 #endif
 }
 
+int kayles_has_gfni(void) {
+#if KAYLES_X86_VECTORS
+    __builtin_cpu_init();
+    return __builtin_cpu_supports("avx512vbmi") && __builtin_cpu_supports("gfni");
+#else
+    return 0;
+#endif
+}
+
 int kayles_has_avx2(void) {
 #if KAYLES_X86_VECTORS
     __builtin_cpu_init();
@@ -31,7 +40,8 @@ int kayles_has_avx2(void) {
 const kayles_vectors *kayles_vectors_named(const char *name) {
 #if KAYLES_X86_VECTORS
     if (strcmp(name, "avx512bw") == 0)
-        return kayles_has_avx512() ? &kayles_avx512_vectors : NULL;
+        return !kayles_has_avx512() ? NULL
+               : kayles_has_gfni() ? &kayles_avx512_gfni_vectors : &kayles_avx512_vectors;
     if (strcmp(name, "avx2") == 0)
         return kayles_has_avx2() ? &kayles_avx2_vectors : NULL;
 #endif

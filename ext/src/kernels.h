@@ -224,25 +224,34 @@ static inline void kayles_store_int(int *p, int value) { *p = value; }
    two; bit v of a row: value v reached; every value below 64 * width).
    kayles_pair_row: out |= {G(a) ^ G(t - a) : 1 <= a <= t/2} (a < t - a when unequal).
    kayles_xor_union: out |= the union over low <= a <= high of {v ^ g[a] : v in row
-   t - a of rows} (0 < low, high < t); accumulators: 64 * width zero words, zero again
-   on return; vec: the instructions of its step (or_moved).  Below KAYLES_UNION_DIRECT
-   rows each is moved bit by bit instead. */
+   t - a of rows} (0 < low, high < t), its words below limit alone (limit: width, or a
+   multiple of 8 below it; the words past it are not touched); accumulators:
+   KAYLES_CLASSES * width zero words, zero again on return; vec: the instructions of its
+   step (or_moved).  Below KAYLES_UNION_DIRECT rows each is moved bit by bit instead. */
 #define KAYLES_UNION_DIRECT 48
+#define KAYLES_CLASSES 8   /* accumulators a heap: one for each value of a part's bits 0-2 */
 void kayles_pair_row(kayles_word *out, const kayles_value *g, ptrdiff_t t, int unequal);
 struct kayles_vectors;
 void kayles_xor_union(kayles_word *out, const kayles_word *rows, ptrdiff_t width,
-                      const kayles_value *g, ptrdiff_t t, ptrdiff_t low, ptrdiff_t high,
-                      kayles_word *accumulators, const struct kayles_vectors *vec);
+                      ptrdiff_t limit, const kayles_value *g, ptrdiff_t t, ptrdiff_t low,
+                      ptrdiff_t high, kayles_word *accumulators,
+                      const struct kayles_vectors *vec);
 /* kayles_xor_union_ahead: the same union for the KAYLES_AHEAD heaps t, t + 1, ... at once,
    each row read once for all of them (the rows outgrow the caches: a pass a heap is
    bound by the memory's bandwidth): row t + k of out |= the union over the first parts a
-   from max(k, 1) to (t + k) / 3, which read rows up to t alone; accumulators:
-   KAYLES_AHEAD * 64 * width zero words, zero again on return.  The first parts below k of
-   heap t + k read rows after t: a kayles_xor_union each, once those rows are made. */
-#define KAYLES_AHEAD 16
+   from max(k, 1) to (t + k) / 3 whose rows t + k - a lie from high down to low (t >=
+   high >= low >= t - t / 3: a pass may go in pieces, rows t - t / 3 to t in all), its
+   words below limit, some of it in the accumulators: KAYLES_AHEAD * KAYLES_CLASSES *
+   width words, zero before the first piece, which kayles_xor_union_ahead_fold moves into
+   out after the last, zero again.  The first parts below k of heap t + k read rows after
+   t: a kayles_xor_union each, once those rows are made. */
+#define KAYLES_AHEAD 32
 void kayles_xor_union_ahead(kayles_word *out, const kayles_word *rows, ptrdiff_t width,
-                            const kayles_value *g, ptrdiff_t t, kayles_word *accumulators,
+                            ptrdiff_t limit, const kayles_value *g, ptrdiff_t t,
+                            ptrdiff_t high, ptrdiff_t low, kayles_word *accumulators,
                             const struct kayles_vectors *vec);
+void kayles_xor_union_ahead_fold(kayles_word *out, ptrdiff_t width, ptrdiff_t limit,
+                                 kayles_word *accumulators, const struct kayles_vectors *vec);
 
 /* How many cores this process may run on (1 without threads). */
 int kayles_cores(void);
@@ -288,6 +297,7 @@ int kayles_run_workers(int n, kayles_task task, void *context);
 
 int kayles_has_avx512(void);          /* 1: the AVX-512 kernels run on this CPU */
 int kayles_has_avx2(void);            /* 1: the AVX2 kernels run on this CPU */
+int kayles_has_gfni(void);            /* 1: AVX512-VBMI and GFNI too (or_moved_two) */
 extern const char kayles_portable[];  /* the portable kernels' instructions: "sse2" or "scalar" */
 
 /* One instruction set's steps of the sparse method.  A NULL step is one this set
@@ -313,20 +323,28 @@ typedef struct kayles_vectors {
     kayles_word (*unmarked)(const kayles_stamp *seen, kayles_stamp stamp, int b,
                             unsigned char *const *flags, const int *width, const int *c,
                             const int *drop_zero, int nflags);
-    /* into[w ^ words] |= row[w] for w < width (the take-and-break unions' step: a row moved
-       by a value's high bits), width a power of two; NULL: the plain loop. */
-    void (*or_moved)(kayles_word *into, const kayles_word *row, ptrdiff_t width,
-                     ptrdiff_t words);
+    /* into[w] |= kayles_xor_permute(row[w ^ words], 8 * bytes) for w < limit, bytes < 8
+       (the take-and-break unions' step: a row moved by a value's bits 3 and up), limit a
+       multiple of 8, words below the row's width (a power of two); NULL: the plain loop. */
+    void (*or_moved)(kayles_word *into, const kayles_word *row, ptrdiff_t limit,
+                     ptrdiff_t words, int bytes);
     /* out[w] |= kayles_xor_permute(from[w], bits) and from[w] = 0 for w < width (the
-       unions' last step: an accumulator's bits moved once), width a power of two; NULL:
+       unions' last step: an accumulator's bits moved once), width a multiple of 8; NULL:
        the plain loop. */
     void (*or_permuted)(kayles_word *out, kayles_word *from, ptrdiff_t width, int bits);
+    /* into[w] |= kayles_xor_permute(row0[w ^ (c0 >> 6)], c0 & 63) | the same of row1 and
+       c1, for w < limit (a multiple of 8): the unions' step without accumulators, two rows
+       at a time; NULL where the CPU lacks its instructions (then or_moved and
+       or_permuted). */
+    void (*or_moved_two)(kayles_word *into, const kayles_word *row0, kayles_value c0,
+                         const kayles_word *row1, kayles_value c1, ptrdiff_t limit);
 } kayles_vectors;
 
 extern const kayles_vectors kayles_portable_vectors;  /* pairs.c */
 #if KAYLES_X86_VECTORS
 extern const kayles_vectors kayles_avx2_vectors;      /* avx2.c */
 extern const kayles_vectors kayles_avx512_vectors;    /* avx512.c */
+extern const kayles_vectors kayles_avx512_gfni_vectors;   /* the same, with or_moved_two */
 #endif
 
 /* The table of the set called name, or NULL where this build or this CPU lacks it. */

@@ -125,5 +125,5 @@ KAYLES_NOINLINE int kayles_sweep_portable(
 }
 
 const kayles_vectors kayles_portable_vectors = {
-    kayles_portable, 8, kayles_sweep_portable, NULL, NULL, NULL, NULL, NULL, NULL, NULL,
+    kayles_portable, 8, kayles_sweep_portable, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL,
 };

@@ -409,7 +409,8 @@ static void test_takebreak_rows(const kayles_vectors *vec) {
         kayles_word *rows = allocate((size_t) (t * width) * sizeof *rows);
         kayles_word *out = allocate((size_t) width * sizeof *out);
         kayles_word *expected = allocate((size_t) width * sizeof *expected);
-        kayles_word *accumulators = allocate((size_t) (64 * width) * sizeof *accumulators);
+        kayles_word *accumulators = allocate((size_t) (KAYLES_CLASSES * width)
+                                             * sizeof *accumulators);
         for (a = 0; a < t; a++)
             g[a] = (kayles_value) random_below(limit);
         for (a = 0; a < t * width; a++)
@@ -429,17 +430,19 @@ static void test_takebreak_rows(const kayles_vectors *vec) {
             (unsigned) (t - low));
         if (high >= t)
             high = t - 1;
-        kayles_xor_union(out, rows, width, g, t, low, high, accumulators, vec);
+        ptrdiff_t cut = width < 8 ? width : 8 * (1 + random_below((unsigned) width / 8));
+        kayles_xor_union(out, rows, width, cut, g, t, low, high, accumulators, vec);
         for (a = low; a <= high; a++)
             for (unsigned v = 0; v < limit; v++)
                 if (rows[(t - a) * width + (v >> 6)] >> (v & 63) & 1) {
                     unsigned moved = v ^ g[a];
-                    expected[moved >> 6] |= 1ULL << (moved & 63);
+                    if (moved < 64 * cut)
+                        expected[moved >> 6] |= 1ULL << (moved & 63);
                 }
         for (w = 0; w < width; w++)
-            CHECK(out[w] == expected[w], "xor_union (%s): word %td, t %td, a %td..%td",
-                  vec->name, w, t, low, high);
-        for (w = 0; w < 64 * width; w++)
+            CHECK(out[w] == expected[w], "xor_union (%s): word %td, t %td, a %td..%td, words "
+                  "below %td", vec->name, w, t, low, high, cut);
+        for (w = 0; w < KAYLES_CLASSES * width; w++)
             CHECK(accumulators[w] == 0, "xor_union: accumulator word %td left", w);
         free(g);
         free(rows);
@@ -449,8 +452,9 @@ static void test_takebreak_rows(const kayles_vectors *vec) {
     }
 }
 
-/* kayles_xor_union_ahead, then the first parts below k of heap t + k by kayles_xor_union
-   (as the kernel takes them), against kayles_xor_union of every first part heap by heap. */
+/* kayles_xor_union_ahead in pieces of random sizes and its fold, then the first parts below
+   k of heap t + k by kayles_xor_union (as the kernel takes them), against kayles_xor_union
+   of every first part heap by heap. */
 static void test_takebreak_ahead(const kayles_vectors *vec) {
     for (int trial = 0; trial < 20; trial++) {
         ptrdiff_t width = (ptrdiff_t) 1 << random_below(6), t = 3 + random_below(300), a, w;
@@ -460,28 +464,35 @@ static void test_takebreak_ahead(const kayles_vectors *vec) {
         kayles_word *rows = allocate((size_t) (n * width) * sizeof *rows);
         kayles_word *out = allocate((size_t) (KAYLES_AHEAD * width) * sizeof *out);
         kayles_word *expected = allocate((size_t) width * sizeof *expected);
-        kayles_word *accumulators = allocate((size_t) (KAYLES_AHEAD * 64 * width)
+        kayles_word *accumulators = allocate((size_t) (KAYLES_AHEAD * KAYLES_CLASSES * width)
                                              * sizeof *accumulators);
         for (a = 0; a < n; a++)
             g[a] = (kayles_value) random_below(limit);
         for (a = 0; a < n * width; a++)
             rows[a] = random_below(3) ? 0 : ((kayles_word) random_below(1u << 30) << 33)
                                               ^ random_below(1u << 31);
-        kayles_xor_union_ahead(out, rows, width, g, t, accumulators, vec);
+        ptrdiff_t cut = width < 8 ? width : 8 * (1 + random_below((unsigned) width / 8));
+        for (ptrdiff_t high = t, low; high >= t - t / 3; high = low - 1) {   /* in pieces */
+            low = high - (ptrdiff_t) random_below(40);
+            if (low < t - t / 3)
+                low = t - t / 3;
+            kayles_xor_union_ahead(out, rows, width, cut, g, t, high, low, accumulators, vec);
+        }
+        kayles_xor_union_ahead_fold(out, width, cut, accumulators, vec);
         for (int k = 0; k < KAYLES_AHEAD; k++) {
             ptrdiff_t high = k - 1 < (t + k) / 3 ? k - 1 : (t + k) / 3;
             if (high >= 1)
-                kayles_xor_union(out + k * width, rows, width, g, t + k, 1, high,
+                kayles_xor_union(out + k * width, rows, width, cut, g, t + k, 1, high,
                                  accumulators, vec);
             memset(expected, 0, (size_t) width * sizeof *expected);
             if ((t + k) / 3 >= 1)
-                kayles_xor_union(expected, rows, width, g, t + k, 1, (t + k) / 3,
+                kayles_xor_union(expected, rows, width, cut, g, t + k, 1, (t + k) / 3,
                                  accumulators, vec);
             for (w = 0; w < width; w++)
                 CHECK(out[k * width + w] == expected[w], "xor_union_ahead (%s): word %td of "
                       "heap %td + %d", vec->name, w, t, k);
         }
-        for (w = 0; w < KAYLES_AHEAD * 64 * width; w++)
+        for (w = 0; w < KAYLES_AHEAD * KAYLES_CLASSES * width; w++)
             CHECK(accumulators[w] == 0, "xor_union_ahead: accumulator word %td left", w);
         free(g);
         free(rows);
@@ -499,6 +510,8 @@ int main(void) {
     CHECK(kayles_vectors_named("no such set") == NULL, "an unknown set has no table");
     CHECK((avx2 != NULL) == !!kayles_has_avx2() && (avx512 != NULL) == !!kayles_has_avx512(),
           "a table exactly where the CPU runs its set");
+    CHECK(avx512 == NULL || (avx512->or_moved_two != NULL) == !!kayles_has_gfni(),
+          "or_moved_two exactly where the CPU has VBMI and GFNI");
     test_xor_permute();
     test_rare_pass();
     test_gather_or();
@@ -507,8 +520,12 @@ int main(void) {
     test_takebreak_ahead(portable);
     test_threads();
     test_sweeps(kayles_portable, portable->sweep, NULL);
-    for (int k = 0; k < 2; k++) {
-        const kayles_vectors *v = k ? avx512 : avx2;
+    for (int k = 0; k < 3; k++) {
+        const kayles_vectors *v = k == 0 ? avx2 : k == 1 ? avx512 : NULL;
+#if KAYLES_X86_VECTORS
+        if (k == 2 && kayles_has_gfni())   /* the AVX-512 table without or_moved_two too */
+            v = &kayles_avx512_vectors;
+#endif
         if (v == NULL)
             continue;
         test_sweeps(v->name, v->sweep, NULL);
