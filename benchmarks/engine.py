@@ -8,6 +8,8 @@
                                       # codes drawn at random, each beside CMD's time
     .venv/bin/python benchmarks/engine.py --sample 20 --dense --seed 46 --external 'CMD'
                                       # drawn among the census's dense codes
+    .venv/bin/python benchmarks/engine.py --readme         # README's figures, each
+                                      # instruction set, quiet and with both cores busy
 
 Each figure comes from its own child process (a fresh interpreter running only
 that computation), which reports its wall time, its CPU time and its peak
@@ -40,6 +42,7 @@ from __future__ import annotations
 import argparse
 import csv
 import json
+import os
 import random
 import re
 import shlex
@@ -247,6 +250,35 @@ def compare_vectors(size: int) -> None:
                                       for v, t in times.items()))
 
 
+def readme_figures(repeats: int) -> None:
+    """README's figures (Grundy's game to 2**20, .354's proof) on each vector instruction
+    set, on one thread, quiet and then with a busy loop on every core (two `yes`): the
+    median of ``repeats`` fresh interpreters each, CPU and wall seconds."""
+    cases = [("Grundy's game, G(0..2**20-1)", "grundy", 1 << 20),
+             (".354's proof", ".354", 21_000_000)]
+    vectors = [v for v in _core.VECTORS if v in ("avx512bw", "avx2")]
+    for busy in (False, True):
+        loops = [subprocess.Popen(["yes"], stdout=subprocess.DEVNULL)
+                 for _ in range(os.cpu_count() or 1)] if busy else []
+        try:
+            print("both cores busy (a `yes` on each)" if busy else "quiet", flush=True)
+            for label, game, count in cases:
+                for vector in vectors:
+                    runs = [json.loads(subprocess.run(
+                        [sys.executable, "-c", SAMPLE_CHILD, str(ROOT), game, str(count),
+                         vector], capture_output=True, text=True, check=True).stdout)
+                        for _ in range(repeats)]
+                    cpu = statistics.median(run["cpu"] for run in runs)
+                    wall = statistics.median(run["wall"] for run in runs)
+                    print(f"  {label:30} {vector:8} cpu {cpu:6.2f} s  wall {wall:6.2f} s  "
+                          f"({runs[0]['values']:,} values, checksum {runs[0]['checksum']})",
+                          flush=True)
+        finally:
+            for loop in loops:
+                loop.kill()
+                loop.wait()
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="short tables, no proofs")
@@ -263,7 +295,13 @@ def main() -> None:
     parser.add_argument("--log2", type=int, default=18, help="the sample's tables (default 18)")
     parser.add_argument("--vector", choices=_core.VECTORS,
                         help="the sample's instructions (default: the fastest here)")
+    parser.add_argument("--readme", action="store_true", help="README's figures on each "
+                        "instruction set, quiet and busy (see the header)")
     args = parser.parse_args()
+    if args.readme:
+        print(machine())
+        readme_figures(3)
+        return
     if args.sample:
         print(machine())
         sample(args, args.external)

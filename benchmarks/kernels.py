@@ -31,8 +31,15 @@ XOX = encode(GAMES["kayles-xox"].kinds)
 
 
 def machine() -> str:
-    """What the figures ran on: the CPU, and the instruction sets the compiled kernels use."""
-    return f"{cpu_model()}; kernels' instruction sets here: {', '.join(_core.VECTORS)}"
+    """What the figures ran on: the CPU, the instruction sets the compiled kernels use, and
+    whether the AVX-512 table has the take-and-break step of VBMI and GFNI."""
+    try:
+        flags = Path("/proc/cpuinfo").read_text(errors="replace").split()
+    except OSError:
+        flags = []
+    extra = ("; with AVX512-VBMI and GFNI" if "avx512bw" in _core.VECTORS
+             and {"avx512vbmi", "gfni"} <= set(flags) else "")
+    return f"{cpu_model()}; kernels' instruction sets here: {', '.join(_core.VECTORS)}{extra}"
 
 
 def median_time(run, repeats: int) -> float:
