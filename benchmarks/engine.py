@@ -250,23 +250,41 @@ def compare_vectors(size: int) -> None:
                                       for v, t in times.items()))
 
 
+README_CHILD = r"""
+import json, sys, time
+sys.path.insert(0, sys.argv[1])
+from kayles.engine import _core
+from kayles.engine.checksum import fletcher32
+from kayles.engine.codes import get_game
+from kayles.engine.sequence import Sequence
+code, count, vector, what = sys.argv[2], int(sys.argv[3]), sys.argv[4], sys.argv[5]
+sequence = Sequence(get_game(code), kernel=_core)
+sequence._scratch = _core.Scratch(vector=vector)   # the instructions asked for
+wall, cpu = time.perf_counter(), time.process_time()
+sequence.table(count) if what == "table" else sequence.prove(count)
+print(json.dumps({"wall": time.perf_counter() - wall, "cpu": time.process_time() - cpu,
+                  "values": len(sequence),
+                  "checksum": "%08x" % fletcher32(sequence.table(len(sequence)))}))
+"""
+
+
 def readme_figures(repeats: int) -> None:
     """README's figures (Grundy's game to 2**20, .354's proof) on each vector instruction
     set, on one thread, quiet and then with a busy loop on every core (two `yes`): the
     median of ``repeats`` fresh interpreters each, CPU and wall seconds."""
-    cases = [("Grundy's game, G(0..2**20-1)", "grundy", 1 << 20),
-             (".354's proof", ".354", 21_000_000)]
+    cases = [("Grundy's game, G(0..2**20-1)", "grundy", 1 << 20, "table"),
+             (".354's proof", ".354", 21_000_000, "proof")]
     vectors = [v for v in _core.VECTORS if v in ("avx512bw", "avx2")]
     for busy in (False, True):
         loops = [subprocess.Popen(["yes"], stdout=subprocess.DEVNULL)
                  for _ in range(os.cpu_count() or 1)] if busy else []
         try:
             print("both cores busy (a `yes` on each)" if busy else "quiet", flush=True)
-            for label, game, count in cases:
+            for label, game, count, what in cases:
                 for vector in vectors:
                     runs = [json.loads(subprocess.run(
-                        [sys.executable, "-c", SAMPLE_CHILD, str(ROOT), game, str(count),
-                         vector], capture_output=True, text=True, check=True).stdout)
+                        [sys.executable, "-c", README_CHILD, str(ROOT), game, str(count),
+                         vector, what], capture_output=True, text=True, check=True).stdout)
                         for _ in range(repeats)]
                     cpu = statistics.median(run["cpu"] for run in runs)
                     wall = statistics.median(run["wall"] for run in runs)
