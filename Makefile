@@ -7,25 +7,40 @@ PY := $(VENV)/bin/python
 HERE := $(abspath .)
 READY := $(VENV)/.ready
 EXTRAS := $(VENV)/.extras
+LAUNCHER := $(VENV)/.launcher
 CORE := build/.core
 BUILD_DEPS := "setuptools>=77" "Cython>=3.0"  # the [build-system] requires of pyproject.toml
 
 .PHONY: all venv extras build test test-pure stress check-c sanitize tsan dist dist-check docs screenshots bench annotate lint clean
 
-all: Kayles-xox
+all: Kayles-xox $(LAUNCHER)
 
 venv: $(READY)
+
+# .venv/bin/kayles is a sh launcher too, written over the script pip made each time make
+# installs the package (the same reason as Kayles-xox's, below): where standard input is a
+# directory it runs kayles on /dev/null with KAYLES_STDIN_IS_A_DIRECTORY=1, and a command
+# that reads standard input says so in one line.  -I: no current folder on sys.path.
+CLI_MAIN = import sys; from kayles.interface.kayles_cli import main; sys.exit(main())
+WRITE_CLI = printf '\#!/bin/sh\n\# Written by make over the script pip made (the Makefile says why sh).\nif [ -d /dev/stdin ]; then\n    KAYLES_STDIN_IS_A_DIRECTORY=1 exec %s -I -c %s "$$@" </dev/null\nfi\nexec %s -I -c %s "$$@"\n' \
+	"'$(HERE)/$(PY)'" "'$(CLI_MAIN)'" "'$(HERE)/$(PY)'" "'$(CLI_MAIN)'" > $(VENV)/bin/kayles
 
 $(READY): pyproject.toml setup.py
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install -q --disable-pip-version-check $(BUILD_DEPS)
 	$(PY) -m pip install -q --disable-pip-version-check --no-build-isolation -e ".[test]"
+	$(WRITE_CLI)
+	touch $@
+
+$(LAUNCHER): Makefile | $(READY)
+	$(WRITE_CLI)
 	touch $@
 
 # The optional extras (progress, plot, dask, completion, web) and the docs tools: the tests use
 # them for real (tests/test_docs.py runs make docs), so none is installed mid-run.
 $(EXTRAS): $(READY)
 	$(PY) -m pip install -q --disable-pip-version-check --no-build-isolation -e ".[test,all,docs]"
+	$(WRITE_CLI)
 	touch $@ $(DOCS)
 
 extras: $(EXTRAS)
@@ -58,10 +73,10 @@ Kayles-xox: $(CORE) kayles/interface/xox_cli.py
 # on a quiet 2-core AMD EPYC (2026-11-28), an estimate: measured with one core busy with a
 # nice'd census, it took 7 min 35 s, where before its slowest tests were made cheaper it took
 # 13 min 48 s so and 8 min 3 s quiet.  More where a census or a benchmark shares the machine.
-test: Kayles-xox $(EXTRAS)
+test: Kayles-xox $(EXTRAS) $(LAUNCHER)
 	KAYLES_REQUIRE_NATIVE=1 $(PY) -m pytest -q --durations=20
 
-test-pure: Kayles-xox $(EXTRAS)
+test-pure: Kayles-xox $(EXTRAS) $(LAUNCHER)
 	KAYLES_PURE=1 $(PY) -m pytest -q
 
 # The suite under load, to catch a check that leans on timing: RUNS runs (default 20) of
@@ -70,7 +85,7 @@ test-pure: Kayles-xox $(EXTRAS)
 RUNS ?= 20
 STRESS_TESTS ?= tests/test_threads.py tests/test_api_threads.py tests/test_bounded.py tests/test_serve.py tests/test_web.py \
 	tests/test_reliability.py tests/test_long_run.py tests/test_cli_xox.py tests/test_long_run_command.py
-stress: Kayles-xox $(EXTRAS)
+stress: Kayles-xox $(EXTRAS) $(LAUNCHER)
 	@hogs=""; for core in $$(seq $$(nproc)); do yes >/dev/null & hogs="$$hogs $$!"; done; \
 	trap "kill $$hogs" EXIT; \
 	for run in $$(seq $(RUNS)); do \

@@ -28,6 +28,7 @@ imports argparse, json or the kernels at module level.
 
 from __future__ import annotations
 
+import os
 import sys
 
 from ..engine._numbers import natural
@@ -82,9 +83,13 @@ def read_text(path: str) -> str:
 
 
 def _read_stdin() -> bytes:
-    """All of standard input; ValueError when it is closed or unreadable."""
+    """All of standard input; ValueError when it is closed or unreadable, or a directory
+    (the launcher that make writes for ``kayles`` then runs it on /dev/null and sets
+    KAYLES_STDIN_IS_A_DIRECTORY: CPython cannot start on a directory, see the Makefile)."""
     if sys.stdin is None:  # started with file descriptor 0 closed
         raise InputError("standard input is closed")
+    if os.environ.get("KAYLES_STDIN_IS_A_DIRECTORY") == "1":
+        raise InputError("standard input is a directory, not a file")
     try:
         return sys.stdin.buffer.read(MAX_INPUT_BYTES + 1)
     except OSError as exc:
