@@ -239,7 +239,7 @@ def served(db) -> dict:
     from kayles.interface.web.service import Service
 
     with TestClient(create_app(Service(str(db)))) as client:
-        response = client.get("/api/survey", params={"max": "1000"})
+        response = client.get("/api/survey", params={"computed": "1000"})
     assert response.status_code == 200, response.text
     return response.json()
 
