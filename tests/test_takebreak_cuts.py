@@ -10,12 +10,12 @@ every vector table, and the oracle's on the first heaps.
 from __future__ import annotations
 
 import pytest
+from test_codes import _oracle_of
 
 from kayles.engine.codes import get_game
 from kayles.engine.rules import encode_takebreak
 
 from conftest import load_kernel
-from test_codes import _oracle_of
 
 HEAPS = 3000  # values past 1,024: rows of 32 words and more, which a cut shortens
 WHOLE = 1 << 20  # a margin past every 16-bit value: no row is ever cut

@@ -28,7 +28,6 @@ imports argparse, json or the kernels at module level.
 
 from __future__ import annotations
 
-import os
 import sys
 
 from ..engine._numbers import natural
@@ -88,6 +87,8 @@ def _read_stdin() -> bytes:
     KAYLES_STDIN_IS_A_DIRECTORY: CPython cannot start on a directory, see the Makefile)."""
     if sys.stdin is None:  # started with file descriptor 0 closed
         raise InputError("standard input is closed")
+    import os  # here: Kayles-xox's start-up imports no os (tests/test_proof_cache.py)
+
     if os.environ.get("KAYLES_STDIN_IS_A_DIRECTORY") == "1":
         raise InputError("standard input is a directory, not a file")
     try:
