@@ -69,10 +69,9 @@ Kayles-xox: $(CORE) kayles/interface/xox_cli.py
 		"'$(HERE)/$(PY)'" "'$(XOX_MAIN)()'" "'$(HERE)'" > $@
 	chmod +x $@
 
-# --durations: the slowest tests, in every run.  The suite (2,335 tests) takes about 4.5 min
-# on a quiet 2-core AMD EPYC (2026-11-28), an estimate: measured with one core busy with a
-# nice'd census, it took 7 min 35 s, where before its slowest tests were made cheaper it took
-# 13 min 48 s so and 8 min 3 s quiet.  More where a census or a benchmark shares the machine.
+# --durations: the slowest tests, in every run.  The suite (2,344 tests) took 6 min 28 s on a
+# quiet 2-core AMD EPYC (2026-11-28; 8 min 3 s before its slowest tests were made cheaper),
+# more where a census or a benchmark shares the machine.
 test: Kayles-xox $(EXTRAS) $(LAUNCHER)
 	KAYLES_REQUIRE_NATIVE=1 $(PY) -m pytest -q --durations=20
 
