@@ -10,6 +10,7 @@ do): then it fails, so a broken build cannot pass as "pure tested twice".
 from __future__ import annotations
 
 import atexit
+import contextlib
 import importlib
 import os
 import shutil
@@ -77,6 +78,16 @@ def misere_kernel(request):
 @pytest.fixture(scope="session")
 def both_misere_kernels():
     return load_kernel("cython", "misere"), load_kernel("python", "misere")
+
+
+@contextlib.contextmanager
+def directory_fd(path):
+    """A directory opened read-only (what the shell's '< DIR' gives): its descriptor."""
+    fd = os.open(path, os.O_RDONLY | os.O_DIRECTORY)
+    try:
+        yield fd
+    finally:
+        os.close(fd)
 
 
 def assert_usage_error(result, status: int = 2) -> None:

@@ -5,24 +5,14 @@ script CPython stopped before kayles ran: a 4-line "Fatal Python error", status 
 
 from __future__ import annotations
 
-import contextlib
-import os
 import subprocess
 import sys
 from pathlib import Path
 
+from conftest import directory_fd
+
 LAUNCHER = Path(sys.executable).with_name("kayles")
 TIMEOUT = 60
-
-
-@contextlib.contextmanager
-def directory_fd(path):
-    """A directory opened read-only (what the shell's '< DIR' gives): its descriptor."""
-    fd = os.open(path, os.O_RDONLY | os.O_DIRECTORY)
-    try:
-        yield fd
-    finally:
-        os.close(fd)
 
 
 def test_the_console_script_is_the_launcher_make_writes():

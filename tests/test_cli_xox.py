@@ -9,7 +9,6 @@ from tests/oracle.py (brute force from the rules), never from the package.
 
 from __future__ import annotations
 
-import contextlib
 import itertools
 import json
 import os
@@ -27,6 +26,7 @@ from conftest import (
     REQUIRE_NATIVE,
     ROOT,
     assert_usage_error,
+    directory_fd,
     in_process,
     listing,
     read_prefix_then_close,
@@ -226,7 +226,7 @@ def test_a_position_past_the_argument_limit_is_read_from_standard_input():
 def test_any_standard_input_keeps_the_one_line_contract(tmp_path):
     """Issue 53: with a directory on standard input CPython stopped before kayles ran (a
     4-line "Fatal Python error", status 1); the sh launcher starts it on /dev/null there."""
-    with _directory_fd(tmp_path) as folder:
+    with directory_fd(tmp_path) as folder:
         refused = subprocess.run([str(XOX), "-"], stdin=folder, capture_output=True,
                                  timeout=TIMEOUT)
         assert_usage_error(refused)
@@ -243,16 +243,6 @@ def test_any_standard_input_keeps_the_one_line_contract(tmp_path):
             result = subprocess.run([str(XOX), "grundy", "2"], stdin=stdin,
                                     capture_output=True, timeout=TIMEOUT)
         assert_ok(result, b"[0, 1, 0]\n")
-
-
-@contextlib.contextmanager
-def _directory_fd(path):
-    """A directory opened read-only (what the shell's '< DIR' gives): its descriptor."""
-    fd = os.open(path, os.O_RDONLY | os.O_DIRECTORY)
-    try:
-        yield fd
-    finally:
-        os.close(fd)
 
 
 # -- bad input --------------------------------------------------------------------------------
