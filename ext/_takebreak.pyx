@@ -155,7 +155,10 @@ cdef class Scratch:
     one ended (start = the heap it reached, the same rules, the same values below start,
     in any buffer) keeps the rows it built.  One call at a time uses a scratch (a call
     from another thread waits for the one under way to end).  ``vector`` names the
-    instructions of the unions' step, one of VECTORS (default: the fastest here)."""
+    instructions of the unions' step, one of VECTORS (default: the fastest here).
+    ``made_whole`` counts the cut three-part rows a mex made whole again; ``_margin``
+    (CUT_MARGIN) is how far past the largest value a cut row reaches, lower only in the
+    tests of that second look (tests/test_takebreak_cuts.py)."""
 
     cdef PyThread_type_lock lock
     cdef const vectors_t* vec     # the instructions of the unions' step (kayles_xor_union)
