@@ -101,9 +101,10 @@ def _register_census(sub) -> None:
                    "two digits) or 2**12 (three), each proved periodic, proved "
                    "arithmetic-periodic or open (with the regularity it shows); the octal "
                    "ones as the octal census takes them")
-    p.add_argument("--hex-to", type=natural("--hex-to"), default=None, metavar="N",
-                   help="with --hex: take the open codes with a digit past 7 on, four times "
-                   "further a pass, up to N values")
+    p.add_argument("--hex-to", type=hex_limit, action="append", default=[],
+                   metavar="[K=]N", help="with --hex: take the open codes with a digit past "
+                   "7 on, four times further a pass, up to N values; K=N: those of K digits "
+                   "(the last one given for K counts): --hex-to 2**16 --hex-to 3=2**14")
     p.add_argument("--dense-to", type=natural("--dense-to"), metavar="N",
                    help="also take the open codes no mask makes sparse (the first pass's "
                    "frontier: their values keep growing) to N values, by the dense path")
@@ -144,6 +145,17 @@ def _register_census(sub) -> None:
                    help="with --misere: the most states one proof of a quotient may walk "
                    "(default: kayles quotient's)")
     p.set_defaults(handler=command_census, equivalent=None)
+
+
+def hex_limit(text: str) -> tuple[int | None, int]:
+    """An argparse ``type`` for --hex-to N or K=N: (K, or None for every digit count, N)."""
+    digits, equals, values = text.rpartition("=")
+    try:
+        if equals and digits not in ("1", "2", "3"):
+            raise ValueError(f"--hex-to {shown(text)}: K in K=N is a digit count, 1, 2 or 3")
+        return (int(digits) if equals else None), count(values, "--hex-to")
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 def further_run(text: str) -> list[tuple[str, int]]:
@@ -299,7 +311,7 @@ def command_census(args, out) -> int:
 
     if args.digits is None:
         args.digits = 3 if args.hex else 4
-    if args.hex_to is not None and not args.hex:
+    if args.hex_to and not args.hex:
         raise InputError("--hex-to goes with --hex")
     codes = census_codes(args.digits, args.hex)
     if args.misere is not None:
@@ -335,8 +347,9 @@ def command_census(args, out) -> int:
     # (codes, each pass's values, the nearest and furthest a row shown may come from, who
     # goes on): a code surveyed further into the database, up to --to, shows that row
     plans = [(octal, steps, steps[0], args.max, escalates)]
+    hex_to = dict(args.hex_to)  # the last N given for each digit count (None: every one)
     for digits in range(1, args.digits + 1) if args.hex else ():
-        limits = hex_passes(digits, args.hex_to)
+        limits = hex_passes(digits, hex_to.get(digits, hex_to.get(None)))
         plans.append(([code for code in codes if len(code) - 2 == digits and not is_octal(code)],
                       limits, limits[0], limits[-1], lambda summary: not summary.proved))
     if args.dense_to is not None:  # the codes the first pass left open and not sparse
@@ -486,7 +499,7 @@ def _census_header(args, unfinished: list[tuple[int, int, int]] | None = None) -
                 "# checksum: the first 16 hex digits of the SHA-256 of the presentation, "
                 "P-portion and heaps' classes (kayles quotient --to heaps)\n")
     if args.hex:
-        further = f" --hex-to {args.hex_to}" if args.hex_to is not None else ""
+        further = "".join(f" --hex-to {'' if k is None else f'{k}='}{n}" for k, n in args.hex_to)
         return (f"# kayles census --hex --digits {args.digits} --to {args.max}{further}\n"
                 f"{made_by}# status solved: preperiod, period and saltus proved "
                 "(G(n + period) = G(n) + saltus from the preperiod on; saltus 0: periodic; "
