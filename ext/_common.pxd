@@ -93,10 +93,11 @@ cdef inline int grow(void** items, Py_ssize_t* room, Py_ssize_t count, size_t si
 
 
 cdef inline int reserve(void** items, Py_ssize_t* room, Py_ssize_t count,
-                        size_t size) except -1:
-    """grow(), raising MemoryError when the memory ran out."""
+                        size_t size) except -1 nogil:
+    """grow(), raising MemoryError when the memory ran out (with or without the GIL)."""
     if grow(items, room, count, size):
-        raise MemoryError()
+        with gil:
+            raise MemoryError()
     return 0
 
 
