@@ -17,6 +17,8 @@ keeps its own stack: each frame's options are written after its key in a second
 arena and dropped when the frame is done.  The two arenas together may hold at
 most budget * WORDS_PER_POSITION + WORDS_SLACK words (checked after each option
 written and before each key stored, as the twin counts them): past it, ValueError.
+The search runs without the GIL, taking it every SIGNAL_STEPS steps to look at Ctrl-C
+and at the interrupt hook (kayles.engine.limits.set_interrupt), and to raise.
 """
 
 from cpython.exc cimport PyErr_CheckSignals
@@ -66,7 +68,7 @@ cdef struct Words:           # a growable array of 32-bit words
     Py_ssize_t room
 
 
-cdef inline int reserve_words(Words* w, Py_ssize_t more) except -1:
+cdef inline int reserve_words(Words* w, Py_ssize_t more) except -1 nogil:
     return reserve(<void**> &w.data, &w.room, w.length + more, sizeof(uint32_t))
 
 
@@ -130,11 +132,13 @@ cdef class MisereMemo:
     def __len__(self):
         return self.count
 
-    cdef int too_heavy(self) except -1:
-        raise ResourceError(f"the misère search needs more memory than its budget allows "
-                         f"({self.budget} positions of {WORDS_PER_POSITION} words on average)")
+    cdef int too_heavy(self) except -1 nogil:
+        with gil:
+            raise ResourceError(f"the misère search needs more memory than its budget allows "
+                                f"({self.budget} positions of {WORDS_PER_POSITION} words on "
+                                "average)")
 
-    cdef int find(self, const uint32_t* words, Py_ssize_t n) noexcept:
+    cdef int find(self, const uint32_t* words, Py_ssize_t n) noexcept nogil:
         """The stored value of the key, or -1."""
         cdef uint64_t h = hash_words(words, n)
         cdef Py_ssize_t mask = self.nslots - 1, i = <Py_ssize_t> (h & <uint64_t> mask)
@@ -147,12 +151,13 @@ cdef class MisereMemo:
             i = (i + 1) & mask
         return -1
 
-    cdef int grow_table(self) except -1:
+    cdef int grow_table(self) except -1 nogil:
         cdef Py_ssize_t old_n = self.nslots, n = 2 * old_n, i, j
         cdef Slot* old = self.slots
         cdef Slot* slots = <Slot*> malloc(n * sizeof(Slot))
         if slots == NULL:
-            raise MemoryError()
+            with gil:
+                raise MemoryError()
         for i in range(n):
             slots[i].offset = EMPTY_SLOT
         for i in range(old_n):
@@ -165,21 +170,22 @@ cdef class MisereMemo:
         free(old)
         return 0
 
-    cdef int remember(self, const uint32_t* words, Py_ssize_t n, int value) except -1:
+    cdef int remember(self, const uint32_t* words, Py_ssize_t n, int value) except -1 nogil:
         """Add a key that is not stored yet (words must not point into the stored arena)."""
         cdef uint64_t h
         cdef Py_ssize_t i
         if self.count >= self.budget:
-            raise ResourceError(
-                f"the misère search needs more than {self.budget} positions (its budget)"
-            )
+            with gil:
+                raise ResourceError(
+                    f"the misère search needs more than {self.budget} positions (its budget)")
         if self.stored.length + n + 1 + self.pending.length > self.word_limit:
             self.too_heavy()
         if 2 * (self.count + 1) > self.nslots:
             self.grow_table()
         reserve_words(&self.stored, n + 1)
         if self.stored.length >= EMPTY_SLOT:
-            raise MemoryError("the misère memo's key arena is full")
+            with gil:
+                raise MemoryError("the misère memo's key arena is full")
         h = hash_words(words, n)
         i = <Py_ssize_t> (h & <uint64_t> (self.nslots - 1))
         while self.slots[i].offset != EMPTY_SLOT:
@@ -193,7 +199,7 @@ cdef class MisereMemo:
         self.count += 1
         return 0
 
-    cdef int grow_shapes(self, Py_ssize_t h) except -1:
+    cdef int grow_shapes(self, Py_ssize_t h) except -1 nogil:
         cdef Py_ssize_t n, a, b, rest, j
         cdef int k, shape
         cdef Kind* kind
@@ -223,7 +229,7 @@ cdef class MisereMemo:
         self.nshapes = h + 1
         return 0
 
-    cdef int push_frame(self, Py_ssize_t key_at) except -1:
+    cdef int push_frame(self, Py_ssize_t key_at) except -1 nogil:
         reserve(<void**> &self.frames, &self.frame_room, self.nframes + 1, sizeof(Frame))
         self.frames[self.nframes].key_at = key_at
         self.frames[self.nframes].options_at = self.pending.length
@@ -233,7 +239,7 @@ cdef class MisereMemo:
         self.nframes += 1
         return 0
 
-    cdef int write_options(self, Py_ssize_t key_at) except -1:
+    cdef int write_options(self, Py_ssize_t key_at) except -1 nogil:
         """Append every option of the pending key at key_at to the pending arena."""
         cdef Py_ssize_t n = self.pending.data[key_at], i, j, a, b, rest, start, count
         cdef uint32_t h
@@ -293,7 +299,7 @@ cdef class MisereMemo:
                 self.too_heavy()
         return 0
 
-    cdef int finish(self, Frame* f) except -1:
+    cdef int finish(self, Frame* f) except -1 nogil:
         """Store the value of a frame whose options are all known."""
         cdef Py_ssize_t at = f.options_at, n, noptions = 0, m
         cdef int v, value
@@ -320,7 +326,7 @@ cdef class MisereMemo:
         return 0
 
 
-cdef inline void insert_heap(uint32_t* words, Py_ssize_t* count, uint32_t h) noexcept:
+cdef inline void insert_heap(uint32_t* words, Py_ssize_t* count, uint32_t h) noexcept nogil:
     """Insert h into the ascending heaps words[2:count] (insertion step)."""
     cdef Py_ssize_t i = count[0]
     while i > 2 and words[i - 1] > h:
@@ -331,7 +337,7 @@ cdef inline void insert_heap(uint32_t* words, Py_ssize_t* count, uint32_t h) noe
 
 
 cdef inline void add_part(const unsigned char* shapes, uint32_t* words, Py_ssize_t* count,
-                          Py_ssize_t h) noexcept:
+                          Py_ssize_t h) noexcept nogil:
     cdef unsigned char shape = shapes[h]
     if shape == SHAPE_STAR1:
         words[1] ^= 1
@@ -354,9 +360,8 @@ def misere_value(memo, heaps, twos):
 
 cdef int value_of(MisereMemo memo, tuple heaps, Py_ssize_t twos) except -1:
     """misere_value, its arguments checked."""
-    cdef Py_ssize_t count = 2, h, top = 0, n, steps = 0
+    cdef Py_ssize_t count = 2, h, top = 0
     cdef int found
-    cdef Frame* f
     for h in heaps:
         if h > top:
             top = h
@@ -374,27 +379,38 @@ cdef int value_of(MisereMemo memo, tuple heaps, Py_ssize_t twos) except -1:
     if found >= 0:
         return found
     try:
-        memo.push_frame(0)
-        while memo.nframes:
-            steps += 1
-            if steps & (SIGNAL_STEPS - 1) == 0:
-                PyErr_CheckSignals()  # Ctrl-C (KeyboardInterrupt) ends a long search
-                _limits.interrupt()   # ... and so may a hook (a server's time cap)
-            f = &memo.frames[memo.nframes - 1]
-            while f.next < f.options_end:
-                n = memo.pending.data[f.next]
-                if memo.find(memo.pending.data + f.next + 1, n) < 0:
-                    break
-                f.next += n + 1
-            if f.next < f.options_end:
-                memo.push_frame(f.next)  # the child's key stays in its parent's options
-                continue
-            memo.finish(f)
-            memo.pending.length = f.options_at
-            memo.nframes -= 1
+        with nogil:
+            search(memo)
     finally:
         memo.nframes = 0
     return memo.find(memo.pending.data + 1, count)
+
+
+cdef int search(MisereMemo memo) except -1 nogil:
+    """The depth-first search from the pending key at 0, without the GIL: it takes it back
+    every SIGNAL_STEPS steps to look at Ctrl-C and at the interrupt hook."""
+    cdef Py_ssize_t steps = 0, n
+    cdef Frame* f
+    memo.push_frame(0)
+    while memo.nframes:
+        steps += 1
+        if steps & (SIGNAL_STEPS - 1) == 0:
+            with gil:
+                PyErr_CheckSignals()  # Ctrl-C (KeyboardInterrupt) ends a long search
+                _limits.interrupt()   # ... and so may a hook (a server's time cap)
+        f = &memo.frames[memo.nframes - 1]
+        while f.next < f.options_end:
+            n = memo.pending.data[f.next]
+            if memo.find(memo.pending.data + f.next + 1, n) < 0:
+                break
+            f.next += n + 1
+        if f.next < f.options_end:
+            memo.push_frame(f.next)  # the child's key stays in its parent's options
+            continue
+        memo.finish(f)
+        memo.pending.length = f.options_at
+        memo.nframes -= 1
+    return 0
 
 
 def misere_layers_agree(memo, low, high):
@@ -407,13 +423,17 @@ def misere_layers_agree(memo, low, high):
     high = _args.check_count(high, "high")
     cdef MisereMemo own = memo
     hold(own.lock)
+    cdef Py_ssize_t below = low, above = high
+    cdef int agree
     try:
-        return layers_agree(own, low, high)
+        with nogil:
+            agree = layers_agree(own, below, above)
     finally:
         PyThread_release_lock(own.lock)
+    return bool(agree)
 
 
-cdef bint layers_agree(MisereMemo memo, Py_ssize_t low, Py_ssize_t high) except -1:
+cdef int layers_agree(MisereMemo memo, Py_ssize_t low, Py_ssize_t high) except -1 nogil:
     """misere_layers_agree, its arguments checked."""
     cdef Py_ssize_t i, n
     cdef const uint32_t* key

@@ -119,13 +119,18 @@ def test_a_misere_request_past_its_cpu_time_is_refused(server):
     assert server.get("/api/nimber?game=kayles&n=10")[0] == 200
 
 
-def test_other_clients_are_answered_while_a_take_and_break_request_computes(tmp_path):
-    """The take-and-break kernel releases the GIL: with no cap, a request whose every heap
-    searches splits into up to 63 parts computes for minutes, and other clients are answered
-    while it does (it held every client up till it ended, past its cap and deaf to Ctrl-C)."""
+@pytest.mark.parametrize("request_kind", ["takebreak", "misere"])
+def test_other_clients_are_answered_while_a_long_request_computes(tmp_path, request_kind):
+    """The take-and-break kernel and the misère search release the GIL: with no cap, a
+    request whose every heap searches splits into up to 63 parts computes for minutes, and
+    other clients are answered while it does (it held every client up till it ended, past
+    its cap and deaf to Ctrl-C); the same for a misère search of minutes."""
     running = Server(tmp_path, "--seconds", "3600")
-    asked = threading.Thread(
-        target=lambda: _ignore_errors(running.get, f"/api/sequence?game={MANY_PARTS}&count=100"))
+    if request_kind == "takebreak":
+        ask = (running.get, f"/api/sequence?game={MANY_PARTS}&count=100")
+    else:
+        ask = (running.post, "/api/analyse", json.dumps(MISERE_HEAVY).encode())
+    asked = threading.Thread(target=lambda: _ignore_errors(*ask))
     try:
         asked.start()
         wait_until_busy(running.proc, 1.5)  # well into the work
