@@ -147,3 +147,36 @@ def test_the_published_cases(hex_census):
 def test_the_census_page_shows_the_hex_summary():
     page = (ROOT / "docs" / "census.md").read_text()
     assert "census/hex-3.csv" in page and "| digits | codes | octal | periodic |" in page
+
+
+def test_hex_to_sets_each_digit_count_its_own_limit(tmp_path):
+    """--hex-to K=N limits the codes of K digits alone (the last one given for K counts), a
+    bare N every other count: after a census of the one-digit codes to their first pass,
+    --stored says a pass of theirs to 2**16 is not finished exactly when their limit
+    reaches it; a K that is no digit count is one line, exit 2."""
+    import subprocess
+    import sys
+
+    db = tmp_path / "hex.sqlite"
+
+    def census(*extra: str) -> subprocess.CompletedProcess:
+        return subprocess.run([sys.executable, "-m", "kayles", "census", "--hex", "--digits",
+                               "1", "--to", "65536", "--db", str(db), "--jobs", "1", "--csv",
+                               *extra], capture_output=True, text=True, timeout=300)
+
+    assert census().returncode == 0
+    unfinished = "# the pass to 65,536 values is not finished: 0 of its 2 codes done"
+    for limits, waits in ((["--hex-to", "2**16"], True),
+                          (["--hex-to", "2**16", "--hex-to", "1=16384"], False),
+                          (["--hex-to", "2=2**16"], False),
+                          (["--hex-to", "1=2**16", "--hex-to", "2**12"], True),
+                          (["--hex-to", "1=2**16", "--hex-to", "1=2**14"], False)):
+        done = census(*limits, "--stored")
+        assert done.returncode == 0, done.stderr
+        header = done.stdout.splitlines()[:3]
+        assert header[0].endswith(" ".join(limits).replace("2**16", "65536").replace(
+            "2**14", "16384").replace("2**12", "4096") + " --stored"), header
+        assert header[2].startswith(unfinished) == waits, (limits, header)
+    refused = census("--hex-to", "4=2**16", "--stored")
+    assert refused.returncode == 2 and refused.stdout == ""
+    assert len(refused.stderr.splitlines()) == 1 and "1, 2 or 3" in refused.stderr

@@ -498,10 +498,15 @@ def _census_header(args, unfinished: list[tuple[int, int, int]] | None = None) -
                 "the next heap is beyond the search (stopped_by states, memory or powers)\n"
                 "# checksum: the first 16 hex digits of the SHA-256 of the presentation, "
                 "P-portion and heaps' classes (kayles quotient --to heaps)\n")
+    passes = "".join(f"# the pass to {limit:,} values is not finished: {done:,} of its "
+                     f"{counted(codes, 'code')} done; each code's row is the furthest the "
+                     "database holds\n"
+                     for limit, done, codes in unfinished or ())
+    stored = " --stored" if args.stored else ""
     if args.hex:
         further = "".join(f" --hex-to {'' if k is None else f'{k}='}{n}" for k, n in args.hex_to)
-        return (f"# kayles census --hex --digits {args.digits} --to {args.max}{further}\n"
-                f"{made_by}# status solved: preperiod, period and saltus proved "
+        return (f"# kayles census --hex --digits {args.digits} --to {args.max}{further}{stored}"
+                f"\n{made_by}{passes}# status solved: preperiod, period and saltus proved "
                 "(G(n + period) = G(n) + saltus from the preperiod on; saltus 0: periodic; "
                 "kayles.engine.regularity's theorems P and A, the octal theorem for octal "
                 "codes); open: computed to 'computed' values, observed_*: the regularity they "
@@ -512,12 +517,8 @@ def _census_header(args, unfinished: list[tuple[int, int, int]] | None = None) -
                       for values, group in itertools.groupby(args.further, lambda run: run[1]))
     if args.dense_to is not None:
         further = f" --dense-to {args.dense_to}{further}"
-    passes = "".join(f"# the pass to {limit:,} values is not finished: {done:,} of its "
-                     f"{counted(codes, 'code')} done; each code's row is the furthest the "
-                     "database holds\n"
-                     for limit, done, codes in unfinished or ())
-    return (f"# kayles census --digits {args.digits} --to {args.max}{further}"
-            f"{' --stored' if args.stored else ''}\n{made_by}{passes}"
+    return (f"# kayles census --digits {args.digits} --to {args.max}{further}{stored}\n"
+            f"{made_by}{passes}"
             "# status solved: preperiod and period proved; open: computed to 'computed' values"
             "\n# checksum: Fletcher-32 of G(0..values-1); class: the first code whose first "
             "65536 values are the same; settled: how far the row was computed\n")
