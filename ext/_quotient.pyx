@@ -7,7 +7,9 @@ sorted elements (a state costs 4 bytes per element of U, not a bit per element o
 monoid), in one arena; an open-addressing table (linear probing, at most half full)
 finds a state's index.  ``mark`` and ``least_failure`` walk positions in
 the twin's order (its ``_lex_walk``) with one frame per behaviour instead of callbacks;
-``minimize`` names rows through an open-addressing table of its own.
+``minimize`` names rows through an open-addressing table of its own.  Their loops run
+without the GIL, taking it back every SIGNAL_STEPS steps (``minimize`` and ``columns``:
+every round, every column) to look at Ctrl-C and at the interrupt hook, and to raise.
 """
 
 from array import array
@@ -69,21 +71,21 @@ cdef int marks_open(Marks* m, Py_ssize_t n) except -1:
     return 0
 
 
-cdef inline void marks_next(Marks* m, Py_ssize_t n) noexcept:
+cdef inline void marks_next(Marks* m, Py_ssize_t n) noexcept nogil:
     m.mark += 1
     if m.mark == 0x7FFFFFFF:
         memset(m.stamp, 0, (n + 1) * sizeof(int))
         m.mark = 1
 
 
-cdef inline uint64_t element_hash(int e) noexcept:
+cdef inline uint64_t element_hash(int e) noexcept nogil:
     cdef uint64_t h = (<uint64_t><unsigned int>e + 1) * 0x9E3779B97F4A7C15ULL
     h ^= h >> 31
     h *= 0xBF58476D1CE4E5B9ULL
     return h ^ (h >> 29)
 
 
-cdef inline uint64_t set_key(int x, uint64_t total, Py_ssize_t length) noexcept:
+cdef inline uint64_t set_key(int x, uint64_t total, Py_ssize_t length) noexcept nogil:
     """A state's hash from its element x and the sum of its set's element hashes (a sum: the
     same in any order)."""
     cdef uint64_t h = total ^ (<uint64_t>x * 0x632BE59BD9B4E019ULL) ^ <uint64_t>length
@@ -92,7 +94,7 @@ cdef inline uint64_t set_key(int x, uint64_t total, Py_ssize_t length) noexcept:
 
 
 cdef uint64_t stamp_set(Marks* m, Py_ssize_t n, int x, const int* u,
-                        Py_ssize_t length) noexcept:
+                        Py_ssize_t length) noexcept nogil:
     """Stamp a set of distinct elements with a new mark; returns its state's key."""
     cdef uint64_t total = 0
     cdef Py_ssize_t i
@@ -127,11 +129,12 @@ cdef void store_close(Store* s) noexcept:
     free(s.table)
 
 
-cdef int store_grow_table(Store* s) except -1:
+cdef int store_grow_table(Store* s) except -1 nogil:
     cdef Py_ssize_t slots = s.slots * 2, i, k
     cdef Py_ssize_t* table = <Py_ssize_t*>malloc(slots * sizeof(Py_ssize_t))
     if table == NULL:
-        raise MemoryError()
+        with gil:
+            raise MemoryError()
     memset(table, 0xFF, slots * sizeof(Py_ssize_t))
     for i in range(s.count):
         k = <Py_ssize_t>(s.keys[i] & <uint64_t>(slots - 1))
@@ -144,7 +147,7 @@ cdef int store_grow_table(Store* s) except -1:
     return 0
 
 
-cdef inline bint same_set(Store* s, Py_ssize_t i, const Marks* m) noexcept:
+cdef inline bint same_set(Store* s, Py_ssize_t i, const Marks* m) noexcept nogil:
     """Whether state i's set is the stamped one (their sizes already agree)."""
     cdef Py_ssize_t j
     for j in range(s.start[i], s.start[i + 1]):
@@ -154,7 +157,7 @@ cdef inline bint same_set(Store* s, Py_ssize_t i, const Marks* m) noexcept:
 
 
 cdef Py_ssize_t store_add(Store* s, int x, const int* u, Py_ssize_t length, uint64_t key,
-                          const Marks* m, bint* new) except -1:
+                          const Marks* m, bint* new) except -1 nogil:
     """The index of state (x, u): u the set stamped last in m, ``key`` its set_key; stored
     first if new (then ``new[0]`` is set)."""
     cdef Py_ssize_t k, i
@@ -186,6 +189,16 @@ cdef Py_ssize_t store_add(Store* s, int x, const int* u, Py_ssize_t length, uint
     return i
 
 
+cdef struct Flat:   # _Behaviours' arrays, for the walks without the GIL
+    int count
+    int widest        # the most options of one behaviour
+    Py_ssize_t stride
+    int* g
+    int* start
+    int* items
+    int* columns      # columns[b * n + e] = e g_b
+
+
 cdef class _Behaviours:
     """The heaps' behaviours as flat arrays: images, and options' images (CSR), as columns
     of a table with rows of ``stride`` entries (see kayles/engine/_quotient_pure.py)."""
@@ -196,6 +209,12 @@ cdef class _Behaviours:
     cdef int* start
     cdef int* items
     cdef int* columns  # columns[b * n + e] = e g_b
+
+    cdef Flat flat(self):
+        cdef Flat f
+        f.count, f.widest, f.stride = self.count, self.widest, self.stride
+        f.g, f.start, f.items, f.columns = self.g, self.start, self.items, self.columns
+        return f
 
     def __cinit__(self, const int[::1] table, int n, behaviours, Py_ssize_t stride):
         cdef int b, e, k = 0, total = 0
@@ -235,9 +254,9 @@ cdef int compare_ints(const void* a, const void* b) noexcept nogil:
     return (x > y) - (x < y)
 
 
-cdef inline Py_ssize_t successor(const int* table, int n, _Behaviours beh, int b, int x,
+cdef inline Py_ssize_t successor(const int* table, int n, const Flat* beh, int b, int x,
                                  const int* u, Py_ssize_t length, int* out, int* y,
-                                 Marks* m, uint64_t* key) noexcept:
+                                 Marks* m, uint64_t* key) noexcept nogil:
     """Write g_b U + x T_b into ``out`` (no repeats, in no order; stamped in m), x g_b into
     ``y`` and the state's set_key into ``key``; returns the set's size.  ``out`` holds
     length + beh.widest entries."""
@@ -265,8 +284,8 @@ cdef inline Py_ssize_t successor(const int* table, int n, _Behaviours beh, int b
     return count
 
 
-cdef inline bint meets(const int* u, Py_ssize_t length, const unsigned char[::1] p,
-                       int value) noexcept:
+cdef inline bint meets(const int* u, Py_ssize_t length, const unsigned char* p,
+                       int value) noexcept nogil:
     """Whether some element of the set has the flag ``value``."""
     cdef Py_ssize_t i
     for i in range(length):
@@ -308,7 +327,7 @@ cdef int tree_entries(const int[::1] trans, Py_ssize_t n) except -1:
 
 
 cdef Py_ssize_t path_of(const int[::1] parent, const int[::1] letter, Py_ssize_t y,
-                        int* path) noexcept:
+                        int* path) noexcept nogil:
     """y's letters from 0, first letter first, into ``path``; returns their count."""
     cdef Py_ssize_t length = 0, i
     cdef int swap
@@ -336,10 +355,11 @@ def candidates(const int[::1] trans, Py_ssize_t width, const int[::1] parent,
     cdef int* option = <int*>malloc((count + 1) * sizeof(int))
     cdef int* losing = <int*>malloc((n + 1) * sizeof(int))
     cdef int* path = <int*>malloc((n + 1) * sizeof(int))
+    cdef int* chosen = <int*>malloc((n + 1) * sizeof(int))
+    cdef Py_ssize_t nchosen = 0
     cdef int z
-    found = array("i")
     try:
-        if option == NULL or losing == NULL or path == NULL:
+        if option == NULL or losing == NULL or path == NULL or chosen == NULL:
             raise MemoryError()
         for k in range(count):
             option[k] = option_columns[k]
@@ -349,26 +369,32 @@ def candidates(const int[::1] trans, Py_ssize_t width, const int[::1] parent,
                     losing[losers] = <int>y
                     losers += 1
                     break
-        for x in range(n):
-            if (x & (SIGNAL_STEPS - 1)) == 0:
-                PyErr_CheckSignals()
-                _limits.interrupt()
-            if (p[x] != 0) != lost:
-                continue
-            length = path_of(parent, letter, x, path)
-            for y in range(losers):
-                z = losing[y]
-                for a in range(length):
-                    z = trans[z * width + path[a]]
-                if p[z]:
-                    break
-            else:
-                found.append(x)
+        with nogil:
+            for x in range(n):
+                if (x & (SIGNAL_STEPS - 1)) == 0:
+                    with gil:
+                        PyErr_CheckSignals()
+                        _limits.interrupt()
+                if (p[x] != 0) != lost:
+                    continue
+                length = path_of(parent, letter, x, path)
+                for y in range(losers):
+                    z = losing[y]
+                    for a in range(length):
+                        z = trans[z * width + path[a]]
+                    if p[z]:
+                        break
+                else:
+                    chosen[nchosen] = <int>x
+                    nchosen += 1
+        found = array("i")
+        found.frombytes((<char*>chosen)[:nchosen * sizeof(int)])
         return found
     finally:
         free(option)
         free(losing)
         free(path)
+        free(chosen)
 
 
 def grow(const int[::1] table, Py_ssize_t n, Py_ssize_t stride, const unsigned char[::1] p,
@@ -390,6 +416,9 @@ def grow(const int[::1] table, Py_ssize_t n, Py_ssize_t stride, const unsigned c
     cdef int b, x, y
     cdef uint64_t key
     cdef bint new, broken = False
+    cdef Flat flat = beh.flat()
+    cdef const int* products = &table[0]
+    cdef const unsigned char* flags = &p[0]
     store.table = store.xs = store.keys = store.start = store.items = NULL
     marks.stamp = NULL
     try:
@@ -406,25 +435,30 @@ def grow(const int[::1] table, Py_ssize_t n, Py_ssize_t stride, const unsigned c
             key = stamp_set(&marks, n, images[i], scratch, length)
             store_add(&store, images[i], scratch, length, key, &marks, &new)
             at += 1 + length
-        while s < store.count and not broken:
-            if (s & (SIGNAL_STEPS - 1)) == 0:
-                PyErr_CheckSignals()
-                _limits.interrupt()
-            x = store.xs[s]
-            length = store.start[s + 1] - store.start[s]
-            memcpy(here, store.items + store.start[s], length * sizeof(int))
-            for b in range(first if s < known else 0, beh.count):
-                k = successor(&table[0], n, beh, b, x, here, length, scratch, &y, &marks, &key)
-                found = store_add(&store, y, scratch, k, key, &marks, &new)
-                if new:
-                    if found >= limit:
-                        raise ValueError(f"more than {limit} states")
-                    if store.count * STATE_ENTRIES + store.used > room:
-                        raise ValueError(f"more than {room} entries of states")
-                    if (p[y] != 0) == meets(scratch, k, p, 1):
-                        broken = True
-                        break
-            s += 1
+        with nogil:
+            while s < store.count and not broken:
+                if (s & (SIGNAL_STEPS - 1)) == 0:
+                    with gil:
+                        PyErr_CheckSignals()
+                        _limits.interrupt()
+                x = store.xs[s]
+                length = store.start[s + 1] - store.start[s]
+                memcpy(here, store.items + store.start[s], length * sizeof(int))
+                for b in range(first if s < known else 0, flat.count):
+                    k = successor(products, n, &flat, b, x, here, length, scratch, &y, &marks,
+                                  &key)
+                    found = store_add(&store, y, scratch, k, key, &marks, &new)
+                    if new:
+                        if found >= limit:
+                            with gil:
+                                raise ValueError(f"more than {limit} states")
+                        if store.count * STATE_ENTRIES + store.used > room:
+                            with gil:
+                                raise ValueError(f"more than {room} entries of states")
+                        if (flags[y] != 0) == meets(scratch, k, flags, 1):
+                            broken = True
+                            break
+                s += 1
         out_sets = array("i", [0]) * (store.count + store.used)
         out = out_sets
         at = 0
@@ -444,8 +478,8 @@ def grow(const int[::1] table, Py_ssize_t n, Py_ssize_t stride, const unsigned c
         free(here)
 
 
-cdef inline void settle_flag(unsigned char[::1] p, int x, const int* u,
-                             Py_ssize_t length) noexcept:
+cdef inline void settle_flag(unsigned char* p, int x, const int* u,
+                             Py_ssize_t length) noexcept nogil:
     """x's flag from its least position's options' images u (flags 0 or 1 are kept)."""
     if p[x] == 2:
         p[x] = length > 0 and not meets(u, length, p, 1)
@@ -457,7 +491,7 @@ def mark(const int[::1] table, Py_ssize_t n, Py_ssize_t stride, unsigned char[::
     behaviours = _args.for_walk(table, n, p, behaviours, limit, stride, 2, None)
     entries(table, n, "a product")
     cdef _Behaviours beh = _Behaviours(table, n, behaviours, stride)
-    cdef Py_ssize_t visits = 1, width = beh.count, d, k, length
+    cdef Py_ssize_t visits = 1, width = beh.count, d, k, length = 0
     cdef unsigned char* seen = <unsigned char*>malloc(n + 1)
     cdef int* at = <int*>malloc((width + 1) * sizeof(int))              # each depth's element
     cdef Py_ssize_t* sizes = <Py_ssize_t*>calloc(width + 1, sizeof(Py_ssize_t))
@@ -466,7 +500,10 @@ def mark(const int[::1] table, Py_ssize_t n, Py_ssize_t stride, unsigned char[::
     cdef int* scratch = scratch_for(<int>n, beh)
     cdef Marks marks
     cdef uint64_t key
-    cdef int y
+    cdef int y = 0
+    cdef Flat flat = beh.flat()
+    cdef const int* products = &table[0]
+    cdef unsigned char* flags = &p[0]
     marks.stamp = NULL
     try:
         if seen == NULL or at == NULL or sizes == NULL or rooms == NULL or sets == NULL:
@@ -476,30 +513,33 @@ def mark(const int[::1] table, Py_ssize_t n, Py_ssize_t stride, unsigned char[::
         for d in range(width):
             at[d] = 0
         seen[0] = 1
-        settle_flag(p, 0, scratch, 0)
-        while True:
-            d = 0
-            while d < width:
-                length = successor(&table[0], <int>n, beh, <int>d, at[d], sets[d], sizes[d],
-                                   scratch, &y, &marks, &key)
-                if not seen[y]:
-                    break
-                d += 1
-            else:
-                return
-            visits += 1
-            if visits > limit:
-                raise ValueError(f"more than {limit} states")
-            if (visits & (SIGNAL_STEPS - 1)) == 0:
-                PyErr_CheckSignals()
-                _limits.interrupt()
-            for k in range(d + 1):
-                at[k] = y
-                reserve(<void**>&sets[k], &rooms[k], length + 1, sizeof(int))
-                memcpy(sets[k], scratch, length * sizeof(int))
-                sizes[k] = length
-            seen[y] = 1
-            settle_flag(p, y, scratch, length)
+        settle_flag(flags, 0, scratch, 0)
+        with nogil:
+            while True:
+                d = 0
+                while d < width:
+                    length = successor(products, <int>n, &flat, <int>d, at[d], sets[d],
+                                       sizes[d], scratch, &y, &marks, &key)
+                    if not seen[y]:
+                        break
+                    d += 1
+                if d == width:
+                    break   # every position walked
+                visits += 1
+                if visits > limit:
+                    with gil:
+                        raise ValueError(f"more than {limit} states")
+                if (visits & (SIGNAL_STEPS - 1)) == 0:
+                    with gil:
+                        PyErr_CheckSignals()
+                        _limits.interrupt()
+                for k in range(d + 1):
+                    at[k] = y
+                    reserve(<void**>&sets[k], &rooms[k], length + 1, sizeof(int))
+                    memcpy(sets[k], scratch, length * sizeof(int))
+                    sizes[k] = length
+                seen[y] = 1
+                settle_flag(flags, y, scratch, length)
     finally:
         if sets != NULL:
             for d in range(width + 1):
@@ -520,7 +560,7 @@ def least_failure(const int[::1] table, Py_ssize_t n, Py_ssize_t stride,
     _args.check_room(room)
     entries(table, n, "a product")
     cdef _Behaviours beh = _Behaviours(table, n, behaviours, stride)
-    cdef Py_ssize_t width = beh.count, d, k, s, seen_room = 0, i, length, size
+    cdef Py_ssize_t width = beh.count, d, k, s = 0, seen_room = 0, i, length, size = 0
     cdef Store store
     cdef Marks marks
     cdef unsigned char* seen = NULL
@@ -528,9 +568,12 @@ def least_failure(const int[::1] table, Py_ssize_t n, Py_ssize_t stride,
     cdef Py_ssize_t* counts = <Py_ssize_t*>malloc((width + 1) * sizeof(Py_ssize_t))
     cdef int* scratch = scratch_for(<int>n, beh)
     cdef int* here = scratch_for(<int>n, beh)
-    cdef int y
+    cdef int y = 0
     cdef uint64_t key
-    cdef bint new
+    cdef bint new, failed = False
+    cdef Flat flat = beh.flat()
+    cdef const int* products = &table[0]
+    cdef const unsigned char* flags = &p[0]
     store.table = store.xs = store.keys = store.start = store.items = NULL
     marks.stamp = NULL
     try:
@@ -546,37 +589,45 @@ def least_failure(const int[::1] table, Py_ssize_t n, Py_ssize_t stride,
         for d in range(width):
             at[d] = 0
             counts[d] = 0
-        while True:
-            d = 0
-            while d < width:
-                length = store.start[at[d] + 1] - store.start[at[d]]
-                memcpy(here, store.items + store.start[at[d]], length * sizeof(int))
-                size = successor(&table[0], <int>n, beh, <int>d, store.xs[at[d]], here,
-                                 length, scratch, &y, &marks, &key)
-                s = store_add(&store, y, scratch, size, key, &marks, &new)
-                if new and s >= limit:
-                    raise ValueError(f"more than {limit} states")
-                if new and store.count * STATE_ENTRIES + store.used > room:
-                    raise ValueError(f"more than {room} entries of states")
-                if s >= seen_room or not seen[s]:
+        with nogil:
+            while True:
+                d = 0
+                while d < width:
+                    length = store.start[at[d] + 1] - store.start[at[d]]
+                    memcpy(here, store.items + store.start[at[d]], length * sizeof(int))
+                    size = successor(products, <int>n, &flat, <int>d, store.xs[at[d]], here,
+                                     length, scratch, &y, &marks, &key)
+                    s = store_add(&store, y, scratch, size, key, &marks, &new)
+                    if new and s >= limit:
+                        with gil:
+                            raise ValueError(f"more than {limit} states")
+                    if new and store.count * STATE_ENTRIES + store.used > room:
+                        with gil:
+                            raise ValueError(f"more than {room} entries of states")
+                    if s >= seen_room or not seen[s]:
+                        break
+                    counts[d] = 0
+                    d += 1
+                if d == width:
+                    break   # every position walked: no failure
+                if s >= seen_room:
+                    i = seen_room
+                    reserve(<void**>&seen, &seen_room, s + 1, 1)
+                    memset(seen + i, 0, seen_room - i)
+                if (s & (SIGNAL_STEPS - 1)) == 0:
+                    with gil:
+                        PyErr_CheckSignals()
+                        _limits.interrupt()
+                counts[d] += 1
+                for k in range(d + 1):
+                    at[k] = s
+                seen[s] = 1
+                if (flags[y] != 0) == meets(scratch, size, flags, 1):
+                    failed = True
                     break
-                counts[d] = 0
-                d += 1
-            else:
-                return None
-            if s >= seen_room:
-                i = seen_room
-                reserve(<void**>&seen, &seen_room, s + 1, 1)
-                memset(seen + i, 0, seen_room - i)
-            if (s & (SIGNAL_STEPS - 1)) == 0:
-                PyErr_CheckSignals()
-                _limits.interrupt()
-            counts[d] += 1
-            for k in range(d + 1):
-                at[k] = s
-            seen[s] = 1
-            if (p[y] != 0) == meets(scratch, size, p, 1):
-                return [b for b in range(width - 1, -1, -1) for _ in range(counts[b])]
+        if failed:
+            return [b for b in range(width - 1, -1, -1) for _ in range(counts[b])]
+        return None
     finally:
         store_close(&store)
         free(marks.stamp)
@@ -606,16 +657,17 @@ def reach(const int[::1] table, Py_ssize_t n, Py_ssize_t stride, gens):
             where[a] = -1
         order[0] = 0
         where[0] = 0
-        while s < count:
-            for a in range(width):
-                y = table[order[s] * stride + gen[a]]
-                found = where[y]
-                if found < 0:
-                    found = where[y] = count
-                    order[count] = y
-                    count += 1
-                moves[s * width + a] = <int>found
-            s += 1
+        with nogil:  # n elements at most, each a row of the table: no look at signals
+            while s < count:
+                for a in range(width):
+                    y = table[order[s] * stride + gen[a]]
+                    found = where[y]
+                    if found < 0:
+                        found = where[y] = count
+                        order[count] = y
+                        count += 1
+                    moves[s * width + a] = <int>found
+                s += 1
         found_order = array("i")
         found_order.frombytes((<char*>order)[:count * sizeof(int)])
         found_moves = array("i")
@@ -628,7 +680,7 @@ def reach(const int[::1] table, Py_ssize_t n, Py_ssize_t stride, gens):
         free(moves)
 
 
-cdef inline uint64_t row_hash(const int* row, Py_ssize_t length) noexcept:
+cdef inline uint64_t row_hash(const int* row, Py_ssize_t length) noexcept nogil:
     cdef uint64_t h = 0x632BE59BD9B4E019ULL
     cdef Py_ssize_t i
     for i in range(length):
@@ -639,7 +691,7 @@ cdef inline uint64_t row_hash(const int* row, Py_ssize_t length) noexcept:
 
 cdef int name_row(const int* rows, Py_ssize_t s, Py_ssize_t used, Py_ssize_t length,
                   Py_ssize_t* table, Py_ssize_t slots, const int* named,
-                  Py_ssize_t* names) noexcept:
+                  Py_ssize_t* names) noexcept nogil:
     """The name of row s (its first ``used`` entries): that of the first equal row before
     it (``named``), or the next name.  ``table`` (slot -> first row of a name) stays at
     most half full."""
@@ -678,27 +730,30 @@ def minimize(Py_ssize_t count, Py_ssize_t width, moves, labels):
             raise MemoryError()
         for s in range(count):  # labels, numbered in order of first appearance
             rows[s * length] = <int>labels[s]
-        names = 0
-        memset(table, 0xFF, slots * sizeof(Py_ssize_t))
-        for s in range(count):
-            block[s] = name_row(rows, s, 1, length, table, slots, block, &names)
-        while True:
-            PyErr_CheckSignals()
-            _limits.interrupt()
-            for s in range(count):
-                rows[s * length] = block[s]
-                for b in range(width):
-                    rows[s * length + 1 + b] = block[step[s * width + b]]
+        with nogil:
             names = 0
             memset(table, 0xFF, slots * sizeof(Py_ssize_t))
             for s in range(count):
-                new[s] = name_row(rows, s, length, length, table, slots, new, &names)
-            swap = block
-            block = new
-            new = swap
-            if names == blocks:
-                return [block[s] for s in range(count)]
-            blocks = names
+                block[s] = name_row(rows, s, 1, length, table, slots, block, &names)
+            while True:
+                with gil:
+                    PyErr_CheckSignals()
+                    _limits.interrupt()
+                for s in range(count):
+                    rows[s * length] = block[s]
+                    for b in range(width):
+                        rows[s * length + 1 + b] = block[step[s * width + b]]
+                names = 0
+                memset(table, 0xFF, slots * sizeof(Py_ssize_t))
+                for s in range(count):
+                    new[s] = name_row(rows, s, length, length, table, slots, new, &names)
+                swap = block
+                block = new
+                new = swap
+                if names == blocks:
+                    break
+                blocks = names
+        return [block[s] for s in range(count)]
     finally:
         free(block)
         free(new)
@@ -706,7 +761,7 @@ def minimize(Py_ssize_t count, Py_ssize_t width, moves, labels):
         free(table)
 
 
-cdef inline int power(int i, int tail) noexcept:
+cdef inline int power(int i, int tail) noexcept nogil:
     """The exponent of g^i when g^(tail+2) = g^tail."""
     return i if i < tail + 2 else tail + (i - tail) % 2
 
@@ -739,19 +794,21 @@ def product_columns(const int[::1] base, Py_ssize_t nb, Py_ssize_t stride, bases
             for j in range(factors - 1, -1, -1):
                 ed[k * factors + j] = r % width[j]
                 r //= width[j]
-        for x in range(size):
-            if (x & (SIGNAL_STEPS * 16 - 1)) == 0:
-                PyErr_CheckSignals()
-                _limits.interrupt()
-            r = x
-            for j in range(factors - 1, -1, -1):
-                xd[j] = r % width[j]
-                r //= width[j]
-            for k in range(m):
-                s = base[r * stride + column[k]]
-                for j in range(factors):
-                    s = s * width[j] + power(xd[j] + ed[k * factors + j], tail[j])
-                out[x * m + k] = <int>s
+        with nogil:
+            for x in range(size):
+                if (x & (SIGNAL_STEPS * 16 - 1)) == 0:
+                    with gil:
+                        PyErr_CheckSignals()
+                        _limits.interrupt()
+                r = x
+                for j in range(factors - 1, -1, -1):
+                    xd[j] = r % width[j]
+                    r //= width[j]
+                for k in range(m):
+                    s = base[r * stride + column[k]]
+                    for j in range(factors):
+                        s = s * width[j] + power(xd[j] + ed[k * factors + j], tail[j])
+                    out[x * m + k] = <int>s
     finally:
         free(ed)
     return result
@@ -785,18 +842,19 @@ def collapse(Py_ssize_t count, Py_ssize_t width, moves, block):
             up[0] = by[0] = 0
             rank[of[0]] = 0
             n = 1
-        while head < n:
-            b = queue[head]
-            s = first_of[b]
-            for a in range(width):
-                nxt = of[step[s * width + a]]
-                if rank[nxt] < 0:
-                    rank[nxt] = <int>n
-                    queue[n] = nxt
-                    up[n] = <int>head
-                    by[n] = <int>a
-                    n += 1
-            head += 1
+        with nogil:  # each block once, a row of moves each: no look at signals
+            while head < n:
+                b = queue[head]
+                s = first_of[b]
+                for a in range(width):
+                    nxt = of[step[s * width + a]]
+                    if rank[nxt] < 0:
+                        rank[nxt] = <int>n
+                        queue[n] = nxt
+                        up[n] = <int>head
+                        by[n] = <int>a
+                        n += 1
+                head += 1
         trans_out = array("i", [0]) * (n * width)
         first_out = array("i", [0]) * n
         parent_out = array("i", [0]) * n
@@ -865,26 +923,28 @@ def columns(const int[::1] trans, Py_ssize_t width, const int[::1] parent,
             column[x] = <int>x
         stack[0] = 0
         top = 1
-        while top:
-            top -= 1
-            y = stack[top]
-            depth = kept[y]
-            if y:
-                PyErr_CheckSignals()
-                _limits.interrupt()
-                for x in range(n):
-                    column[depth * n + x] = trans[column[(depth - 1) * n + x] * width
-                                                  + letter[y]]
-            k = wanted[y]
-            while k >= 0:
-                for x in range(n):
-                    out[x * m + k] = column[depth * n + x]
-                k = again[k]
-            child = first[y]
-            while child >= 0:
-                stack[top] = <int>child
-                top += 1
-                child = sibling[child]
+        with nogil:
+            while top:
+                top -= 1
+                y = stack[top]
+                depth = kept[y]
+                if y:
+                    with gil:
+                        PyErr_CheckSignals()
+                        _limits.interrupt()
+                    for x in range(n):
+                        column[depth * n + x] = trans[column[(depth - 1) * n + x] * width
+                                                      + letter[y]]
+                k = wanted[y]
+                while k >= 0:
+                    for x in range(n):
+                        out[x * m + k] = column[depth * n + x]
+                    k = again[k]
+                child = first[y]
+                while child >= 0:
+                    stack[top] = <int>child
+                    top += 1
+                    child = sibling[child]
         return result
     finally:
         free(kept)
