@@ -69,14 +69,14 @@ Kayles-xox: $(CORE) kayles/interface/xox_cli.py
 		"'$(HERE)/$(PY)'" "'$(XOX_MAIN)()'" "'$(HERE)'" > $@
 	chmod +x $@
 
-# --durations: the slowest tests, in every run.  The suite (2,344 tests) took 6 min 28 s on a
-# quiet 2-core AMD EPYC (2026-11-28; 8 min 3 s before its slowest tests were made cheaper),
-# more where a census or a benchmark shares the machine.
+# -n auto: one pytest-xdist worker a core; --durations: the slowest tests, in every run.
+# The suite (2,349 tests) took 3 min 44 s on a quiet 2-core AMD EPYC (2026-11-28; 6 min 28 s
+# on one worker), more where a census or a benchmark shares the machine.
 test: Kayles-xox $(EXTRAS) $(LAUNCHER)
-	KAYLES_REQUIRE_NATIVE=1 $(PY) -m pytest -q --durations=20
+	KAYLES_REQUIRE_NATIVE=1 $(PY) -m pytest -q -n auto --durations=20
 
 test-pure: Kayles-xox $(EXTRAS) $(LAUNCHER)
-	KAYLES_PURE=1 $(PY) -m pytest -q
+	KAYLES_PURE=1 $(PY) -m pytest -q -n auto
 
 # The suite under load, to catch a check that leans on timing: RUNS runs (default 20) of
 # STRESS_TESTS (default: the tests that start threads, processes and servers; STRESS_TESTS=tests
