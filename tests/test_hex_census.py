@@ -106,6 +106,18 @@ def test_no_open_row_stops_below_2_to_the_14(hex_census):
     assert not short, short[:10]
 
 
+def test_open_codes_of_one_and_two_digits_reach_2_to_the_16(hex_census):
+    """The pass to 2**16 (--hex-to 65536): every open code of one or two digits with a digit
+    past 7 was computed to 2**16 values, and the cheapest of them (0.B6: its values stay
+    below 2**12) is derived again there, observed regularity and checksum included."""
+    _, rows = hex_census
+    short = [code for code, row in rows.items() if len(code) <= 4 and not is_octal(code)
+             and row["status"] == "open" and int(row["computed"]) < 1 << 16]
+    assert not short, short[:10]
+    assert rows["0.B6"]["computed"] == str(1 << 16)
+    derived_again(rows["0.B6"])
+
+
 def oracle_game(code: str) -> oracle.TakeBreak:
     """A code of hex digits read by the rules: digit k, bit j: take k, leave j heaps."""
     digits = {k: {j: "" for j in range(4) if int(d, 16) >> j & 1}
