@@ -8,8 +8,9 @@ monoid), in one arena; an open-addressing table (linear probing, at most half fu
 finds a state's index.  ``mark`` and ``least_failure`` walk positions in
 the twin's order (its ``_lex_walk``) with one frame per behaviour instead of callbacks;
 ``minimize`` names rows through an open-addressing table of its own.  Their loops run
-without the GIL, taking it back every SIGNAL_STEPS steps (``minimize`` and ``columns``:
-every round, every column) to look at Ctrl-C and at the interrupt hook, and to raise.
+without the GIL, taking it back every SIGNAL_STEPS steps (``minimize``: every round and
+every 16 * SIGNAL_STEPS states; ``columns``: every column; ``reach`` and ``collapse``: every
+16 * SIGNAL_STEPS elements) to look at Ctrl-C and at the interrupt hook, and to raise.
 """
 
 from array import array
@@ -657,8 +658,12 @@ def reach(const int[::1] table, Py_ssize_t n, Py_ssize_t stride, gens):
             where[a] = -1
         order[0] = 0
         where[0] = 0
-        with nogil:  # n elements at most, each a row of the table: no look at signals
+        with nogil:
             while s < count:
+                if (s & (SIGNAL_STEPS * 16 - 1)) == SIGNAL_STEPS * 16 - 1:
+                    with gil:
+                        PyErr_CheckSignals()
+                        _limits.interrupt()
                 for a in range(width):
                     y = table[order[s] * stride + gen[a]]
                     found = where[y]
@@ -746,6 +751,10 @@ def minimize(Py_ssize_t count, Py_ssize_t width, moves, labels):
                 names = 0
                 memset(table, 0xFF, slots * sizeof(Py_ssize_t))
                 for s in range(count):
+                    if (s & (SIGNAL_STEPS * 16 - 1)) == SIGNAL_STEPS * 16 - 1:
+                        with gil:   # a round of millions of states: more looks
+                            PyErr_CheckSignals()
+                            _limits.interrupt()
                     new[s] = name_row(rows, s, length, length, table, slots, new, &names)
                 swap = block
                 block = new
@@ -842,8 +851,12 @@ def collapse(Py_ssize_t count, Py_ssize_t width, moves, block):
             up[0] = by[0] = 0
             rank[of[0]] = 0
             n = 1
-        with nogil:  # each block once, a row of moves each: no look at signals
+        with nogil:
             while head < n:
+                if (head & (SIGNAL_STEPS * 16 - 1)) == SIGNAL_STEPS * 16 - 1:
+                    with gil:
+                        PyErr_CheckSignals()
+                        _limits.interrupt()
                 b = queue[head]
                 s = first_of[b]
                 for a in range(width):
