@@ -37,9 +37,32 @@ cdef int entries(const int[::1] values, Py_ssize_t limit, str what) except -1:
             raise _args.out_of_range(what, limit)
     return 0
 
+cdef int flag_entries(const unsigned char[::1] p, int high) except -1:
+    """Every P-portion flag is 0 to high (the pure twin's check of them, in C: no wait
+    with the GIL held on millions of flags)."""
+    cdef Py_ssize_t i, bad = -1
+    with nogil:
+        for i in range(p.shape[0]):
+            if p[i] > high:
+                bad = i
+                break
+    if bad >= 0:
+        raise _args.out_of_range("a flag", high + 1)
+    return 0
+
+
 cdef enum:
     FIRST_SLOTS = 1024  # a power of two
     SIGNAL_STEPS = 4096
+
+
+cdef int look() except -1 nogil:
+    """Look at Ctrl-C and at the interrupt hook (a server's time cap), either of which
+    raises to end the call; the GIL is taken for that alone."""
+    with gil:
+        PyErr_CheckSignals()
+        _limits.interrupt()
+    return 0
 
 
 cdef struct Store:
@@ -295,12 +318,10 @@ cdef inline bint meets(const int* u, Py_ssize_t length, const unsigned char* p,
     return False
 
 
-cdef int* scratch_for(int n, _Behaviours beh) except NULL:
-    """A set buffer: any set of elements, plus one behaviour's options before repeats go."""
-    cdef int* out = <int*>malloc((<Py_ssize_t>n + beh.widest + 1) * sizeof(int))
-    if out == NULL:
-        raise MemoryError()
-    return out
+cdef int* scratch_for(int n, _Behaviours beh) noexcept:
+    """A set buffer: any set of elements, plus one behaviour's options before repeats go
+    (NULL where there is no memory: the caller raises inside its try, which frees it)."""
+    return <int*>malloc((<Py_ssize_t>n + beh.widest + 1) * sizeof(int))
 
 
 cdef int check_sets(const int[::1] us, Py_ssize_t count, Py_ssize_t n) except -1:
@@ -353,6 +374,7 @@ def candidates(const int[::1] trans, Py_ssize_t width, const int[::1] parent,
     cdef Py_ssize_t losers = 0
     tree_entries(trans, n)
     entries(table, n, "a product")
+    flag_entries(p, 1)
     cdef int* option = <int*>malloc((count + 1) * sizeof(int))
     cdef int* losing = <int*>malloc((n + 1) * sizeof(int))
     cdef int* path = <int*>malloc((n + 1) * sizeof(int))
@@ -373,9 +395,7 @@ def candidates(const int[::1] trans, Py_ssize_t width, const int[::1] parent,
         with nogil:
             for x in range(n):
                 if (x & (SIGNAL_STEPS - 1)) == 0:
-                    with gil:
-                        PyErr_CheckSignals()
-                        _limits.interrupt()
+                    look()
                 if (p[x] != 0) != lost:
                     continue
                 length = path_of(parent, letter, x, path)
@@ -404,6 +424,7 @@ def grow(const int[::1] table, Py_ssize_t n, Py_ssize_t stride, const unsigned c
     behaviours = _args.for_walk(table, n, p, behaviours, limit, stride, entries=None)
     xs, us = _args.for_grow(n, behaviours, xs, us, first, room, None)
     entries(table, n, "a product")
+    flag_entries(p, 1)
     cdef _Behaviours beh = _Behaviours(table, n, behaviours, stride)
     cdef const int[::1] images = xs
     cdef Py_ssize_t s = 0, known = images.shape[0], i, found, length, at = 0, k
@@ -423,6 +444,8 @@ def grow(const int[::1] table, Py_ssize_t n, Py_ssize_t stride, const unsigned c
     store.table = store.xs = store.keys = store.start = store.items = NULL
     marks.stamp = NULL
     try:
+        if scratch == NULL or here == NULL:
+            raise MemoryError()
         store_open(&store)
         marks_open(&marks, n)
         if known == 0:
@@ -439,9 +462,7 @@ def grow(const int[::1] table, Py_ssize_t n, Py_ssize_t stride, const unsigned c
         with nogil:
             while s < store.count and not broken:
                 if (s & (SIGNAL_STEPS - 1)) == 0:
-                    with gil:
-                        PyErr_CheckSignals()
-                        _limits.interrupt()
+                    look()
                 x = store.xs[s]
                 length = store.start[s + 1] - store.start[s]
                 memcpy(here, store.items + store.start[s], length * sizeof(int))
@@ -491,6 +512,7 @@ def mark(const int[::1] table, Py_ssize_t n, Py_ssize_t stride, unsigned char[::
     """See kayles/engine/_quotient_pure.py (the walk of _lex_walk, with frames per depth)."""
     behaviours = _args.for_walk(table, n, p, behaviours, limit, stride, 2, None)
     entries(table, n, "a product")
+    flag_entries(p, 2)
     cdef _Behaviours beh = _Behaviours(table, n, behaviours, stride)
     cdef Py_ssize_t visits = 1, width = beh.count, d, k, length = 0
     cdef unsigned char* seen = <unsigned char*>malloc(n + 1)
@@ -507,7 +529,8 @@ def mark(const int[::1] table, Py_ssize_t n, Py_ssize_t stride, unsigned char[::
     cdef unsigned char* flags = &p[0]
     marks.stamp = NULL
     try:
-        if seen == NULL or at == NULL or sizes == NULL or rooms == NULL or sets == NULL:
+        if (seen == NULL or at == NULL or sizes == NULL or rooms == NULL or sets == NULL
+                or scratch == NULL):
             raise MemoryError()
         marks_open(&marks, n)
         memset(seen, 0, n + 1)
@@ -531,9 +554,7 @@ def mark(const int[::1] table, Py_ssize_t n, Py_ssize_t stride, unsigned char[::
                     with gil:
                         raise ValueError(f"more than {limit} states")
                 if (visits & (SIGNAL_STEPS - 1)) == 0:
-                    with gil:
-                        PyErr_CheckSignals()
-                        _limits.interrupt()
+                    look()
                 for k in range(d + 1):
                     at[k] = y
                     reserve(<void**>&sets[k], &rooms[k], length + 1, sizeof(int))
@@ -560,6 +581,7 @@ def least_failure(const int[::1] table, Py_ssize_t n, Py_ssize_t stride,
     behaviours = _args.for_walk(table, n, p, behaviours, limit, stride, entries=None)
     _args.check_room(room)
     entries(table, n, "a product")
+    flag_entries(p, 1)
     cdef _Behaviours beh = _Behaviours(table, n, behaviours, stride)
     cdef Py_ssize_t width = beh.count, d, k, s = 0, seen_room = 0, i, length, size = 0
     cdef Store store
@@ -578,7 +600,7 @@ def least_failure(const int[::1] table, Py_ssize_t n, Py_ssize_t stride,
     store.table = store.xs = store.keys = store.start = store.items = NULL
     marks.stamp = NULL
     try:
-        if at == NULL or counts == NULL:
+        if at == NULL or counts == NULL or scratch == NULL or here == NULL:
             raise MemoryError()
         store_open(&store)
         marks_open(&marks, n)
@@ -616,9 +638,7 @@ def least_failure(const int[::1] table, Py_ssize_t n, Py_ssize_t stride,
                     reserve(<void**>&seen, &seen_room, s + 1, 1)
                     memset(seen + i, 0, seen_room - i)
                 if (s & (SIGNAL_STEPS - 1)) == 0:
-                    with gil:
-                        PyErr_CheckSignals()
-                        _limits.interrupt()
+                    look()
                 counts[d] += 1
                 for k in range(d + 1):
                     at[k] = s
@@ -661,9 +681,7 @@ def reach(const int[::1] table, Py_ssize_t n, Py_ssize_t stride, gens):
         with nogil:
             while s < count:
                 if (s & (SIGNAL_STEPS * 16 - 1)) == SIGNAL_STEPS * 16 - 1:
-                    with gil:
-                        PyErr_CheckSignals()
-                        _limits.interrupt()
+                    look()
                 for a in range(width):
                     y = table[order[s] * stride + gen[a]]
                     found = where[y]
@@ -718,13 +736,13 @@ def minimize(Py_ssize_t count, Py_ssize_t width, moves, labels):
     state's (block, successors' blocks) in order of first appearance)."""
     moves, labels = _args.for_minimize(count, width, moves, labels, None)
     cdef const int[::1] step = moves
+    entries(step, count, "a move's state")   # before the buffers: a ValueError leaks none
     cdef Py_ssize_t length = width + 1, s, b, slots = 16, blocks = -1, names
     cdef int* block = <int*>malloc((count + 1) * sizeof(int))
     cdef int* new = <int*>malloc((count + 1) * sizeof(int))
     cdef int* rows = <int*>malloc((count * length + 1) * sizeof(int))
     cdef Py_ssize_t* table = NULL
     cdef int* swap
-    entries(step, count, "a move's state")
     try:
         if block == NULL or new == NULL or rows == NULL:
             raise MemoryError()
@@ -741,9 +759,7 @@ def minimize(Py_ssize_t count, Py_ssize_t width, moves, labels):
             for s in range(count):
                 block[s] = name_row(rows, s, 1, length, table, slots, block, &names)
             while True:
-                with gil:
-                    PyErr_CheckSignals()
-                    _limits.interrupt()
+                look()
                 for s in range(count):
                     rows[s * length] = block[s]
                     for b in range(width):
@@ -752,9 +768,7 @@ def minimize(Py_ssize_t count, Py_ssize_t width, moves, labels):
                 memset(table, 0xFF, slots * sizeof(Py_ssize_t))
                 for s in range(count):
                     if (s & (SIGNAL_STEPS * 16 - 1)) == SIGNAL_STEPS * 16 - 1:
-                        with gil:   # a round of millions of states: more looks
-                            PyErr_CheckSignals()
-                            _limits.interrupt()
+                        look()   # a round of millions of states: more looks
                     new[s] = name_row(rows, s, length, length, table, slots, new, &names)
                 swap = block
                 block = new
@@ -806,9 +820,7 @@ def product_columns(const int[::1] base, Py_ssize_t nb, Py_ssize_t stride, bases
         with nogil:
             for x in range(size):
                 if (x & (SIGNAL_STEPS * 16 - 1)) == 0:
-                    with gil:
-                        PyErr_CheckSignals()
-                        _limits.interrupt()
+                    look()
                 r = x
                 for j in range(factors - 1, -1, -1):
                     xd[j] = r % width[j]
@@ -854,9 +866,7 @@ def collapse(Py_ssize_t count, Py_ssize_t width, moves, block):
         with nogil:
             while head < n:
                 if (head & (SIGNAL_STEPS * 16 - 1)) == SIGNAL_STEPS * 16 - 1:
-                    with gil:
-                        PyErr_CheckSignals()
-                        _limits.interrupt()
+                    look()
                 b = queue[head]
                 s = first_of[b]
                 for a in range(width):
@@ -942,9 +952,7 @@ def columns(const int[::1] trans, Py_ssize_t width, const int[::1] parent,
                 y = stack[top]
                 depth = kept[y]
                 if y:
-                    with gil:
-                        PyErr_CheckSignals()
-                        _limits.interrupt()
+                    look()
                     for x in range(n):
                         column[depth * n + x] = trans[column[(depth - 1) * n + x] * width
                                                       + letter[y]]

@@ -64,6 +64,12 @@ QUOTIENT_CASES = {
     "least_failure column": ("least_failure", SQUARE, 4, 1, bytes(4), [(1, [])], 100, 99),
     "least_failure room": ("least_failure", SQUARE, 2, 2, FLAGS, [(1, [])], 100, -1),
     "mark flag": ("mark", SQUARE, 2, 2, bytearray([0, 3]), [(1, [0])], 100),
+    "mark flag and product": ("mark", ints(0, 1, 1, -3), 2, 2, bytearray([0, 3]), [(1, [0])],
+                              100),  # both wrong: the products are checked first
+    "grow flag": ("grow", SQUARE, 2, 2, bytes([0, 2]), [(1, [0])], ints(), ints(), 0, 100, 99),
+    "least_failure flag": ("least_failure", SQUARE, 2, 2, bytes([2, 0]), [(1, [])], 100, 99),
+    "candidates flag": ("candidates", ints(1, 0), 1, ints(0, 0), ints(0, 0), bytes([0, 2]),
+                        SQUARE, 2, [1], False),
     "mark stride": ("mark", SQUARE, 2, 3, bytearray([2, 2]), [(1, [0])], 100),
     "reach generator": ("reach", SQUARE, 2, 2, [2]),
     "minimize move": ("minimize", 2, 1, ints(0, 2), [0, 1]),

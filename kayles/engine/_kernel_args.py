@@ -21,7 +21,7 @@ from array import array
 
 from ._constants import MAX_BUDGET
 
-__all__ = ["MAX_CELLS", "bad_sets", "copied", "check_count", "check_entries", "check_flags",
+__all__ = ["MAX_CELLS", "bad_sets", "copied", "check_count", "check_entries",
            "check_heaps", "check_memo", "check_room", "check_sets", "check_sized",
            "for_candidates", "for_collapse", "for_columns", "for_grow", "for_minimize",
            "for_product_columns", "for_reach", "for_walk", "out_of_range"]
@@ -82,12 +82,6 @@ def check_sized(values, size: int, what: str) -> None:
         raise ValueError(f"{what} must have {size} entries, not {len(values)}")
 
 
-def check_flags(p, n: int, high: int = 1) -> None:
-    """P-portion flags: n of them, each 0 to ``high`` (2: not known yet, for mark)."""
-    check_sized(p, n, "the flags")
-    check_entries(p, high + 1, "a flag")
-
-
 # -- the quotient kernels' entries, one check each ----------------------------------------------
 # ``entries``: the check of a big table's entries (check_entries for the pure twin; None for
 # the compiled one, which runs its own C loop after these, so the first error is the same).
@@ -145,24 +139,27 @@ def for_candidates(trans, width, parent, letter, p, table, stride, options,
                    entries=check_entries) -> array:
     """The options, copied."""
     n = _tree(trans, width, parent, letter, entries)
-    check_flags(p, n)
+    check_sized(p, n, "the flags")
     _table(table, n, stride)
     options = _small(options, stride, "an option's column")
     if entries:
         entries(table, n, "a product")
+        entries(p, 2, "a flag")   # P-portion flags: 0 or 1
     return options
 
 
 def for_walk(table, n, p, behaviours, limit, stride=None, flags=1,
              entries=check_entries) -> list[tuple[int, array]]:
-    """grow, least_failure (flags 0 or 1) and mark (flags up to 2); the behaviours, copied."""
+    """grow, least_failure (flags 0 or 1) and mark (flags up to 2: not known yet); the
+    behaviours, copied."""
     stride = n if stride is None else stride
     _table(table, n, stride)
-    check_flags(p, n, flags)
+    check_sized(p, n, "the flags")
     behaviours = _behaviours(behaviours, stride)
     check_count(limit, "the limit", 1, MAX_CELLS)
     if entries:
         entries(table, n, "a product")
+        entries(p, flags + 1, "a flag")
     return behaviours
 
 
