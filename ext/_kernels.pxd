@@ -46,10 +46,10 @@ cdef extern from "kernels.h" nogil:
         word_t (*unmarked)(const stamp_t* seen, stamp_t stamp, int b, unsigned char** flags,
                            const int* width, const int* c, const bint* drop_zero,
                            int nflags) noexcept nogil
-        void (*or_moved)(word_t* into, const word_t* row, Py_ssize_t width,
-                         Py_ssize_t words, int bytes) noexcept nogil
-        void (*or_permuted)(word_t* out, word_t* source, Py_ssize_t width,
-                            int bits) noexcept nogil
+        void (*or_moved)(word_t* into, const word_t* row, word_t open, Py_ssize_t block,
+                         Py_ssize_t width, Py_ssize_t words, int bytes) noexcept nogil
+        void (*or_permuted)(word_t* out, word_t* source, word_t open, Py_ssize_t block,
+                            Py_ssize_t width, int bits) noexcept nogil
     void xor_union "kayles_xor_union"(word_t* out, const word_t* rows, Py_ssize_t width,
                                       Py_ssize_t limit, const nimber_t* g, Py_ssize_t t,
                                       Py_ssize_t low, Py_ssize_t high, word_t* accumulators,
@@ -57,16 +57,21 @@ cdef extern from "kernels.h" nogil:
     enum:
         UNION_AHEAD "KAYLES_AHEAD"        # heaps whose three parts one pass over the rows makes
         UNION_CLASSES "KAYLES_CLASSES"    # accumulators a heap (of a part's bits 0-2)
-    void xor_union_ahead "kayles_xor_union_ahead"(word_t* out, const word_t* rows,
-                                                  Py_ssize_t width, Py_ssize_t limit,
-                                                  const nimber_t* g, Py_ssize_t t,
-                                                  Py_ssize_t high, Py_ssize_t low,
-                                                  word_t* accumulators,
-                                                  const vectors_t* vec) noexcept
+    Py_ssize_t xor_union_ahead "kayles_xor_union_ahead"(word_t* out, const word_t* rows,
+                                                        Py_ssize_t width, Py_ssize_t limit,
+                                                        const nimber_t* g, Py_ssize_t t,
+                                                        Py_ssize_t high, Py_ssize_t low,
+                                                        word_t* accumulators, word_t* open,
+                                                        Py_ssize_t every,
+                                                        const int* spans, int nspans,
+                                                        const vectors_t* vec) noexcept
     void xor_union_ahead_fold "kayles_xor_union_ahead_fold"(word_t* out, Py_ssize_t width,
                                                             Py_ssize_t limit,
                                                             word_t* accumulators,
+                                                            word_t* open,
                                                             const vectors_t* vec) noexcept
+    void xor_union_ahead_open "kayles_xor_union_ahead_open"(word_t* open,
+                                                            Py_ssize_t limit) noexcept
     const vectors_t* vectors_named "kayles_vectors_named"(const char* name) noexcept
 
     enum:

@@ -24,9 +24,10 @@ part (kayles_xor_union), a vector of 8 words (AVX-512) or 4 (AVX2) at a time, tw
 an OR where the CPU has VBMI and GFNI, and three parts are made for UNION_AHEAD (32)
 heaps at once, each row read once for all of them (kayles_xor_union_ahead: past 2**14
 values the rows outgrow the caches).  Those rows hold only the values below the largest
-so far and a margin (cuts; a mex past a cut makes its rows whole and looks again):
-O(t * width) a heap still, the constant some 10 times smaller than at first
-(docs/benchmarks.md).  ``width`` doubles (every row copied) when a value reaches
+so far and a margin (cuts; a mex past a cut makes its rows whole and looks again), and
+a row's blocks that are full take no further first part (open: the blocks not yet
+full, looked at every so many rows): O(t * width) a heap still, the constant some 15
+times smaller than at first (docs/benchmarks.md).  ``width`` doubles (every row copied) when a value reaches
 64 * width.
 
 A call holds the Scratch's lock (one call at a time) and releases the GIL for its whole
@@ -60,6 +61,7 @@ from _kernels cimport (
     xor_union,
     xor_union_ahead,
     xor_union_ahead_fold,
+    xor_union_ahead_open,
 )
 
 from kayles.engine import _kernel_args as _args
@@ -158,7 +160,9 @@ cdef class Scratch:
     instructions of the unions' step, one of VECTORS (default: the fastest here).
     ``made_whole`` counts the cut three-part rows a mex made whole again; ``_margin``
     (CUT_MARGIN) is how far past the largest value a cut row reaches, lower only in the
-    tests of that second look (tests/test_takebreak_cuts.py)."""
+    tests of that second look (tests/test_takebreak_cuts.py).  ``blocks_closed`` counts
+    the blocks of rows made ahead closed when full; ``_every`` (0: the kernel's own) is
+    how many rows go between looks for them, other only in the tests of closing."""
 
     cdef PyThread_type_lock lock
     cdef const vectors_t* vec     # the instructions of the unions' step (kayles_xor_union)
@@ -172,23 +176,33 @@ cdef class Scratch:
     cdef word_t* marked           # the values the heap at hand reaches so far
     cdef word_t* accumulators     # UNION_AHEAD * UNION_CLASSES rows: the unions'
     cdef Py_ssize_t ahead_end     # TRIPLES rows below this hold the part made ahead
+    cdef word_t open[UNION_AHEAD] # the blocks of the rows made ahead not yet full
     cdef Py_ssize_t* cuts         # TRIPLES row t holds its values below 64 * cuts[t] words
     cdef bint cutting             # rows made ahead stop past the largest value (no tail)
     cdef Py_ssize_t top           # the largest value so far
     cdef Py_ssize_t least_cut     # the least cut of a row the mex at hand reads
     cdef Py_ssize_t margin        # values past the largest that a cut row holds
     cdef readonly Py_ssize_t made_whole   # cut rows made whole again (complete)
+    cdef readonly Py_ssize_t blocks_closed   # blocks of rows made ahead closed when full
+    cdef Py_ssize_t every         # rows between looks for full blocks (0: the kernel's)
+    cdef int spans[MAX_KINDS]     # heap n reads the three-part rows n - spans[i] alone for
+    cdef int nspans               # its mex (a block closes where its readers' unions are
+                                  # full), or the one span 0 (where its row is full)
     cdef Search* searches
     cdef Py_ssize_t nsearches, search_room
     cdef long long work           # since the last pulse (PULSE_WORK)
 
-    def __cinit__(self, vector=None, Py_ssize_t _margin=CUT_MARGIN):
-        # _margin: CUT_MARGIN, or less for the tests of what a mex past a cut does
+    def __cinit__(self, vector=None, Py_ssize_t _margin=CUT_MARGIN, Py_ssize_t _every=0):
+        # _margin: CUT_MARGIN, or less for the tests of what a mex past a cut does;
+        # _every: the kernel's own, or 1 for the tests of closing full blocks
         if vector is not None and vector not in VECTORS:
             raise ValueError(f"vector must be one of {', '.join(VECTORS)}, not {vector!r}")
         if _margin < 0:
             raise ValueError(f"_margin must be at least 0, not {_margin}")
+        if _every < 0:
+            raise ValueError(f"_every must be at least 0, not {_every}")
         self.margin = _margin
+        self.every = _every
         self.vec = vectors_named((vector or VECTORS[0]).encode())
         self.lock = PyThread_allocate_lock()
         if self.lock == NULL:
@@ -252,6 +266,7 @@ cdef class Scratch:
         self.rows[UNEQUAL_RUNS].used = tail > 0 and unequal
         self.rows[TRIPLE_RUNS].used = tail_triples
         self.cutting = triples and tail == 0
+        self.readers()
         self.width = 1
         self.length = self.ahead_end = self.top = 0
         self.marked = <word_t*> calloc(1, sizeof(word_t))
@@ -262,6 +277,33 @@ cdef class Scratch:
         self.next = 0
         self.fingerprint = 0
         return 0
+
+    cdef void readers(self) noexcept:
+        """spans: where three-part rows serve the mex alone (no tail, no kept heaps under
+        three parts, no 'or more', no search: every count at most three, three parts
+        unmarked or all the same), the spans of the kinds with three parts; else 0, so
+        that a block closes only where its own row is full and the rows stay whole, as
+        the searches and '?' read them."""
+        cdef int k, h, i
+        cdef bint alone = self.cutting
+        self.nspans = 0
+        for k in range(self.nkinds):
+            alone &= not self.kinds[k].more
+            for h in range(self.kinds[k].ncounts):
+                if self.kinds[k].count[h] > 3 or (self.kinds[k].count[h] == 3 and (
+                        self.kinds[k].mark[h] not in (NONE, ALL_SAME)
+                        or (self.kinds[k].mark[h] == NONE and self.kinds[k].nkept > 0))):
+                    alone = False
+                elif self.kinds[k].count[h] == 3 and self.kinds[k].mark[h] == NONE:
+                    for i in range(self.nspans + 1):
+                        if i == self.nspans:
+                            self.spans[self.nspans] = <int>self.kinds[k].span
+                            self.nspans += 1
+                        elif self.spans[i] == self.kinds[k].span:
+                            break
+        if not alone or self.nspans == 0:
+            self.spans[0] = 0
+            self.nspans = 1
 
     cdef inline word_t* row(self, int set, Py_ssize_t t) noexcept nogil:
         return self.rows[set].bits + t * self.width
@@ -342,17 +384,20 @@ cdef class Scratch:
                 limit = min(self.width, ((self.top + self.margin) // 512 + 1) * 8)
             memset(self.row(TRIPLES, t), 0, UNION_AHEAD * self.width * sizeof(word_t))
             piece = max(2, PULSE_WORK // (UNION_AHEAD * limit)) & ~1   # rows two by two
+            xor_union_ahead_open(self.open, limit)
             high = t
             while high >= t - t // 3:
                 low = max(t - t // 3, high - piece + 1)
-                xor_union_ahead(self.row(TRIPLES, t), self.rows[PAIRS].bits, self.width,
-                                limit, g, t, high, low, self.accumulators, self.vec)
+                self.blocks_closed += xor_union_ahead(
+                    self.row(TRIPLES, t), self.rows[PAIRS].bits, self.width, limit, g, t,
+                    high, low, self.accumulators, self.open, self.every, self.spans,
+                    self.nspans, self.vec)
                 self.work += (high - low + 1) * UNION_AHEAD * limit
                 if self.work >= PULSE_WORK:
                     self.pulse()
                 high = low - 1
             xor_union_ahead_fold(self.row(TRIPLES, t), self.width, limit, self.accumulators,
-                                 self.vec)
+                                 self.open, self.vec)
             for k in range(UNION_AHEAD):
                 self.cuts[t + k] = limit
             self.ahead_end = t + UNION_AHEAD

@@ -150,8 +150,8 @@ KAYLES_AVX2 kayles_word kayles_unmarked_avx2(
    the bytes of each word moved within it by one shuffle and the words within their aligned
    4 by one permutation of their 32-bit halves (limit a multiple of 4). */
 KAYLES_AVX2 KAYLES_NOINLINE void kayles_or_moved_avx2(
-        kayles_word *KAYLES_RESTRICT into, const kayles_word *row, ptrdiff_t limit,
-        ptrdiff_t words, int bytes) {
+        kayles_word *KAYLES_RESTRICT into, const kayles_word *row, kayles_word open,
+        ptrdiff_t block, ptrdiff_t limit, ptrdiff_t words, int bytes) {
     const int low = (int) (words & 3);
     const __m256i lanes = _mm256_setr_epi32(
         2 * (0 ^ low), 2 * (0 ^ low) + 1, 2 * (1 ^ low), 2 * (1 ^ low) + 1,
@@ -160,15 +160,16 @@ KAYLES_AVX2 KAYLES_NOINLINE void kayles_or_moved_avx2(
         _mm256_setr_epi64x(0x0706050403020100LL, 0x0f0e0d0c0b0a0908LL,
                            0x0706050403020100LL, 0x0f0e0d0c0b0a0908LL),
         _mm256_set1_epi8((char) bytes));
-    ptrdiff_t high = words & ~(ptrdiff_t) 3, q;
-    for (q = 0; q < limit; q += 4) {
-        __m256i words4 = _mm256_loadu_si256((const __m256i *) (row + (q ^ high)));
-        if (_mm256_testz_si256(words4, words4))
-            continue;   /* no value there: the sparse rows' many empty stretches */
-        __m256i moved = _mm256_permutevar8x32_epi32(_mm256_shuffle_epi8(words4, shuffle),
-                                                    lanes);
-        __m256i *to = (__m256i *) (into + q);
-        _mm256_storeu_si256(to, _mm256_or_si256(_mm256_loadu_si256(to), moved));
+    ptrdiff_t high = words & ~(ptrdiff_t) 3, q, from, to;
+    while (open) {
+        open = kayles_next_run(open, block, limit, &from, &to);
+        for (q = from; q < to; q += 4) {   /* every vector: a test for empty ones costs more */
+            __m256i words4 = _mm256_loadu_si256((const __m256i *) (row + (q ^ high)));
+            __m256i moved = _mm256_permutevar8x32_epi32(_mm256_shuffle_epi8(words4, shuffle),
+                                                        lanes);
+            __m256i *at = (__m256i *) (into + q);
+            _mm256_storeu_si256(at, _mm256_or_si256(_mm256_loadu_si256(at), moved));
+        }
     }
 }
 
@@ -181,10 +182,12 @@ KAYLES_AVX2 static inline __m256i kayles_swap_avx2(__m256i x, int shift, long lo
 }
 
 KAYLES_AVX2 KAYLES_NOINLINE void kayles_or_permuted_avx2(
-        kayles_word *KAYLES_RESTRICT out, kayles_word *KAYLES_RESTRICT from, ptrdiff_t width,
-        int bits) {
-    ptrdiff_t q;
-    for (q = 0; q < width; q += 4) {
+        kayles_word *KAYLES_RESTRICT out, kayles_word *KAYLES_RESTRICT from, kayles_word open,
+        ptrdiff_t block, ptrdiff_t width, int bits) {
+    ptrdiff_t q, start, end;
+    while (open) {
+      open = kayles_next_run(open, block, width, &start, &end);
+      for (q = start; q < end; q += 4) {
         __m256i x = _mm256_loadu_si256((const __m256i *) (from + q));
         if (_mm256_testz_si256(x, x))
             continue;
@@ -197,6 +200,7 @@ KAYLES_AVX2 KAYLES_NOINLINE void kayles_or_permuted_avx2(
         _mm256_storeu_si256((__m256i *) (out + q),
                             _mm256_or_si256(_mm256_loadu_si256((const __m256i *) (out + q)), x));
         _mm256_storeu_si256((__m256i *) (from + q), _mm256_setzero_si256());
+      }
     }
 }
 

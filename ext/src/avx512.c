@@ -282,8 +282,8 @@ KAYLES_AVX512 kayles_word kayles_unmarked_avx512(
    the bytes of each word moved within it by one shuffle and the words within their aligned
    8 by one permutation (limit a multiple of 8). */
 KAYLES_AVX512 KAYLES_NOINLINE void kayles_or_moved_avx512(
-        kayles_word *KAYLES_RESTRICT into, const kayles_word *row, ptrdiff_t limit,
-        ptrdiff_t words, int bytes) {
+        kayles_word *KAYLES_RESTRICT into, const kayles_word *row, kayles_word open,
+        ptrdiff_t block, ptrdiff_t limit, ptrdiff_t words, int bytes) {
     const __m512i lanes = _mm512_xor_si512(_mm512_set_epi64(7, 6, 5, 4, 3, 2, 1, 0),
                                            _mm512_set1_epi64(words & 7));
     const kayles_word same = 0x0706050403020100ULL, next = 0x0f0e0d0c0b0a0908ULL;
@@ -292,13 +292,18 @@ KAYLES_AVX512 KAYLES_NOINLINE void kayles_or_moved_avx512(
                          (long long) same, (long long) next, (long long) same,
                          (long long) next, (long long) same),
         _mm512_set1_epi8((char) bytes));
-    ptrdiff_t high = words & ~(ptrdiff_t) 7, q;
-    for (q = 0; q < limit; q += 8) {
-        __m512i words8 = _mm512_loadu_si512(row + (q ^ high));
-        if (!_mm512_test_epi64_mask(words8, words8))
-            continue;   /* no value there: the sparse rows' many empty stretches */
-        __m512i moved = _mm512_permutexvar_epi64(lanes, _mm512_shuffle_epi8(words8, shuffle));
-        _mm512_storeu_si512(into + q, _mm512_or_si512(_mm512_loadu_si512(into + q), moved));
+    ptrdiff_t high = words & ~(ptrdiff_t) 7, q, from, to;
+    while (open) {
+        open = kayles_next_run(open, block, limit, &from, &to);
+        for (q = from; q < to; q += 8) {
+            __m512i words8 = _mm512_loadu_si512(row + (q ^ high));
+            if (!_mm512_test_epi64_mask(words8, words8))
+                continue;   /* no value there: the sparse rows' many empty stretches */
+            __m512i moved = _mm512_permutexvar_epi64(lanes,
+                                                     _mm512_shuffle_epi8(words8, shuffle));
+            _mm512_storeu_si512(into + q,
+                                _mm512_or_si512(_mm512_loadu_si512(into + q), moved));
+        }
     }
 }
 
@@ -311,10 +316,12 @@ KAYLES_AVX512 static inline __m512i kayles_swap_avx512(__m512i x, int shift, lon
 }
 
 KAYLES_AVX512 KAYLES_NOINLINE void kayles_or_permuted_avx512(
-        kayles_word *KAYLES_RESTRICT out, kayles_word *KAYLES_RESTRICT from, ptrdiff_t width,
-        int bits) {
-    ptrdiff_t q;
-    for (q = 0; q < width; q += 8) {
+        kayles_word *KAYLES_RESTRICT out, kayles_word *KAYLES_RESTRICT from, kayles_word open,
+        ptrdiff_t block, ptrdiff_t width, int bits) {
+    ptrdiff_t q, start, end;
+    while (open) {
+      open = kayles_next_run(open, block, width, &start, &end);
+      for (q = start; q < end; q += 8) {
         __m512i x = _mm512_loadu_si512(from + q);
         if (!_mm512_test_epi64_mask(x, x))
             continue;
@@ -326,6 +333,7 @@ KAYLES_AVX512 KAYLES_NOINLINE void kayles_or_permuted_avx512(
         if (bits & 32) x = _mm512_rol_epi64(x, 32);
         _mm512_storeu_si512(out + q, _mm512_or_si512(_mm512_loadu_si512(out + q), x));
         _mm512_storeu_si512(from + q, _mm512_setzero_si512());
+      }
     }
 }
 
@@ -356,18 +364,24 @@ KAYLES_AVX512_GFNI static inline __m512i kayles_bytes_from(kayles_value c) {
 
 KAYLES_AVX512_GFNI KAYLES_NOINLINE void kayles_or_moved_two_avx512(
         kayles_word *KAYLES_RESTRICT into, const kayles_word *row0, kayles_value c0,
-        const kayles_word *row1, kayles_value c1, ptrdiff_t limit) {
+        const kayles_word *row1, kayles_value c1, kayles_word open, ptrdiff_t block,
+        ptrdiff_t limit) {
     const __m512i bytes0 = kayles_bytes_from(c0), bytes1 = kayles_bytes_from(c1);
     const __m512i bits0 = _mm512_set1_epi64(kayles_bit_matrix(c0 & 7));
     const __m512i bits1 = _mm512_set1_epi64(kayles_bit_matrix(c1 & 7));
     ptrdiff_t high0 = (ptrdiff_t) (c0 >> 6) & ~(ptrdiff_t) 7;
-    ptrdiff_t high1 = (ptrdiff_t) (c1 >> 6) & ~(ptrdiff_t) 7, q;
-    for (q = 0; q < limit; q += 8) {
-        __m512i x = _mm512_permutexvar_epi8(bytes0, _mm512_loadu_si512(row0 + (q ^ high0)));
-        __m512i y = _mm512_permutexvar_epi8(bytes1, _mm512_loadu_si512(row1 + (q ^ high1)));
-        __m512i both = _mm512_or_si512(_mm512_gf2p8affine_epi64_epi8(x, bits0, 0),
-                                       _mm512_gf2p8affine_epi64_epi8(y, bits1, 0));
-        _mm512_storeu_si512(into + q, _mm512_or_si512(_mm512_loadu_si512(into + q), both));
+    ptrdiff_t high1 = (ptrdiff_t) (c1 >> 6) & ~(ptrdiff_t) 7, q, from, to;
+    while (open) {
+        open = kayles_next_run(open, block, limit, &from, &to);
+        for (q = from; q < to; q += 8) {
+            __m512i x = _mm512_permutexvar_epi8(bytes0,
+                                                _mm512_loadu_si512(row0 + (q ^ high0)));
+            __m512i y = _mm512_permutexvar_epi8(bytes1,
+                                                _mm512_loadu_si512(row1 + (q ^ high1)));
+            __m512i both = _mm512_or_si512(_mm512_gf2p8affine_epi64_epi8(x, bits0, 0),
+                                           _mm512_gf2p8affine_epi64_epi8(y, bits1, 0));
+            _mm512_storeu_si512(into + q, _mm512_or_si512(_mm512_loadu_si512(into + q), both));
+        }
     }
 }
 

@@ -82,6 +82,19 @@ static inline int kayles_lowest_bit(kayles_word x) {   /* x != 0 */
 }
 #endif
 
+/* The take-and-break unions' rows go in blocks: bit b of a mask of open blocks names words
+   b * block to (b + 1) * block, cut at limit.  The lowest run of open blocks as the words
+   [*from, *to) (empty at or past limit), and the mask without it. */
+static inline kayles_word kayles_next_run(kayles_word open, ptrdiff_t block, ptrdiff_t limit,
+                                          ptrdiff_t *from, ptrdiff_t *to) {
+    int first = kayles_lowest_bit(open);
+    kayles_word above = ~(open | (((kayles_word) 1 << first) - 1));
+    int end = above ? kayles_lowest_bit(above) : 64;
+    *from = (ptrdiff_t) first * block < limit ? (ptrdiff_t) first * block : limit;
+    *to = (ptrdiff_t) end * block < limit ? (ptrdiff_t) end * block : limit;
+    return end == 64 || *to == limit ? 0 : open & ~(((kayles_word) 1 << end) - 1);
+}
+
 /* The sweeps' shared steps: whether a pair b in [b, end) gives value; and value
    i found (marked, the last one takes its place; returns how many are left). */
 static inline int kayles_tail_has(const kayles_value *g, ptrdiff_t r, ptrdiff_t b,
@@ -244,14 +257,30 @@ void kayles_xor_union(kayles_word *out, const kayles_word *rows, ptrdiff_t width
    words below limit, some of it in the accumulators: KAYLES_AHEAD * KAYLES_CLASSES *
    width words, zero before the first piece, which kayles_xor_union_ahead_fold moves into
    out after the last, zero again.  The first parts below k of heap t + k read rows after
-   t: a kayles_xor_union each, once those rows are made. */
+   t: a kayles_xor_union each, once those rows are made.
+   Blocks: each heap's row goes in blocks of words (KAYLES_BLOCK_WORDS, or more so that 64
+   cover limit); open (KAYLES_AHEAD masks, set by kayles_xor_union_ahead_open before the
+   first piece) names those not yet full.  Every `every` rows (0: KAYLES_FULL_EVERY, or
+   KAYLES_FULL_EVERY_DIRECT without accumulators) the accumulators are folded into out and
+   the blocks now full closed: no further row is ORed there.  Full: heap h reads the rows
+   h - spans[i] (nspans of them), and a block of row r closes
+   where the union of the rows each of its readers reads is full there (so that heap's
+   mex is not there); with the one span 0, where row r is full (the rows stay exact).
+   The rows below t that readers read must be made (rows from 0 up are read).  It returns
+   how many blocks it closed. */
 #define KAYLES_AHEAD 32
-void kayles_xor_union_ahead(kayles_word *out, const kayles_word *rows, ptrdiff_t width,
+#define KAYLES_BLOCK_WORDS 8
+#define KAYLES_FULL_EVERY 256        /* with accumulators: a look folds them */
+#define KAYLES_FULL_EVERY_DIRECT 64  /* without (or_moved_two): a look reads the rows */
+void kayles_xor_union_ahead_open(kayles_word *open, ptrdiff_t limit);
+ptrdiff_t kayles_xor_union_ahead(kayles_word *out, const kayles_word *rows, ptrdiff_t width,
                             ptrdiff_t limit, const kayles_value *g, ptrdiff_t t,
                             ptrdiff_t high, ptrdiff_t low, kayles_word *accumulators,
-                            const struct kayles_vectors *vec);
+                            kayles_word *open, ptrdiff_t every, const int *spans,
+                            int nspans, const struct kayles_vectors *vec);
 void kayles_xor_union_ahead_fold(kayles_word *out, ptrdiff_t width, ptrdiff_t limit,
-                                 kayles_word *accumulators, const struct kayles_vectors *vec);
+                                 kayles_word *accumulators, kayles_word *open,
+                                 const struct kayles_vectors *vec);
 
 /* How many cores this process may run on (1 without threads). */
 int kayles_cores(void);
@@ -326,18 +355,20 @@ typedef struct kayles_vectors {
     /* into[w] |= kayles_xor_permute(row[w ^ words], 8 * bytes) for w < limit, bytes < 8
        (the take-and-break unions' step: a row moved by a value's bits 3 and up), limit a
        multiple of 8, words below the row's width (a power of two); NULL: the plain loop. */
-    void (*or_moved)(kayles_word *into, const kayles_word *row, ptrdiff_t limit,
-                     ptrdiff_t words, int bytes);
+    void (*or_moved)(kayles_word *into, const kayles_word *row, kayles_word open,
+                     ptrdiff_t block, ptrdiff_t limit, ptrdiff_t words, int bytes);
     /* out[w] |= kayles_xor_permute(from[w], bits) and from[w] = 0 for w < width (the
        unions' last step: an accumulator's bits moved once), width a multiple of 8; NULL:
        the plain loop. */
-    void (*or_permuted)(kayles_word *out, kayles_word *from, ptrdiff_t width, int bits);
+    void (*or_permuted)(kayles_word *out, kayles_word *from, kayles_word open, ptrdiff_t block,
+                        ptrdiff_t width, int bits);
     /* into[w] |= kayles_xor_permute(row0[w ^ (c0 >> 6)], c0 & 63) | the same of row1 and
        c1, for w < limit (a multiple of 8): the unions' step without accumulators, two rows
        at a time; NULL where the CPU lacks its instructions (then or_moved and
        or_permuted). */
     void (*or_moved_two)(kayles_word *into, const kayles_word *row0, kayles_value c0,
-                         const kayles_word *row1, kayles_value c1, ptrdiff_t limit);
+                         const kayles_word *row1, kayles_value c1, kayles_word open,
+                         ptrdiff_t block, ptrdiff_t limit);
 } kayles_vectors;
 
 extern const kayles_vectors kayles_portable_vectors;  /* pairs.c */

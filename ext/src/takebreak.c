@@ -13,7 +13,9 @@
    Eight accumulators a heap, not 64 (bits 0-5 of c): for 32 heaps at 2**16 values they
    are 2 MB, not 16 MB.  Where the CPU has a whole-vector byte shuffle and bit matrices
    (vec->or_moved_two: AVX512-VBMI and GFNI) there are no accumulators: each row is moved
-   whole, two rows an OR. */
+   whole, two rows an OR.  A row made ahead goes in blocks of words: those full (every
+   value there reached) are closed, and no further row is ORed into them; each vector
+   step takes a mask of the open blocks. */
 
 #include <string.h>
 
@@ -28,49 +30,64 @@ void kayles_pair_row(kayles_word *KAYLES_RESTRICT out, const kayles_value *g, pt
     }
 }
 
-/* Words w < limit of one row moved by the words and bytes of c into an accumulator
-   (vec->or_moved, or plain). */
+/* The words of one row in the open blocks moved by the words and bytes of c into an
+   accumulator (vec->or_moved, or plain). */
 static inline void kayles_or_moved(kayles_word *KAYLES_RESTRICT into, const kayles_word *row,
-                                   ptrdiff_t limit, kayles_value c, const kayles_vectors *vec) {
-    ptrdiff_t w, words = (ptrdiff_t) (c >> 6);
+                                   kayles_word open, ptrdiff_t block, ptrdiff_t limit,
+                                   kayles_value c, const kayles_vectors *vec) {
+    ptrdiff_t w, from, to, words = (ptrdiff_t) (c >> 6);
     int bytes = c >> 3 & 7;
     if (vec->or_moved != NULL && limit >= 8) {
-        vec->or_moved(into, row, limit, words, bytes);
+        vec->or_moved(into, row, open, block, limit, words, bytes);
         return;
     }
-    for (w = 0; w < limit; w++)
-        if (row[w ^ words])
-            into[w] |= kayles_xor_permute(row[w ^ words], bytes << 3);
+    while (open) {
+        open = kayles_next_run(open, block, limit, &from, &to);
+        for (w = from; w < to; w++)
+            if (row[w ^ words])
+                into[w] |= kayles_xor_permute(row[w ^ words], bytes << 3);
+    }
 }
 
 /* out |= the bits of each accumulator that used names, moved by its shift (vec->or_permuted,
-   or plain), words below limit, and the accumulators zero again. */
+   or plain), in the open blocks, and the accumulators zero again there. */
 static void kayles_fold(kayles_word *KAYLES_RESTRICT out, kayles_word *KAYLES_RESTRICT
-                        accumulators, ptrdiff_t width, ptrdiff_t limit, kayles_word used,
-                        const kayles_vectors *vec) {
-    ptrdiff_t w;
+                        accumulators, ptrdiff_t width, kayles_word open, ptrdiff_t block,
+                        ptrdiff_t limit, kayles_word used, const kayles_vectors *vec) {
+    ptrdiff_t w, from, to;
     while (used) {
         int bits = kayles_lowest_bit(used);
-        kayles_word *from = accumulators + (ptrdiff_t) bits * width;
+        kayles_word *source = accumulators + (ptrdiff_t) bits * width, runs = open;
         used &= used - 1;
         if (vec->or_permuted != NULL && limit >= 8) {
-            vec->or_permuted(out, from, limit, bits);
+            vec->or_permuted(out, source, open, block, limit, bits);
             continue;
         }
-        for (w = 0; w < limit; w++) {
-            if (from[w]) {
-                out[w] |= kayles_xor_permute(from[w], bits);
-                from[w] = 0;
+        while (runs) {
+            runs = kayles_next_run(runs, block, limit, &from, &to);
+            for (w = from; w < to; w++) {
+                if (source[w]) {
+                    out[w] |= kayles_xor_permute(source[w], bits);
+                    source[w] = 0;
+                }
             }
         }
     }
+}
+
+static ptrdiff_t kayles_block_words(ptrdiff_t limit) {
+    ptrdiff_t block = KAYLES_BLOCK_WORDS;
+    while (block * 64 < limit)
+        block *= 2;
+    return block;
 }
 
 void kayles_xor_union(kayles_word *KAYLES_RESTRICT out, const kayles_word *rows,
                       ptrdiff_t width, ptrdiff_t limit, const kayles_value *g, ptrdiff_t t,
                       ptrdiff_t low, ptrdiff_t high, kayles_word *KAYLES_RESTRICT accumulators,
                       const kayles_vectors *vec) {
-    ptrdiff_t a, w;
+    const kayles_word all = ~(kayles_word) 0;
+    ptrdiff_t a, w, block = kayles_block_words(limit);
     kayles_word used = 0;
     if (high - low < KAYLES_UNION_DIRECT) {   /* few rows: each moved bit by bit */
         for (a = low; a <= high; a++) {
@@ -87,57 +104,123 @@ void kayles_xor_union(kayles_word *KAYLES_RESTRICT out, const kayles_word *rows,
         for (a = low; a <= high; a += 2) {
             ptrdiff_t b = a < high ? a + 1 : a;
             vec->or_moved_two(out, rows + (t - a) * width, g[a], rows + (t - b) * width, g[b],
-                              limit);
+                              all, block, limit);
         }
         return;
     }
     for (a = low; a <= high; a++) {
         used |= 1ULL << (g[a] & 7);
         kayles_or_moved(accumulators + (ptrdiff_t) (g[a] & 7) * width, rows + (t - a) * width,
-                        limit, g[a], vec);
+                        all, block, limit, g[a], vec);
     }
-    kayles_fold(out, accumulators, width, limit, used, vec);
+    kayles_fold(out, accumulators, width, all, block, limit, used, vec);
 }
 
-void kayles_xor_union_ahead(kayles_word *out, const kayles_word *rows, ptrdiff_t width,
-                            ptrdiff_t limit, const kayles_value *g, ptrdiff_t t,
-                            ptrdiff_t high, ptrdiff_t low,
-                            kayles_word *KAYLES_RESTRICT accumulators,
-                            const kayles_vectors *vec) {
-    ptrdiff_t s;
+void kayles_xor_union_ahead_open(kayles_word *open, ptrdiff_t limit) {
+    ptrdiff_t block = kayles_block_words(limit), blocks = (limit + block - 1) / block;
     int k;
-    if (vec->or_moved_two != NULL && limit >= 8) {   /* no accumulators: rows two by two */
-        for (s = high; s >= low; s -= 2) {
-            const kayles_word *row = rows + s * width, *next = row - width;
-            for (k = 0; k < KAYLES_AHEAD; k++) {
-                ptrdiff_t a = t + k - s, first = k > 1 ? k : 1, last = (t + k) / 3;
+    for (k = 0; k < KAYLES_AHEAD; k++)
+        open[k] = blocks >= 64 ? ~(kayles_word) 0 : ((kayles_word) 1 << blocks) - 1;
+}
+
+/* Whether words [from, to) of the union of the rows r - span for each reader span are
+   full (rows at or past the pass's end, or below 0, read as empty). */
+static int kayles_union_full(const kayles_word *out, ptrdiff_t width, ptrdiff_t t,
+                             ptrdiff_t r, const int *spans, int nspans, ptrdiff_t from,
+                             ptrdiff_t to) {
+    ptrdiff_t w;
+    int i;
+    for (w = from; w < to; w++) {
+        kayles_word any = 0;
+        for (i = 0; i < nspans; i++)
+            if (r - spans[i] >= 0 && r - spans[i] < t + KAYLES_AHEAD)
+                any |= out[(r - spans[i] - t) * width + w];
+        if (any != ~(kayles_word) 0)
+            return 0;
+    }
+    return 1;
+}
+
+/* The accumulators moved into the rows in their open blocks (where fold), then each open
+   block closed where every heap that reads its row (row r + span for each reader span)
+   finds the union of the rows it reads full there: no value there is its mex, whatever
+   more those rows gain.  With the one span 0, a block closes where its row is full. */
+static ptrdiff_t kayles_close_full(kayles_word *out, ptrdiff_t width, ptrdiff_t limit,
+                                   ptrdiff_t t, kayles_word *KAYLES_RESTRICT accumulators,
+                                   kayles_word *open, const int *spans, int nspans, int fold,
+                                   const kayles_vectors *vec) {
+    ptrdiff_t block = kayles_block_words(limit), closed = 0;
+    int k, i;
+    if (fold)
+        for (k = 0; k < KAYLES_AHEAD; k++)
+            kayles_fold(out + (ptrdiff_t) k * width,
+                        accumulators + (ptrdiff_t) k * KAYLES_CLASSES * width, width, open[k],
+                        block, limit, ((kayles_word) 1 << KAYLES_CLASSES) - 1, vec);
+    for (k = 0; k < KAYLES_AHEAD; k++) {
+        kayles_word blocks = open[k];
+        while (blocks) {
+            int b = kayles_lowest_bit(blocks), full = 1;
+            ptrdiff_t from = (ptrdiff_t) b * block, to = from + block;
+            blocks &= blocks - 1;
+            if (to > limit)
+                break;   /* the last block, cut short, holds the largest values */
+            for (i = 0; i < nspans && full; i++)
+                full = kayles_union_full(out, width, t, t + k + spans[i], spans, nspans,
+                                         from, to);
+            if (full) {
+                open[k] &= ~((kayles_word) 1 << b);
+                closed++;
+            }
+        }
+    }
+    return closed;
+}
+
+ptrdiff_t kayles_xor_union_ahead(kayles_word *out, const kayles_word *rows, ptrdiff_t width,
+                                 ptrdiff_t limit, const kayles_value *g, ptrdiff_t t,
+                                 ptrdiff_t high, ptrdiff_t low,
+                                 kayles_word *KAYLES_RESTRICT accumulators, kayles_word *open,
+                                 ptrdiff_t every, const int *spans, int nspans,
+                                 const kayles_vectors *vec) {
+    ptrdiff_t s, block = kayles_block_words(limit), closed = 0;
+    int k, two = vec->or_moved_two != NULL && limit >= 8, step = two ? 2 : 1;
+    if (every <= 0)
+        every = two ? KAYLES_FULL_EVERY_DIRECT : KAYLES_FULL_EVERY;
+    for (s = high; s >= low; s -= step) {   /* each row read once for every heap ahead */
+        const kayles_word *row = rows + s * width, *next = row - width;
+        if (s - 3 * step >= 0) {   /* the rows two steps on, on their way to the cache */
+            ptrdiff_t w, r;
+            for (r = s - 3 * step + 1; r <= s - 2 * step; r++)
+                for (w = 0; w < limit; w += 8)
+                    __builtin_prefetch(rows + r * width + w);
+        }
+        for (k = 0; k < KAYLES_AHEAD; k++) {
+            ptrdiff_t a = t + k - s, first = k > 1 ? k : 1, last = (t + k) / 3;
+            if (two) {   /* no accumulators: rows two by two */
                 int here = a >= first && a <= last, there = s > low && a + 1 <= last;
                 if (here || there)   /* a row alone: read twice */
                     vec->or_moved_two(out + (ptrdiff_t) k * width, here ? row : next,
                                       g[here ? a : a + 1], there ? next : row,
-                                      g[there ? a + 1 : a], limit);
+                                      g[there ? a + 1 : a], open[k], block, limit);
+            } else if (a >= first && a <= last) {
+                kayles_or_moved(accumulators + ((ptrdiff_t) k * KAYLES_CLASSES + (g[a] & 7))
+                                * width, row, open[k], block, limit, g[a], vec);
             }
         }
-        return;
+        if ((t - s) % every >= every - step)
+            closed += kayles_close_full(out, width, limit, t, accumulators, open, spans,
+                                        nspans, !two, vec);
     }
-    for (s = high; s >= low; s--) {   /* each row read once for every heap ahead */
-        const kayles_word *row = rows + s * width;
-        for (k = 0; k < KAYLES_AHEAD; k++) {
-            ptrdiff_t a = t + k - s;
-            if (a < (k > 1 ? k : 1) || a > (t + k) / 3)
-                continue;
-            ptrdiff_t into = (ptrdiff_t) k * KAYLES_CLASSES + (g[a] & 7);
-            kayles_or_moved(accumulators + into * width, row, limit, g[a], vec);
-        }
-    }
+    return closed;
 }
 
 void kayles_xor_union_ahead_fold(kayles_word *out, ptrdiff_t width, ptrdiff_t limit,
-                                 kayles_word *KAYLES_RESTRICT accumulators,
+                                 kayles_word *KAYLES_RESTRICT accumulators, kayles_word *open,
                                  const kayles_vectors *vec) {
+    ptrdiff_t block = kayles_block_words(limit);
     int k;
     for (k = 0; k < KAYLES_AHEAD; k++)
         kayles_fold(out + (ptrdiff_t) k * width,
-                    accumulators + (ptrdiff_t) k * KAYLES_CLASSES * width, width, limit,
-                    ((kayles_word) 1 << KAYLES_CLASSES) - 1, vec);
+                    accumulators + (ptrdiff_t) k * KAYLES_CLASSES * width, width, open[k],
+                    block, limit, ((kayles_word) 1 << KAYLES_CLASSES) - 1, vec);
 }

@@ -452,52 +452,82 @@ static void test_takebreak_rows(const kayles_vectors *vec) {
     }
 }
 
-/* kayles_xor_union_ahead in pieces of random sizes and its fold, then the first parts below
-   k of heap t + k by kayles_xor_union (as the kernel takes them), against kayles_xor_union
-   of every first part heap by heap. */
+/* kayles_xor_union_ahead in pieces of random sizes, looking for full blocks every so many
+   rows, and its fold, then the first parts below k of heap t + k by kayles_xor_union (as
+   the kernel takes them), against kayles_xor_union of every first part heap by heap.
+   With the one reader span 0 (a block closes where its row is full) the rows are exact;
+   with the spans 1 and 2 (heap h reads rows h - 1 and h - 2; two rows below t, empty, as
+   made) each row holds no value it should not, and each heap whose rows all lie in the
+   pass finds their union exact. */
 static void test_takebreak_ahead(const kayles_vectors *vec) {
-    for (int trial = 0; trial < 20; trial++) {
+    static const int self[] = {0}, two[] = {1, 2};
+    for (int trial = 0; trial < 40; trial++) {
         ptrdiff_t width = (ptrdiff_t) 1 << random_below(6), t = 3 + random_below(300), a, w;
-        ptrdiff_t n = t + KAYLES_AHEAD;
+        ptrdiff_t n = t + KAYLES_AHEAD, every = random_below(3) ? random_below(40) : 0;
+        int union_of_readers = trial % 2;
         unsigned limit = (unsigned) (64 * width);
         kayles_value *g = allocate((size_t) n * sizeof *g);
         kayles_word *rows = allocate((size_t) (n * width) * sizeof *rows);
-        kayles_word *out = allocate((size_t) (KAYLES_AHEAD * width) * sizeof *out);
-        kayles_word *expected = allocate((size_t) width * sizeof *expected);
+        kayles_word *made = allocate((size_t) ((KAYLES_AHEAD + 2) * width) * sizeof *made);
+        kayles_word *out = made + 2 * width;   /* rows t - 2 and t - 1 before it: empty */
+        kayles_word *whole = allocate((size_t) ((KAYLES_AHEAD + 2) * width) * sizeof *whole);
+        kayles_word *expected = whole + 2 * width;
         kayles_word *accumulators = allocate((size_t) (KAYLES_AHEAD * KAYLES_CLASSES * width)
                                              * sizeof *accumulators);
+        kayles_word open[KAYLES_AHEAD];
+        int parity = union_of_readers && trial % 4 == 1;
         for (a = 0; a < n; a++)
             g[a] = (kayles_value) random_below(limit);
         for (a = 0; a < n * width; a++)
             rows[a] = random_below(3) ? 0 : ((kayles_word) random_below(1u << 30) << 33)
                                               ^ random_below(1u << 31);
+        if (parity)   /* row s holds values of s's parity, G(a) has a's: each row made holds
+                         values of one parity, two rows running hold both (as 0.BB) */
+            for (a = 0; a < n; a++) {
+                g[a] = (kayles_value) ((g[a] & ~1u) | (a & 1));
+                for (w = 0; w < width; w++)
+                    rows[a * width + w] &= a & 1 ? 0xAAAAAAAAAAAAAAAAULL : 0x5555555555555555ULL;
+            }
         ptrdiff_t cut = width < 8 ? width : 8 * (1 + random_below((unsigned) width / 8));
+        kayles_xor_union_ahead_open(open, cut);
         for (ptrdiff_t high = t, low; high >= t - t / 3; high = low - 1) {   /* in pieces */
             low = high - (ptrdiff_t) random_below(40);
             if (low < t - t / 3)
                 low = t - t / 3;
-            kayles_xor_union_ahead(out, rows, width, cut, g, t, high, low, accumulators, vec);
+            kayles_xor_union_ahead(out, rows, width, cut, g, t, high, low, accumulators, open,
+                                   every, union_of_readers ? two : self,
+                                   union_of_readers ? 2 : 1, vec);
         }
-        kayles_xor_union_ahead_fold(out, width, cut, accumulators, vec);
+        kayles_xor_union_ahead_fold(out, width, cut, accumulators, open, vec);
         for (int k = 0; k < KAYLES_AHEAD; k++) {
             ptrdiff_t high = k - 1 < (t + k) / 3 ? k - 1 : (t + k) / 3;
             if (high >= 1)
                 kayles_xor_union(out + k * width, rows, width, cut, g, t + k, 1, high,
                                  accumulators, vec);
-            memset(expected, 0, (size_t) width * sizeof *expected);
             if ((t + k) / 3 >= 1)
-                kayles_xor_union(expected, rows, width, cut, g, t + k, 1, (t + k) / 3,
-                                 accumulators, vec);
-            for (w = 0; w < width; w++)
-                CHECK(out[k * width + w] == expected[w], "xor_union_ahead (%s): word %td of "
-                      "heap %td + %d", vec->name, w, t, k);
+                kayles_xor_union(expected + k * width, rows, width, cut, g, t + k, 1,
+                                 (t + k) / 3, accumulators, vec);
         }
+        for (int k = 0; k < KAYLES_AHEAD; k++)
+            for (w = 0; w < width; w++) {
+                kayles_word got = out[k * width + w], want = expected[k * width + w];
+                if (!union_of_readers)
+                    CHECK(got == want, "xor_union_ahead (%s): word %td of heap %td + %d",
+                          vec->name, w, t, k);
+                CHECK((got & ~want) == 0, "xor_union_ahead (%s): word %td of heap %td + %d "
+                      "holds a value it should not", vec->name, w, t, k);
+                if (k >= 1)   /* heap t + k + 1 reads rows t + k and t + k - 1 */
+                    CHECK((got | out[(k - 1) * width + w])
+                          == (want | expected[(k - 1) * width + w]),
+                          "xor_union_ahead (%s): word %td of the union of heap %td + %d",
+                          vec->name, w, t, k + 1);
+            }
         for (w = 0; w < KAYLES_AHEAD * KAYLES_CLASSES * width; w++)
             CHECK(accumulators[w] == 0, "xor_union_ahead: accumulator word %td left", w);
         free(g);
         free(rows);
-        free(out);
-        free(expected);
+        free(made);
+        free(whole);
         free(accumulators);
     }
 }
