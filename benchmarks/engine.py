@@ -68,8 +68,12 @@ sys.path.insert(0, sys.argv[1])
 from kayles.engine.checksum import fletcher32
 from kayles.engine.codes import get_game  # noqa: E402
 from kayles.engine.sequence import Sequence
-what, game, count = sys.argv[2], sys.argv[3], int(sys.argv[4])
+what, game, count, vector = sys.argv[2], sys.argv[3], int(sys.argv[4]), sys.argv[5]
 sequence = Sequence(get_game(game))
+if vector != "-":   # the instructions asked for (else the fastest here)
+    from kayles.engine import _core
+    sequence = Sequence(get_game(game), kernel=_core)
+    sequence._scratch = _core.Scratch(vector=vector)
 wall, cpu = time.perf_counter(), time.process_time()
 if what == "table":
     values = sequence.table(count)
@@ -191,10 +195,11 @@ def external(template: str, game: str, count: int) -> dict:
             "peak_mb": int(peak_kb) / 1024, "checksum": "-", "values": count}
 
 
-def child(root: Path, what: str, game: str, count: int) -> dict:
-    """Run one computation in a fresh interpreter on the package in root."""
-    done = subprocess.run([sys.executable, "-c", CHILD, str(root), what, game, str(count)],
-                          capture_output=True, text=True, check=True)
+def child(root: Path, what: str, game: str, count: int, vector: str = "-") -> dict:
+    """Run one computation in a fresh interpreter on the package in root (this build's with
+    ``vector``'s instructions; "-": the fastest there)."""
+    done = subprocess.run([sys.executable, "-c", CHILD, str(root), what, game, str(count),
+                           vector], capture_output=True, text=True, check=True)
     return json.loads(done.stdout)
 
 
@@ -208,14 +213,14 @@ def describe(result: dict) -> str:
 
 
 def measure(engines: dict[str, Path | str], label: str, what: str, game: str,
-            count: int) -> dict:
+            count: int, vector: str = "-") -> dict:
     """One computation on every engine (a kayles package's directory, or an
     external command for tables), then this engine's ratios to each other."""
     print(f"{label}:")
     results = {}
     for name, engine in engines.items():
         if isinstance(engine, Path):
-            results[name] = child(engine, what, game, count)
+            results[name] = child(engine, what, game, count, vector if name == "this" else "-")
         elif what == "table":
             results[name] = external(engine, game, count)
         else:
@@ -312,7 +317,8 @@ def main() -> None:
                         "census's dense codes (open at its first pass)")
     parser.add_argument("--log2", type=int, default=18, help="the sample's tables (default 18)")
     parser.add_argument("--vector", choices=_core.VECTORS,
-                        help="the sample's instructions (default: the fastest here)")
+                        help="this build's instructions, in the sample and the long runs "
+                        "(default: the fastest here)")
     parser.add_argument("--readme", action="store_true", help="README's figures on each "
                         "instruction set, quiet and busy (see the header)")
     args = parser.parse_args()
@@ -330,17 +336,21 @@ def main() -> None:
     if args.external:
         engines["external"] = args.external
     size = 1 << (18 if args.quick else 20)
+    vector = args.vector or "-"
     print(machine())
+    print(f"this build's instructions: {args.vector or 'the fastest here'}")
     grundy = measure(engines, f"Grundy's game, G(0..2**{size.bit_length() - 1}-1)",
-                     "table", "grundy", size)
-    octal = measure(engines, f".04, G(0..2**{size.bit_length() - 1}-1)", "table", ".04", size)
+                     "table", "grundy", size, vector)
+    octal = measure(engines, f".04, G(0..2**{size.bit_length() - 1}-1)", "table", ".04", size,
+                    vector)
     for name in engines:
         print(f"  {name}: .04 / Grundy's game = cpu {octal[name]['cpu'] / grundy[name]['cpu']:.1f}x"
               f"  wall {octal[name]['wall'] / grundy[name]['wall']:.1f}x   (target: at most 8x)")
     if not args.quick:
-        measure(engines, ".354 proof (target: 4 s, 120 MB)", "proof", ".354", 21_000_000)
-        measure(engines, ".376 proof (target: 2 s)", "proof", ".376", 21_000_000)
-        measure(engines, "Grundy's game, G(0..2**22-1)", "table", "grundy", 1 << 22)
+        measure(engines, ".354 proof (target: 4 s, 120 MB)", "proof", ".354", 21_000_000,
+                vector)
+        measure(engines, ".376 proof (target: 2 s)", "proof", ".376", 21_000_000, vector)
+        measure(engines, "Grundy's game, G(0..2**22-1)", "table", "grundy", 1 << 22, vector)
     compare_vectors(size)
     print("In process, compiled vs pure, Kayles-xox table to 5000 (extend_sparse, median):")
     fast = median_time(table_run(_core, "extend_sparse", 5000), 9)
