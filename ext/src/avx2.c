@@ -186,21 +186,21 @@ KAYLES_AVX2 KAYLES_NOINLINE void kayles_or_permuted_avx2(
         ptrdiff_t block, ptrdiff_t width, int bits) {
     ptrdiff_t q, start, end;
     while (open) {
-      open = kayles_next_run(open, block, width, &start, &end);
-      for (q = start; q < end; q += 4) {
-        __m256i x = _mm256_loadu_si256((const __m256i *) (from + q));
-        if (_mm256_testz_si256(x, x))
-            continue;
-        if (bits & 1) x = kayles_swap_avx2(x, 1, 0x5555555555555555LL);
-        if (bits & 2) x = kayles_swap_avx2(x, 2, 0x3333333333333333LL);
-        if (bits & 4) x = kayles_swap_avx2(x, 4, 0x0F0F0F0F0F0F0F0FLL);
-        if (bits & 8) x = kayles_swap_avx2(x, 8, 0x00FF00FF00FF00FFLL);
-        if (bits & 16) x = kayles_swap_avx2(x, 16, 0x0000FFFF0000FFFFLL);
-        if (bits & 32) x = _mm256_shuffle_epi32(x, 0xB1);   /* the two halves of a word */
-        _mm256_storeu_si256((__m256i *) (out + q),
-                            _mm256_or_si256(_mm256_loadu_si256((const __m256i *) (out + q)), x));
-        _mm256_storeu_si256((__m256i *) (from + q), _mm256_setzero_si256());
-      }
+        open = kayles_next_run(open, block, width, &start, &end);
+        for (q = start; q < end; q += 4) {
+            __m256i x = _mm256_loadu_si256((const __m256i *) (from + q));
+            if (_mm256_testz_si256(x, x))
+                continue;
+            if (bits & 1) x = kayles_swap_avx2(x, 1, 0x5555555555555555LL);
+            if (bits & 2) x = kayles_swap_avx2(x, 2, 0x3333333333333333LL);
+            if (bits & 4) x = kayles_swap_avx2(x, 4, 0x0F0F0F0F0F0F0F0FLL);
+            if (bits & 8) x = kayles_swap_avx2(x, 8, 0x00FF00FF00FF00FFLL);
+            if (bits & 16) x = kayles_swap_avx2(x, 16, 0x0000FFFF0000FFFFLL);
+            if (bits & 32) x = _mm256_shuffle_epi32(x, 0xB1);   /* the two halves of a word */
+            __m256i *at = (__m256i *) (out + q);
+            _mm256_storeu_si256(at, _mm256_or_si256(_mm256_loadu_si256(at), x));
+            _mm256_storeu_si256((__m256i *) (from + q), _mm256_setzero_si256());
+        }
     }
 }
 

@@ -320,20 +320,20 @@ KAYLES_AVX512 KAYLES_NOINLINE void kayles_or_permuted_avx512(
         ptrdiff_t block, ptrdiff_t width, int bits) {
     ptrdiff_t q, start, end;
     while (open) {
-      open = kayles_next_run(open, block, width, &start, &end);
-      for (q = start; q < end; q += 8) {
-        __m512i x = _mm512_loadu_si512(from + q);
-        if (!_mm512_test_epi64_mask(x, x))
-            continue;
-        if (bits & 1) x = kayles_swap_avx512(x, 1, 0x5555555555555555LL);
-        if (bits & 2) x = kayles_swap_avx512(x, 2, 0x3333333333333333LL);
-        if (bits & 4) x = kayles_swap_avx512(x, 4, 0x0F0F0F0F0F0F0F0FLL);
-        if (bits & 8) x = kayles_swap_avx512(x, 8, 0x00FF00FF00FF00FFLL);
-        if (bits & 16) x = kayles_swap_avx512(x, 16, 0x0000FFFF0000FFFFLL);
-        if (bits & 32) x = _mm512_rol_epi64(x, 32);
-        _mm512_storeu_si512(out + q, _mm512_or_si512(_mm512_loadu_si512(out + q), x));
-        _mm512_storeu_si512(from + q, _mm512_setzero_si512());
-      }
+        open = kayles_next_run(open, block, width, &start, &end);
+        for (q = start; q < end; q += 8) {
+            __m512i x = _mm512_loadu_si512(from + q);
+            if (!_mm512_test_epi64_mask(x, x))
+                continue;
+            if (bits & 1) x = kayles_swap_avx512(x, 1, 0x5555555555555555LL);
+            if (bits & 2) x = kayles_swap_avx512(x, 2, 0x3333333333333333LL);
+            if (bits & 4) x = kayles_swap_avx512(x, 4, 0x0F0F0F0F0F0F0F0FLL);
+            if (bits & 8) x = kayles_swap_avx512(x, 8, 0x00FF00FF00FF00FFLL);
+            if (bits & 16) x = kayles_swap_avx512(x, 16, 0x0000FFFF0000FFFFLL);
+            if (bits & 32) x = _mm512_rol_epi64(x, 32);
+            _mm512_storeu_si512(out + q, _mm512_or_si512(_mm512_loadu_si512(out + q), x));
+            _mm512_storeu_si512(from + q, _mm512_setzero_si512());
+        }
     }
 }
 
