@@ -5,6 +5,7 @@
     .venv/bin/python benchmarks/takebreak.py --quick         # one run each, no growth table
     .venv/bin/python benchmarks/takebreak.py --octal-against DIR   # octal codes, before/after
     .venv/bin/python benchmarks/takebreak.py --against DIR --seed 7  # this kernel / DIR's
+    .venv/bin/python benchmarks/takebreak.py --against DIR --per-vector  # both with vectors
 
 The anchor is built outside this repository by benchmarks/anchors/build_cgsuite_nimvalues.sh;
 it prints its own time (the JVM's start left out) and the sum of G(0..N), which must be the
@@ -30,6 +31,9 @@ G(0..2**15-1) each (--heaps), by this build's kernel once an instruction set (AV
 AVX2 where the CPU has them; the earlier kernel has no vector path) and by DIR's, in fresh
 interpreters, CPU time: the sums must agree; the medians of the ratios are the answer.
 Then the time of 2**16 values of the slowest code drawn, this build, each instruction set.
+With --per-vector, DIR's kernel too runs once an instruction set (a build whose kernel has
+vector paths, e.g. the last commit's), and the 2**16 values of the slowest code run on
+both builds.
 """
 
 from __future__ import annotations
@@ -177,33 +181,43 @@ def child(root: Path, code: str, count: int, vector: str) -> dict:
     return json.loads(out)
 
 
-def takebreak_before_after(before: Path, seed: int, heaps: int, count: int) -> None:
+def takebreak_before_after(before: Path, seed: int, heaps: int, count: int,
+                           per_vector: bool) -> None:
     from kayles.engine import _takebreak
 
     here = Path(__file__).resolve().parent.parent
     codes = random.Random(seed).sample(open_codes(2), count)
     vectors = [v for v in _takebreak.VECTORS if v in ("avx512bw", "avx2")]
     print(f"two-digit open hexadecimal codes drawn with seed {seed}: {', '.join(codes)}")
-    print(f"G(0..{heaps - 1}), CPU seconds, this build's kernel and the one in {before}")
+    print(f"G(0..{heaps - 1}), CPU seconds, this build's kernel and the one in {before}"
+          + (", each with the same instruction set" if per_vector else ""))
     ratios: dict[str, list[float]] = {v: [] for v in vectors}
     slowest = (0.0, codes[0])
     for code in codes:
-        then = child(before, code, heaps, "-")
-        line = f"  {code:5} before {then['cpu']:7.2f}s"
+        line = f"  {code:5}"
+        if not per_vector:
+            then = child(before, code, heaps, "-")
+            line += f" before {then['cpu']:7.2f}s"
         for vector in vectors:
+            if per_vector:
+                then = child(before, code, heaps, vector)
+                line += f"  {vector} before {then['cpu']:6.2f}s"
             now = child(here, code, heaps, vector)
             agree = "" if now["sum"] == then["sum"] else "  VALUES DIFFER"
             ratios[vector].append(then["cpu"] / now["cpu"])
-            line += f"  {vector} {now['cpu']:6.2f}s ({then['cpu'] / now['cpu']:4.1f}x){agree}"
+            line += f"  {vector if not per_vector else 'now'} {now['cpu']:6.2f}s "
+            line += f"({then['cpu'] / now['cpu']:4.2f}x){agree}"
             slowest = max(slowest, (now["cpu"], code))
         print(line, flush=True)
     for vector in vectors:
-        print(f"  {vector}: median {statistics.median(ratios[vector]):.1f}x faster, least "
-              f"{min(ratios[vector]):.1f}x")
+        print(f"  {vector}: median {statistics.median(ratios[vector]):.2f}x faster, least "
+              f"{min(ratios[vector]):.2f}x")
     code = slowest[1]
     for vector in vectors:
-        print(f"  G(0..{2 * heaps - 1}) of {code} (the slowest drawn), {vector}: "
-              f"{child(here, code, 2 * heaps, vector)['cpu']:.1f}s", flush=True)
+        line = f"  G(0..{2 * heaps - 1}) of {code} (the slowest drawn), {vector}: "
+        if per_vector:
+            line += f"before {child(before, code, 2 * heaps, vector)['cpu']:.1f}s, now "
+        print(line + f"{child(here, code, 2 * heaps, vector)['cpu']:.1f}s", flush=True)
 
 
 def main() -> None:
@@ -218,6 +232,8 @@ def main() -> None:
                         help="open two-digit codes beside an older kernel in DIR (the header)")
     parser.add_argument("--heaps", type=int, default=1 << 15, help="with --against: values")
     parser.add_argument("--codes", type=int, default=6, help="with --against: codes drawn")
+    parser.add_argument("--per-vector", action="store_true",
+                        help="with --against: DIR's kernel too once an instruction set")
     args = parser.parse_args()
     seed = random.SystemRandom().randrange(10**6) if args.seed is None else args.seed
     repeats = 1 if args.quick else args.repeats
@@ -227,7 +243,8 @@ def main() -> None:
         octal_before_after(args.octal_against.resolve(), seed, repeats)
         return
     if args.against:
-        takebreak_before_after(args.against.resolve(), seed, args.heaps, args.codes)
+        takebreak_before_after(args.against.resolve(), seed, args.heaps, args.codes,
+                               args.per_vector)
         return
     print(f"drawn codes: seed {seed}; G(0..{HEAPS}) each, medians of {repeats} runs")
     print(f"{'code':6} {'kernel':>9} {'CGSuite':>9} {'ratio':>7}   {'pure 2**9':>10} "

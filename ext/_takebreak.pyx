@@ -21,14 +21,15 @@ heap's value is an OR of rows a kind, then its least unmarked value; only what t
 do not hold is searched per candidate value (four parts or more, '!' on three parts or
 more, and the value of an all-same split under '?').  The unions cost one OR a word a
 part (kayles_xor_union), a vector of 8 words (AVX-512) or 4 (AVX2) at a time, two rows
-an OR where the CPU has VBMI and GFNI, and three parts are made for UNION_AHEAD (32)
-heaps at once, each row read once for all of them (kayles_xor_union_ahead: past 2**14
-values the rows outgrow the caches).  Those rows hold only the values below the largest
-so far and a margin (cuts; a mex past a cut makes its rows whole and looks again), and
-a row's blocks that are full take no further first part (open: the blocks not yet
-full, looked at every so many rows; full on the union of the rows each reader reads
-where the rows serve the mex alone: Scratch.readers): O(t * width) a heap still, the
-constant 10 to 18 times smaller than at first (docs/benchmarks.md).  ``width`` doubles
+an OR (each moved whole: with AVX2, or AVX-512 with VBMI and GFNI), and three parts are
+made for UNION_AHEAD (32) heaps at once, each row read once for all of them
+(kayles_xor_union_ahead: past 2**14 values the rows outgrow the caches).  Those rows
+hold only the values below the largest so far and a margin that follows how fast they
+rise (cuts; a mex past a cut makes its rows whole and looks again), and a row's blocks
+that are full take no further first part (open: the blocks not yet full, looked at
+every so many rows; full on the union of the rows each reader reads where the rows
+serve the mex alone: Scratch.readers): O(t * width) a heap still, the constant 10 to 18
+times smaller than at first (docs/benchmarks.md).  ``width`` doubles
 (every row copied) when a value reaches 64 * width.
 
 A call holds the Scratch's lock (one call at a time) and releases the GIL for its whole
@@ -81,7 +82,9 @@ cdef enum:
     PULSE_WORK = 1 << 22  # words ORed (a search step counts STEP_WORK) between looks at
                           # Ctrl-C and the interrupt hook: some 1-5 ms of work
     STEP_WORK = 4
-    CUT_MARGIN = 1024     # three-part rows made ahead: values this far past the largest
+    CUT_MARGIN = 1024     # three-part rows made ahead: values at most this far past the
+                          # largest, and at least LEAST_MARGIN + 4 * the recent rise
+    LEAST_MARGIN = 64
     PAIRS = 0             # the row sets (Scratch.sets)
     UNEQUAL = 1
     TRIPLES = 2
@@ -160,10 +163,12 @@ cdef class Scratch:
     from another thread waits for the one under way to end).  ``vector`` names the
     instructions of the unions' step, one of VECTORS (default: the fastest here).
     ``made_whole`` counts the cut three-part rows a mex made whole again; ``_margin``
-    (CUT_MARGIN) is how far past the largest value a cut row reaches, lower only in the
-    tests of that second look (tests/test_takebreak_cuts.py).  ``blocks_closed`` counts
-    the blocks of rows made ahead closed when full; ``_every`` (0: the kernel's own) is
-    how many rows go between looks for them, other only in the tests of closing."""
+    (None: LEAST_MARGIN and four times how far the last runs' values rose past the
+    largest before them, at most CUT_MARGIN) fixes how far past the largest value a cut
+    row reaches, in the tests of that second look (tests/test_takebreak_cuts.py).
+    ``blocks_closed`` counts the blocks of rows made ahead closed when full; ``_every``
+    (0: the kernel's own) is how many rows go between looks for them, other only in the
+    tests of closing."""
 
     cdef PyThread_type_lock lock
     cdef const vectors_t* vec     # the instructions of the unions' step (kayles_xor_union)
@@ -182,7 +187,10 @@ cdef class Scratch:
     cdef bint cutting             # rows made ahead stop past the largest value (no tail)
     cdef Py_ssize_t top           # the largest value so far
     cdef Py_ssize_t least_cut     # the least cut of a row the mex at hand reads
-    cdef Py_ssize_t margin        # values past the largest that a cut row holds
+    cdef Py_ssize_t margin        # values past the largest that a cut row holds (-1: as
+                                  # the values rise)
+    cdef Py_ssize_t rise          # how far a run's values went past the largest before it
+    cdef Py_ssize_t run_top       # the largest value when the run made ahead began
     cdef readonly Py_ssize_t made_whole   # cut rows made whole again (complete)
     cdef readonly Py_ssize_t blocks_closed   # blocks of rows made ahead closed when full
     cdef Py_ssize_t every         # rows between looks for full blocks (0: the kernel's)
@@ -193,16 +201,17 @@ cdef class Scratch:
     cdef Py_ssize_t nsearches, search_room
     cdef long long work           # since the last pulse (PULSE_WORK)
 
-    def __cinit__(self, vector=None, Py_ssize_t _margin=CUT_MARGIN, Py_ssize_t _every=0):
-        # _margin: CUT_MARGIN, or less for the tests of what a mex past a cut does;
+    def __cinit__(self, vector=None, _margin=None, Py_ssize_t _every=0):
+        # _margin: None (as the values rise), or fixed for the tests of what a mex past a
+        # cut does;
         # _every: the kernel's own, or 1 for the tests of closing full blocks
         if vector is not None and vector not in VECTORS:
             raise ValueError(f"vector must be one of {', '.join(VECTORS)}, not {vector!r}")
-        if _margin < 0:
+        if _margin is not None and _margin < 0:
             raise ValueError(f"_margin must be at least 0, not {_margin}")
         if _every < 0:
             raise ValueError(f"_every must be at least 0, not {_every}")
-        self.margin = _margin
+        self.margin = -1 if _margin is None else _margin
         self.every = _every
         self.vec = vectors_named((vector or VECTORS[0]).encode())
         self.lock = PyThread_allocate_lock()
@@ -269,7 +278,8 @@ cdef class Scratch:
         self.cutting = triples and tail == 0
         self.readers()
         self.width = 1
-        self.length = self.ahead_end = self.top = 0
+        self.length = self.ahead_end = self.top = self.run_top = 0
+        self.rise = CUT_MARGIN
         self.marked = <word_t*> calloc(1, sizeof(word_t))
         self.accumulators = <word_t*> calloc(UNION_AHEAD * UNION_CLASSES, sizeof(word_t))
         if self.marked == NULL or self.accumulators == NULL:
@@ -376,13 +386,19 @@ cdef class Scratch:
         them starts (the first parts whose rows are there, each row read once for all of
         them: kayles_xor_union_ahead), then the first parts below k of heap t + k once their
         rows are (kayles_xor_union).  Where cutting, a run's rows hold their values below
-        the largest so far and CUT_MARGIN more alone (cuts): a mex that reaches past that
+        the largest so far and a margin more alone (cuts: LEAST_MARGIN and four times how
+        far the last runs' values rose, at most CUT_MARGIN): a mex that reaches past that
         makes them whole (complete).  The pass goes in pieces of about PULSE_WORK words, a
         pulse after each (near 2**17 values a whole pass is some 0.2 s)."""
-        cdef Py_ssize_t k, high, low, piece, limit = self.width
+        cdef Py_ssize_t k, high, low, piece, margin, limit = self.width
         if t >= self.ahead_end:
             if self.cutting and self.width >= 8:
-                limit = min(self.width, ((self.top + self.margin) // 512 + 1) * 8)
+                self.rise = max(self.top - self.run_top, self.rise - self.rise // 4)
+                self.run_top = self.top
+                margin = self.margin
+                if margin < 0:
+                    margin = min(CUT_MARGIN, LEAST_MARGIN + 4 * self.rise)
+                limit = min(self.width, ((self.top + margin) // 512 + 1) * 8)
             memset(self.row(TRIPLES, t), 0, UNION_AHEAD * self.width * sizeof(word_t))
             piece = max(2, PULSE_WORK // (UNION_AHEAD * limit)) & ~1   # rows two by two
             xor_union_ahead_open(self.open, limit)

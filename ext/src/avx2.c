@@ -146,67 +146,88 @@ KAYLES_AVX2 kayles_word kayles_unmarked_avx2(
     return left;
 }
 
-/* into[w] |= kayles_xor_permute(row[w ^ words], 8 * bytes) for w < limit: 4 words a vector,
-   the bytes of each word moved within it by one shuffle and the words within their aligned
-   4 by one permutation of their 32-bit halves (limit a multiple of 4). */
-KAYLES_AVX2 KAYLES_NOINLINE void kayles_or_moved_avx2(
-        kayles_word *KAYLES_RESTRICT into, const kayles_word *row, kayles_word open,
-        ptrdiff_t block, ptrdiff_t limit, ptrdiff_t words, int bytes) {
-    const int low = (int) (words & 3);
-    const __m256i lanes = _mm256_setr_epi32(
-        2 * (0 ^ low), 2 * (0 ^ low) + 1, 2 * (1 ^ low), 2 * (1 ^ low) + 1,
-        2 * (2 ^ low), 2 * (2 ^ low) + 1, 2 * (3 ^ low), 2 * (3 ^ low) + 1);
-    const __m256i shuffle = _mm256_xor_si256(
-        _mm256_setr_epi64x(0x0706050403020100LL, 0x0f0e0d0c0b0a0908LL,
-                           0x0706050403020100LL, 0x0f0e0d0c0b0a0908LL),
+/* The bits of each byte moved by b (bit i to bit i ^ b, b < 8) as two table lookups, one
+   for each half of the byte: kayles_nibbles_moved[b][0] maps the low half, [1] the high
+   one, each 16 entries twice (a shuffle looks up within each 128-bit half). */
+#define KAYLES_BIT_TO(n, i, shift, b) ((((n) >> (i)) & 1) << (((i) + (shift)) ^ (b)))
+#define KAYLES_NIBBLE(n, shift, b) \
+    (KAYLES_BIT_TO(n, 0, shift, b) | KAYLES_BIT_TO(n, 1, shift, b) | \
+     KAYLES_BIT_TO(n, 2, shift, b) | KAYLES_BIT_TO(n, 3, shift, b))
+#define KAYLES_NIBBLES16(shift, b) \
+    KAYLES_NIBBLE(0, shift, b), KAYLES_NIBBLE(1, shift, b), KAYLES_NIBBLE(2, shift, b), \
+    KAYLES_NIBBLE(3, shift, b), KAYLES_NIBBLE(4, shift, b), KAYLES_NIBBLE(5, shift, b), \
+    KAYLES_NIBBLE(6, shift, b), KAYLES_NIBBLE(7, shift, b), KAYLES_NIBBLE(8, shift, b), \
+    KAYLES_NIBBLE(9, shift, b), KAYLES_NIBBLE(10, shift, b), KAYLES_NIBBLE(11, shift, b), \
+    KAYLES_NIBBLE(12, shift, b), KAYLES_NIBBLE(13, shift, b), KAYLES_NIBBLE(14, shift, b), \
+    KAYLES_NIBBLE(15, shift, b)
+#define KAYLES_NIBBLE_TABLES(b) \
+    {{KAYLES_NIBBLES16(0, b), KAYLES_NIBBLES16(0, b)}, \
+     {KAYLES_NIBBLES16(4, b), KAYLES_NIBBLES16(4, b)}}
+
+static const unsigned char kayles_nibbles_moved[8][2][32] = {
+    KAYLES_NIBBLE_TABLES(0), KAYLES_NIBBLE_TABLES(1), KAYLES_NIBBLE_TABLES(2),
+    KAYLES_NIBBLE_TABLES(3), KAYLES_NIBBLE_TABLES(4), KAYLES_NIBBLE_TABLES(5),
+    KAYLES_NIBBLE_TABLES(6), KAYLES_NIBBLE_TABLES(7),
+};
+
+/* How one row's vectors move by c: a byte shuffle within each 128-bit half (the bytes of a
+   word by c >> 3 & 7, the two words of the half by bit 0 of c >> 6), then the halves
+   swapped where bit 1 of c >> 6 is set, then each byte's bits by the tables of c & 7. */
+typedef struct {
+    __m256i shuffle, low, high;
+    ptrdiff_t from_word;   /* the word that word 0 of an aligned 4 is read from, xor q */
+    int swap;
+} kayles_move_avx2;
+
+KAYLES_AVX2 static inline kayles_move_avx2 kayles_move_by(kayles_value c) {
+    kayles_move_avx2 m;
+    ptrdiff_t words = (ptrdiff_t) (c >> 6);
+    int bytes = (c >> 3 & 7) | (int) (words & 1) << 3;
+    m.shuffle = _mm256_xor_si256(
+        _mm256_setr_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15,
+                         0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15),
         _mm256_set1_epi8((char) bytes));
-    ptrdiff_t high = words & ~(ptrdiff_t) 3, q, from, to;
+    m.low = _mm256_loadu_si256((const __m256i *) kayles_nibbles_moved[c & 7][0]);
+    m.high = _mm256_loadu_si256((const __m256i *) kayles_nibbles_moved[c & 7][1]);
+    m.from_word = words & ~(ptrdiff_t) 3;
+    m.swap = (int) (words & 2);
+    return m;
+}
+
+KAYLES_AVX2 static inline __m256i kayles_moved_avx2(const kayles_word *row, ptrdiff_t q,
+                                                    const kayles_move_avx2 *m) {
+    const __m256i nibble = _mm256_set1_epi8(0x0F);
+    __m256i x = _mm256_loadu_si256((const __m256i *) (row + (q ^ m->from_word)));
+    if (m->swap)
+        x = _mm256_permute4x64_epi64(x, 0x4E);
+    x = _mm256_shuffle_epi8(x, m->shuffle);
+    return _mm256_or_si256(
+        _mm256_shuffle_epi8(m->low, _mm256_and_si256(x, nibble)),
+        _mm256_shuffle_epi8(m->high, _mm256_and_si256(_mm256_srli_epi16(x, 4), nibble)));
+}
+
+/* into[w] |= kayles_xor_permute(row0[w ^ (c0 >> 6)], c0 & 63) | the same for row1 and c1,
+   in the open blocks: no accumulators, each row moved whole. */
+KAYLES_AVX2 KAYLES_NOINLINE void kayles_or_moved_two_avx2(
+        kayles_word *KAYLES_RESTRICT into, const kayles_word *row0, kayles_value c0,
+        const kayles_word *row1, kayles_value c1, kayles_word open, ptrdiff_t block,
+        ptrdiff_t limit) {
+    const kayles_move_avx2 m0 = kayles_move_by(c0), m1 = kayles_move_by(c1);
+    ptrdiff_t q, from, to;
     while (open) {
         open = kayles_next_run(open, block, limit, &from, &to);
-        for (q = from; q < to; q += 4) {   /* every vector: a test for empty ones costs more */
-            __m256i words4 = _mm256_loadu_si256((const __m256i *) (row + (q ^ high)));
-            __m256i moved = _mm256_permutevar8x32_epi32(_mm256_shuffle_epi8(words4, shuffle),
-                                                        lanes);
+        for (q = from; q < to; q += 4) {
+            __m256i both = _mm256_or_si256(kayles_moved_avx2(row0, q, &m0),
+                                           kayles_moved_avx2(row1, q, &m1));
             __m256i *at = (__m256i *) (into + q);
-            _mm256_storeu_si256(at, _mm256_or_si256(_mm256_loadu_si256(at), moved));
-        }
-    }
-}
-
-/* out[w] |= kayles_xor_permute(from[w], bits), from[w] = 0: 4 words a vector, the bits
-   of each moved by the swaps that bits names (width a multiple of 4). */
-KAYLES_AVX2 static inline __m256i kayles_swap_avx2(__m256i x, int shift, long long mask) {
-    const __m256i m = _mm256_set1_epi64x(mask);
-    return _mm256_or_si256(_mm256_slli_epi64(_mm256_and_si256(x, m), shift),
-                           _mm256_and_si256(_mm256_srli_epi64(x, shift), m));
-}
-
-KAYLES_AVX2 KAYLES_NOINLINE void kayles_or_permuted_avx2(
-        kayles_word *KAYLES_RESTRICT out, kayles_word *KAYLES_RESTRICT from, kayles_word open,
-        ptrdiff_t block, ptrdiff_t width, int bits) {
-    ptrdiff_t q, start, end;
-    while (open) {
-        open = kayles_next_run(open, block, width, &start, &end);
-        for (q = start; q < end; q += 4) {
-            __m256i x = _mm256_loadu_si256((const __m256i *) (from + q));
-            if (_mm256_testz_si256(x, x))
-                continue;
-            if (bits & 1) x = kayles_swap_avx2(x, 1, 0x5555555555555555LL);
-            if (bits & 2) x = kayles_swap_avx2(x, 2, 0x3333333333333333LL);
-            if (bits & 4) x = kayles_swap_avx2(x, 4, 0x0F0F0F0F0F0F0F0FLL);
-            if (bits & 8) x = kayles_swap_avx2(x, 8, 0x00FF00FF00FF00FFLL);
-            if (bits & 16) x = kayles_swap_avx2(x, 16, 0x0000FFFF0000FFFFLL);
-            if (bits & 32) x = _mm256_shuffle_epi32(x, 0xB1);   /* the two halves of a word */
-            __m256i *at = (__m256i *) (out + q);
-            _mm256_storeu_si256(at, _mm256_or_si256(_mm256_loadu_si256(at), x));
-            _mm256_storeu_si256((__m256i *) (from + q), _mm256_setzero_si256());
+            _mm256_storeu_si256(at, _mm256_or_si256(_mm256_loadu_si256(at), both));
         }
     }
 }
 
 const kayles_vectors kayles_avx2_vectors = {
     "avx2", 16, kayles_sweep_avx2, NULL, NULL, kayles_unhit_avx2, kayles_candidates_avx2,
-    kayles_unmarked_avx2, kayles_or_moved_avx2, kayles_or_permuted_avx2, NULL,
+    kayles_unmarked_avx2, NULL, NULL, kayles_or_moved_two_avx2,
 };
 
 #endif

@@ -364,8 +364,8 @@ typedef struct kayles_vectors {
                         ptrdiff_t width, int bits);
     /* into[w] |= kayles_xor_permute(row0[w ^ (c0 >> 6)], c0 & 63) | the same of row1 and
        c1, for w < limit (a multiple of 8): the unions' step without accumulators, two rows
-       at a time; NULL where the CPU lacks its instructions (then or_moved and
-       or_permuted). */
+       at a time (AVX2; AVX-512 with VBMI and GFNI); NULL where the table has none (then
+       or_moved and or_permuted). */
     void (*or_moved_two)(kayles_word *into, const kayles_word *row0, kayles_value c0,
                          const kayles_word *row1, kayles_value c1, kayles_word open,
                          ptrdiff_t block, ptrdiff_t limit);

@@ -11,11 +11,13 @@
    OR a word: a vector's worth at a time where the CPU has them (vec->or_moved: 8 words,
    or 4, a byte shuffle, a permutation within each aligned group of 8 or 4 and an OR).
    Eight accumulators a heap, not 64 (bits 0-5 of c): for 32 heaps at 2**16 values they
-   are 2 MB, not 16 MB.  Where the CPU has a whole-vector byte shuffle and bit matrices
-   (vec->or_moved_two: AVX512-VBMI and GFNI) there are no accumulators: each row is moved
-   whole, two rows an OR.  A row made ahead goes in blocks of words: those full (every
-   value there reached) are closed, and no further row is ORed into them; each vector
-   step takes a mask of the open blocks. */
+   are 2 MB, not 16 MB.  Where the CPU can move a vector's bits within their bytes
+   cheaply (vec->or_moved_two: AVX512-VBMI and GFNI by bit matrices; AVX2 by two nibble
+   lookups) there are no accumulators: each row is moved whole, two rows an OR, and the
+   rows made ahead stay in the caches (past 2**15 values 32 heaps' accumulators do not).
+   A row made ahead goes in blocks of words: those full (every value there reached) are
+   closed, and no further row is ORed into them; each vector step takes a mask of the
+   open blocks. */
 
 #include <string.h>
 
@@ -219,6 +221,8 @@ void kayles_xor_union_ahead_fold(kayles_word *out, ptrdiff_t width, ptrdiff_t li
                                  const kayles_vectors *vec) {
     ptrdiff_t block = kayles_block_words(limit);
     int k;
+    if (vec->or_moved_two != NULL && limit >= 8)
+        return;   /* no accumulators were used */
     for (k = 0; k < KAYLES_AHEAD; k++)
         kayles_fold(out + (ptrdiff_t) k * width,
                     accumulators + (ptrdiff_t) k * KAYLES_CLASSES * width, width, open[k],

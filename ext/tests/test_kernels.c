@@ -542,6 +542,8 @@ int main(void) {
           "a table exactly where the CPU runs its set");
     CHECK(avx512 == NULL || (avx512->or_moved_two != NULL) == !!kayles_has_gfni(),
           "or_moved_two exactly where the CPU has VBMI and GFNI");
+    CHECK(avx2 == NULL || (avx2->or_moved_two != NULL && avx2->or_moved == NULL),
+          "AVX2 moves rows whole, with no accumulators");
     test_xor_permute();
     test_rare_pass();
     test_gather_or();
