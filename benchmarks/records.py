@@ -3,6 +3,7 @@
     .venv/bin/python benchmarks/records.py                       # each game to 2**24
     .venv/bin/python benchmarks/records.py --log2 26 --games .167 .014
     .venv/bin/python benchmarks/records.py --rust /tmp/anchors/octal --project
+    .venv/bin/python benchmarks/records.py --vector avx2   # AVX2 forced (KAYLES_VECTOR)
         # with the public Rust solver (built by anchors/build_rust_octal.sh) and the time
         # to 2**40
 
@@ -45,6 +46,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from kernels import machine  # noqa: E402  (kernels.py puts ROOT on sys.path)
+
+from kayles.engine import _core  # noqa: E402
 
 PUBLISHED = json.loads((ROOT / "tests" / "data" / "published_frequencies.json").read_text())
 GAMES = (".167", ".161", ".014", ".034", ".172", "grundy")
@@ -184,12 +187,18 @@ def main() -> None:
                         metavar="T", help="threads for both of ours (default: the cores)")
     parser.add_argument("--project", action="store_true",
                         help="the time to 2**40 of each run at its last doubling's rate")
+    parser.add_argument("--vector", choices=_core.VECTORS, default=None,
+                        help="our kernels' instruction set (KAYLES_VECTOR in both of ours; "
+                        "default: the fastest here)")
     args = parser.parse_args()
     if shutil.which("time") is None:
         sys.exit("records.py needs GNU time (Debian: apt install time)")
+    if args.vector:
+        os.environ["KAYLES_VECTOR"] = args.vector   # the children inherit it
     print(machine())
-    print(f"to 2**{args.log2}, {args.threads} thread(s); rates in values a second over the "
-          "last doubling; peak memory of the whole process (GNU time)")
+    print(f"to 2**{args.log2}, {args.threads} thread(s), our kernels on "
+          f"{_core.default_vector()}; rates in values a second over the last doubling; peak "
+          "memory of the whole process (GNU time)")
     for game in args.games:
         began = time.perf_counter()
         ours = our_run(game, args.log2, args.threads)

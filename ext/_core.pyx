@@ -56,6 +56,7 @@ cdef extern from "Python.h":
     PyObject* PyObject_CallNoArgs(object callable)   # NULL with the exception set
     void Py_DecRef(PyObject* result)
 from kayles.engine import limits as _limits
+from kayles.engine._environ import getenv
 
 if _limits.THREADS.high != MAX_THREADS:  # one limit, stated for C (kernels.h) and Python (_constants)
     raise ImportError(f"kernels.h allows {MAX_THREADS} threads, kayles/engine/_constants.py "
@@ -236,6 +237,19 @@ VECTORS = tuple(name for name in ("avx512bw", "avx2", PORTABLE.decode())
                 if vectors_named(name.encode()) != NULL)
 
 
+def default_vector():
+    """The instruction set of a scratch that names none: KAYLES_VECTOR where it is set
+    (one of VECTORS: to time or check a slower set on a CPU that has a faster one), else
+    the fastest here.  ValueError for a set this CPU or build lacks."""
+    name = getenv("KAYLES_VECTOR")
+    if not name:
+        return VECTORS[0]
+    if name not in VECTORS:
+        raise ValueError(f"KAYLES_VECTOR must be one of {', '.join(VECTORS)} on this "
+                         f"machine, not {name!r}")
+    return name
+
+
 cdef class Scratch:
     """Working memory for extend_plain and extend_sparse, allocated once and reused.
 
@@ -248,8 +262,8 @@ cdef class Scratch:
 
     vector names the instructions of the sparse method's vector steps (the rare
     pass's checked share, the candidate scan, the search's last stage), one of
-    VECTORS (default: the first, the fastest this CPU runs); only the speed
-    depends on it.
+    VECTORS (default: default_vector(), the fastest this CPU runs unless
+    KAYLES_VECTOR names another); only the speed depends on it.
 
     threads (1 to MAX_THREADS) is how many threads the sparse method may run at
     once, each solving its own heaps: at most as many as heaps that need none of
@@ -289,7 +303,7 @@ cdef class Scratch:
         self.lock = PyThread_allocate_lock()
         if self.lock == NULL:
             raise MemoryError()
-        name = vector or VECTORS[0]
+        name = vector or default_vector()
         self.st.vec = vectors_named(name.encode())
         self.st.threads = threads
         self.st.cores = cores or kayles_cores()
@@ -308,6 +322,11 @@ cdef class Scratch:
                 and self.st.present_pairs and self.st.odd):
             raise MemoryError()
         hire(&self.st, 1)
+
+    @property
+    def vector(self):
+        """The instruction set of its vector steps (one of VECTORS)."""
+        return self.st.vec.name.decode()
 
     @property
     def threads(self):

@@ -68,7 +68,7 @@ from _kernels cimport (
 
 from kayles.engine import _kernel_args as _args
 from kayles.engine import limits as _limits
-from kayles.engine._core import VECTORS
+from kayles.engine._core import VECTORS, default_vector
 
 __all__ = ["VECTORS", "Scratch", "extend"]
 
@@ -161,7 +161,7 @@ cdef class Scratch:
     one ended (start = the heap it reached, the same rules, the same values below start,
     in any buffer) keeps the rows it built.  One call at a time uses a scratch (a call
     from another thread waits for the one under way to end).  ``vector`` names the
-    instructions of the unions' step, one of VECTORS (default: the fastest here).
+    instructions of the unions' step, one of VECTORS (default: _core.default_vector()).
     ``made_whole`` counts the cut three-part rows a mex made whole again; ``_margin``
     (None: LEAST_MARGIN and four times how far the last runs' values rose past the
     largest before them, at most CUT_MARGIN) fixes how far past the largest value a cut
@@ -213,11 +213,16 @@ cdef class Scratch:
             raise ValueError(f"_every must be at least 0, not {_every}")
         self.margin = -1 if _margin is None else _margin
         self.every = _every
-        self.vec = vectors_named((vector or VECTORS[0]).encode())
+        self.vec = vectors_named((vector or default_vector()).encode())
         self.lock = PyThread_allocate_lock()
         if self.lock == NULL:
             raise MemoryError()
         self.next = -1
+
+    @property
+    def vector(self):
+        """The instruction set of the unions' step (one of VECTORS)."""
+        return self.vec.name.decode()
 
     def __dealloc__(self):
         if self.lock != NULL:

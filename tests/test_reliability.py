@@ -16,8 +16,16 @@ import pytest
 
 from kayles import misere
 from kayles.engine.codes import get_game
+from kayles.engine.rules import encode_takebreak
 
-from conftest import ROOT, assert_usage_error, on_a_terminal, signal_and_measure, wait_until_busy
+from conftest import (
+    ROOT,
+    assert_usage_error,
+    load_kernel,
+    on_a_terminal,
+    signal_and_measure,
+    wait_until_busy,
+)
 
 TIMEOUT = 120
 KAYLES = [sys.executable, "-m", "kayles"]
@@ -193,6 +201,41 @@ def test_core_settings_take_only_0_or_1(variable, value):
     result = run("grundy", "5", env=env_with(**{variable: value}))
     assert_usage_error(result)
     assert f"{variable} must be 0 or 1".encode() in result.stderr
+
+
+def test_kayles_vector_names_the_compiled_kernels_instruction_set(monkeypatch):
+    """KAYLES_VECTOR picks the instruction set of every scratch that names none (to time a
+    slower set on a CPU with a faster one); a set this machine lacks is refused."""
+    core, takebreak = load_kernel("cython", "core"), load_kernel("cython", "takebreak")
+    monkeypatch.delenv("KAYLES_VECTOR", raising=False)
+    assert core.default_vector() == core.VECTORS[0] == core.Scratch().vector
+    table = {}
+    for vector in core.VECTORS:
+        monkeypatch.setenv("KAYLES_VECTOR", vector)
+        assert core.default_vector() == vector
+        assert core.Scratch().vector == takebreak.Scratch().vector == vector
+        assert core.Scratch(vector=core.VECTORS[-1]).vector == core.VECTORS[-1]  # named wins
+        values = memoryview(bytearray(2 * 3000)).cast("H")
+        takebreak.extend(values, 0, 3000, encode_takebreak(get_game("0.BB")),
+                         takebreak.Scratch())
+        table[vector] = values.tolist()
+    assert len({tuple(v) for v in table.values()}) == 1  # only the speed depends on it
+    monkeypatch.setenv("KAYLES_VECTOR", "avx1024")
+    with pytest.raises(ValueError, match="KAYLES_VECTOR must be one of"):
+        core.Scratch()
+    with pytest.raises(ValueError, match="KAYLES_VECTOR must be one of"):
+        takebreak.Scratch()
+
+
+def test_a_wrong_kayles_vector_is_one_line_and_status_2():
+    env = env_with(KAYLES_VECTOR="avx1024", KAYLES_PURE=None)
+    for command in (["grundy", "3000", "--game", "0.BB"], ["grundy", "100000"]):
+        result = run(*command, env=env)
+        assert_usage_error(result)
+        assert b"KAYLES_VECTOR must be one of" in result.stderr
+        assert b"avx1024" in result.stderr
+    assert run("grundy", "3000", "--game", "0.BB",
+               env=env_with(KAYLES_VECTOR="sse2", KAYLES_PURE=None)).returncode == 0
 
 
 def test_an_argcomplete_variable_alone_is_no_completion_request():

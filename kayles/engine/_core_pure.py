@@ -30,6 +30,7 @@ __all__ = [
     "Scratch",
     "choose_mask",
     "chunk_sums",
+    "default_vector",
     "extend_bounded",
     "extend_plain",
     "extend_sparse",
@@ -45,6 +46,12 @@ SAVING = 1  # split when its estimated cost is under 1/SAVING of the plain scan'
 
 # The instruction sets the search can sweep with (the compiled core's are CPU ones).
 VECTORS = ("python",)
+
+
+def default_vector() -> str:
+    """The instruction set of a scratch that names none: here always "python"
+    (KAYLES_VECTOR names the compiled kernels' sets and is not read here)."""
+    return VECTORS[0]
 
 
 def _pair_values(table, r: int, unequal: bool) -> set[int]:
@@ -104,7 +111,7 @@ class Scratch:
     another thread waits for the one under way to end (``lock``).
     """
 
-    __slots__ = ("counts", "lock", "mask", "rare_positions", "threads")
+    __slots__ = ("counts", "lock", "mask", "rare_positions", "threads", "vector")
 
     def __init__(self, vector: str | None = None, threads: int = 1,
                  cores: int | None = None, crew_from: int | None = None,
@@ -118,6 +125,7 @@ class Scratch:
             if value is not None and value < 0:
                 raise ValueError(f"{name} must be 0 or more, not {value}")
         self.threads = threads
+        self.vector = VECTORS[0]
         self.lock = allocate_lock()
         self.counts: list[int] = []
         self.mask = 0

@@ -12,7 +12,9 @@ use; ``IMPLEMENTATION`` names the one that runs ("cython" or "python").
     _takebreak       _takebreak_pure    any code's values (three parts or more, marks, tails)
 
 KAYLES_PURE=1 forces the pure twins; KAYLES_REQUIRE_NATIVE=1 turns a missing
-compiled core into a SetupError (CI sets it, so a failed build cannot hide).
+compiled core into a SetupError (CI sets it, so a failed build cannot hide);
+KAYLES_VECTOR names the compiled kernels' instruction set (avx512bw, avx2 or sse2 where the
+CPU has it; unset: the fastest), a SetupError where it names another.
 Each takes 0 or 1 (unset or empty: 0); any other value is a SetupError.  A built
 core that does not load (a broken build) falls back to the pure twins, unless
 KAYLES_REQUIRE_NATIVE is set.  Light on purpose: no os, no importlib.
@@ -104,12 +106,18 @@ def _load(concern: str):
                 from . import _takebreak as compiled
             else:
                 from . import _quotient as compiled
-            return compiled
+            from ._core import default_vector
         except ImportError as exc:
             if _flag("KAYLES_REQUIRE_NATIVE"):
                 raise SetupError(f"KAYLES_REQUIRE_NATIVE is set but the compiled core does "
                                  f"not load ({exc}); run 'make'") from exc
             _chosen = ("python", f"{HERE}{SEP}_core_pure.py")
+        else:
+            try:  # a wrong KAYLES_VECTOR: said as a setting, before any scratch is made
+                default_vector()
+            except ValueError as exc:
+                raise SetupError(str(exc)) from None
+            return compiled
     if concern == "core":
         from . import _core_pure as pure
     elif concern == "misere":

@@ -52,6 +52,7 @@ class Scratch:
     def __init__(self, vector: str | None = None) -> None:
         if vector is not None and vector not in VECTORS:
             raise ValueError(f"vector must be one of {', '.join(VECTORS)}, not {vector!r}")
+        self.vector = VECTORS[0]
         self.lock = allocate_lock()
         self.next = -1
         self.rules = None
