@@ -22,7 +22,7 @@ do not hold is searched per candidate value (four parts or more, '!' on three pa
 more, and the value of an all-same split under '?').  The unions cost one OR a word a
 part (kayles_xor_union), a vector of 8 words (AVX-512) or 4 (AVX2) at a time, two rows
 an OR (each moved whole: with AVX2, or AVX-512 with VBMI and GFNI), and three parts are
-made for UNION_AHEAD (32) heaps at once, each row read once for all of them
+made for UNION_AHEAD (64) heaps at once, each row read once for all of them
 (kayles_xor_union_ahead: past 2**14 values the rows outgrow the caches).  Those rows
 hold only the values below the largest so far and a margin that follows how fast they
 rise (cuts; a mex past a cut makes its rows whole and looks again), and a row's blocks

@@ -268,7 +268,7 @@ void kayles_xor_union(kayles_word *out, const kayles_word *rows, ptrdiff_t width
    mex is not there); with the one span 0, where row r is full (the rows stay exact).
    The rows below t that readers read must be made (rows from 0 up are read).  It returns
    how many blocks it closed. */
-#define KAYLES_AHEAD 32
+#define KAYLES_AHEAD 64
 #define KAYLES_BLOCK_WORDS 8
 #define KAYLES_FULL_EVERY 256        /* with accumulators: a look folds them */
 #define KAYLES_FULL_EVERY_DIRECT 64  /* without (or_moved_two): a look reads the rows */

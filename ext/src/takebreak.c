@@ -10,11 +10,11 @@
    KAYLES_CLASSES) and the bits of each accumulator once at the end, so a's row costs one
    OR a word: a vector's worth at a time where the CPU has them (vec->or_moved: 8 words,
    or 4, a byte shuffle, a permutation within each aligned group of 8 or 4 and an OR).
-   Eight accumulators a heap, not 64 (bits 0-5 of c): for 32 heaps at 2**16 values they
-   are 2 MB, not 16 MB.  Where the CPU can move a vector's bits within their bytes
+   Eight accumulators a heap, not 64 (bits 0-5 of c): for 64 heaps at 2**16 values they
+   are 4 MB, not 32 MB.  Where the CPU can move a vector's bits within their bytes
    cheaply (vec->or_moved_two: AVX512-VBMI and GFNI by bit matrices; AVX2 by two nibble
    lookups) there are no accumulators: each row is moved whole, two rows an OR, and the
-   rows made ahead stay in the caches (past 2**15 values 32 heaps' accumulators do not).
+   rows made ahead stay in the caches (past 2**14 values 64 heaps' accumulators do not).
    A row made ahead goes in blocks of words: those full (every value there reached) are
    closed, and no further row is ORed into them; each vector step takes a mask of the
    open blocks. */

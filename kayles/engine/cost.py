@@ -9,7 +9,7 @@ V, in room for a power of two of rows at least the heaps computed.  So n values 
     bytes(n) = (sets + 1/2) x room(n) x width(V(n)) x 8 + 2 n
 
 (the half set: the copy while one set widens or grows), on top of the table's 2 bytes a
-value, and the unions' accumulators: 32 heaps' 8 rows (kayles_xor_union_ahead).  Memory
+value, and the unions' accumulators: 64 heaps' 8 rows (kayles_xor_union_ahead).  Memory
 grows as n times V, and V is measured, never assumed: the largest value of the table
 computed so far, grown in proportion to n (take-and-break values grow at most about
 linearly: a saltus a period).  16-bit tables stop at V = 65535.
@@ -29,7 +29,7 @@ __all__ = ["VALUE_LIMIT", "bytes_needed", "largest_fitting", "predicted_largest"
 VALUE_LIMIT = 1 << 16  # nimbers are stored as unsigned 16-bit integers
 NONE, ALL_DIFFERENT, NOT_ALL_SAME, ALL_SAME = range(4)  # rules.MARK_CODES
 MIN_ROOM = 64  # the kernel's first room, in rows
-ACCUMULATORS = 32 * 8  # rows of the unions' accumulators (KAYLES_AHEAD heaps' 8 classes)
+ACCUMULATORS = 64 * 8  # rows of the unions' accumulators (KAYLES_AHEAD heaps' 8 classes)
 
 
 def row_sets(rules) -> int:
