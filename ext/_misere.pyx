@@ -17,8 +17,10 @@ keeps its own stack: each frame's options are written after its key in a second
 arena and dropped when the frame is done.  The two arenas together may hold at
 most budget * WORDS_PER_POSITION + WORDS_SLACK words (checked after each option
 written and before each key stored, as the twin counts them): past it, ValueError.
-The search runs without the GIL, taking it every SIGNAL_STEPS steps to look at Ctrl-C
-and at the interrupt hook (kayles.engine.limits.set_interrupt), and to raise.
+The search runs without the GIL, taking it every LOOK_WORDS words of work (each key
+written or looked up counts its words: some 1-5 ms, however many or large the heaps, one
+position's options included) to look at Ctrl-C and at the interrupt hook
+(kayles.engine.limits.set_interrupt), and to raise.
 """
 
 from cpython.exc cimport PyErr_CheckSignals
@@ -44,7 +46,7 @@ cdef enum:
     SHAPE_STAR1 = 2
     EMPTY_SLOT = 0xFFFFFFFF  # a slot's offset when it holds no key
     FIRST_SLOTS = 1024       # table size to start with (a power of two)
-    SIGNAL_STEPS = 4096      # search steps between looks for a signal (a power of two)
+    LOOK_WORDS = 1 << 22     # words of work between looks at signals and the hook
     WORDS_PER_POSITION = 16  # the budget's weight: kayles/engine/_constants.py (a test checks)
     WORDS_SLACK = 65536      # ... and its room beyond that (kayles/engine/_constants.py)
 
@@ -102,6 +104,7 @@ cdef class MisereMemo:
     cdef unsigned char* shapes
     cdef Py_ssize_t nshapes, shape_room
     cdef unsigned char* flags    # scratch for the mex
+    cdef Py_ssize_t work         # words written or looked up since the last look
     cdef Py_ssize_t flag_room
 
     def __cinit__(self, kinds, budget):
@@ -131,6 +134,17 @@ cdef class MisereMemo:
 
     def __len__(self):
         return self.count
+
+    cdef inline int spend(self, Py_ssize_t words) except -1 nogil:
+        """Count words of work; past LOOK_WORDS, look at Ctrl-C and at the interrupt
+        hook (either raises to end the search), the GIL taken for that alone."""
+        self.work += words
+        if self.work >= LOOK_WORDS:
+            self.work = 0
+            with gil:
+                PyErr_CheckSignals()  # Ctrl-C (KeyboardInterrupt) ends a long search
+                _limits.interrupt()   # ... and so may a hook (a server's time cap)
+        return 0
 
     cdef int too_heavy(self) except -1 nogil:
         with gil:
@@ -280,6 +294,7 @@ cdef class MisereMemo:
                     self.pending.length += count + 1
                     if self.stored.length + self.pending.length > self.word_limit:
                         self.too_heavy()
+                    self.spend(count + 1)
         for t in range(3):  # *2 -> *1, *2 -> 0, *1 -> 0
             reserve_words(&self.pending, n + 1)
             old = self.pending.data + key_at + 1
@@ -297,6 +312,7 @@ cdef class MisereMemo:
             self.pending.length += n + 1
             if self.stored.length + self.pending.length > self.word_limit:
                 self.too_heavy()
+            self.spend(n + 1)
         return 0
 
     cdef int finish(self, Frame* f) except -1 nogil:
@@ -318,6 +334,7 @@ cdef class MisereMemo:
                 if v <= noptions:
                     self.flags[v] = 1
                 at += n + 1
+                self.spend(n + 1)
             m = 0
             while self.flags[m]:
                 m += 1
@@ -388,19 +405,17 @@ cdef int value_of(MisereMemo memo, tuple heaps, Py_ssize_t twos) except -1:
 
 cdef int search(MisereMemo memo) except -1 nogil:
     """The depth-first search from the pending key at 0, without the GIL: it takes it back
-    every SIGNAL_STEPS steps to look at Ctrl-C and at the interrupt hook."""
-    cdef Py_ssize_t steps = 0, n
+    every LOOK_WORDS words of work to look at Ctrl-C and at the interrupt hook (spend)."""
+    cdef Py_ssize_t n
     cdef Frame* f
+    memo.work = 0
     memo.push_frame(0)
     while memo.nframes:
-        steps += 1
-        if steps & (SIGNAL_STEPS - 1) == 0:
-            with gil:
-                PyErr_CheckSignals()  # Ctrl-C (KeyboardInterrupt) ends a long search
-                _limits.interrupt()   # ... and so may a hook (a server's time cap)
+        memo.spend(1)
         f = &memo.frames[memo.nframes - 1]
         while f.next < f.options_end:
             n = memo.pending.data[f.next]
+            memo.spend(n + 1)
             if memo.find(memo.pending.data + f.next + 1, n) < 0:
                 break
             f.next += n + 1
@@ -438,13 +453,16 @@ cdef int layers_agree(MisereMemo memo, Py_ssize_t low, Py_ssize_t high) except -
     cdef Py_ssize_t i, n
     cdef const uint32_t* key
     cdef uint32_t* words
+    memo.work = 0
     for i in range(memo.nslots):
         if memo.slots[i].offset == EMPTY_SLOT:
             continue
         key = memo.stored.data + memo.slots[i].offset
+        memo.spend(1)
         if key[1] != <uint32_t> high:
             continue
         n = key[0]
+        memo.spend(2 * n)
         memo.pending.length = 0
         reserve_words(&memo.pending, n)
         words = memo.pending.data

@@ -16,10 +16,12 @@ from hypothesis import strategies as st
 
 from kayles import misere
 from kayles.analysis.heaps import HeapMove
+from kayles.engine import limits
 from kayles.engine.codes import get_game
+from kayles.engine.rules import encode
 
 import oracle
-from conftest import assert_usage_error, in_process
+from conftest import assert_usage_error, in_process, load_kernel
 
 # Misère nim-values of Kayles heaps 0..20 (Winning Ways ch. 13), as quoted in issue 10.
 MISERE_KAYLES = [1, 0, 2, 3, 0, 1, 3, 2, 1, 0, 2, 4, 0, 1, 2, 5, 1, 6, 3, 2, 0]
@@ -222,3 +224,29 @@ def test_genus_of_splitting_games_against_the_oracle(misere_kernel, name):
     for n, genus in enumerate(misere.Solver(get_game(name), kernel=misere_kernel).genera(12)):
         for k in range(6):
             assert genus.gamma(k) == oracle.heap_misere_value(splits, (n,), (2,) * k), (n, k)
+
+
+def test_the_compiled_search_looks_within_one_positions_options():
+    """Forty Kayles heaps of 3,000 or so: the first position alone has some 120,000 options
+    of 44 words.  The search looks at the interrupt hook within them (every LOOK_WORDS
+    words of work), not only between positions, so its first look comes before any
+    position is stored; counted in steps, it came after the whole first position or not
+    at all (the budget ran out first)."""
+    kernel = load_kernel("cython", "misere")
+
+    class Stop(Exception):
+        pass
+
+    def hook():
+        raise Stop
+
+    memo = kernel.MisereMemo(encode(get_game("0.77").kinds), 2_000_000)
+    limits.set_interrupt(hook)
+    try:
+        with pytest.raises(Stop):
+            kernel.misere_value(memo, list(range(3000, 3040)), 0)
+    finally:
+        limits.set_interrupt(None)
+    assert len(memo) == 0  # and the memo still answers, as after any stopped search
+    assert kernel.misere_value(memo, [3, 4, 5], 0) == kernel.misere_value(
+        kernel.MisereMemo(encode(get_game("0.77").kinds), 1000), [3, 4, 5], 0)

@@ -34,7 +34,7 @@ from ._constants import WORDS_PER_POSITION, WORDS_SLACK
 from .limits import interrupt
 from .rules import allowed
 
-SIGNAL_STEPS = 4096  # search steps between calls of the interrupt hook (the compiled twin's)
+SIGNAL_STEPS = 4096  # search steps between looks at the hook (the compiled twin counts words)
 
 __all__ = ["MisereMemo", "misere_layers_agree", "misere_value"]
 
