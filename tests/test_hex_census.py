@@ -11,7 +11,7 @@ import random
 
 import pytest
 
-from kayles.analysis.census import census_codes, census_rows, is_octal
+from kayles.analysis.census import census_codes, census_rows, hex_passes, is_octal
 from kayles.analysis.survey import summarise
 from kayles.engine._impl import IMPLEMENTATION
 
@@ -159,6 +159,18 @@ def test_the_published_cases(hex_census):
 def test_the_census_page_shows_the_hex_summary():
     page = (ROOT / "docs" / "census.md").read_text()
     assert "census/hex-3.csv" in page and "| digits | codes | octal | periodic |" in page
+
+
+def test_hex_passes_grow_fourfold_and_end_at_the_limit():
+    """The passes of an open hexadecimal code: the first (2**14 values for one or two
+    digits, 2**12 for three), four times more each while below --hex-to, and --hex-to
+    itself last, so 2**17 is a pass of its own; a limit within the first pass adds none."""
+    assert hex_passes(2, None) == hex_passes(2, 4096) == hex_passes(2, 16384) == [16384]
+    assert hex_passes(1, 65536) == [16384, 65536]
+    assert hex_passes(2, 131072) == [16384, 65536, 131072]
+    assert hex_passes(2, 262144) == [16384, 65536, 262144]
+    assert hex_passes(3, 16384) == [4096, 16384]
+    assert hex_passes(3, 20000) == [4096, 16384, 20000]
 
 
 def test_hex_to_sets_each_digit_count_its_own_limit(tmp_path):

@@ -7,9 +7,10 @@ dk != 0) to 2**16 values, then the codes still open whose rare heaps are few
 The hexadecimal census (``census_codes(K, hexadecimal=True)``, K <= 3) takes every code
 with digits 0-F: those whose digits are all octal go through the octal census's passes
 (so their rows are its rows), the others through their own (``hex_passes``: 2**14 values
-for one or two digits, 2**12 for three, four times more a pass while open up to
-``--hex-to``), each proved periodic, proved arithmetic-periodic (a saltus), or open with
-the regularity it shows, if any (``kayles.engine.regularity``).  The sparse method computes
+for one or two digits, 2**12 for three, four times more a pass while open and below
+``--hex-to``, the last pass ``--hex-to`` itself), each proved periodic, proved
+arithmetic-periodic (a saltus), or open with the regularity it shows, if any
+(``kayles.engine.regularity``).  The sparse method computes
 those in about linear time; an open code whose values keep growing, with no
 mask that leaves few heaps rare, would cost a scan of every pair per heap, so
 it stays at the pass where it stopped and its row says how far it went.  Each
@@ -79,10 +80,13 @@ def is_octal(code: str) -> bool:
 
 def hex_passes(digits: int, to: int | None) -> list[int]:
     """The values of each pass of an open code with a digit past 7: HEX_FIRST[digits],
-    then 2**HEX_STEP times more while at most ``to`` (None: the first pass alone)."""
+    then 2**HEX_STEP times more while below ``to``, and ``to`` itself last (None, or a
+    ``to`` within the first pass: the first pass alone)."""
     steps = [HEX_FIRST[digits]]
-    while to is not None and steps[-1] << HEX_STEP <= to:
+    while to is not None and steps[-1] << HEX_STEP < to:
         steps.append(steps[-1] << HEX_STEP)
+    if to is not None and to > steps[-1]:
+        steps.append(to)
     return steps
 
 

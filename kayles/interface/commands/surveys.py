@@ -103,8 +103,9 @@ def _register_census(sub) -> None:
                    "ones as the octal census takes them")
     p.add_argument("--hex-to", type=hex_limit, action="append", default=[],
                    metavar="[K=]N", help="with --hex: take the open codes with a digit past "
-                   "7 on, four times further a pass, up to N values; K=N: those of K digits "
-                   "(the last one given for K counts): --hex-to 2**16 --hex-to 3=2**14")
+                   "7 on, four times further a pass, the last one to N values; K=N: those of "
+                   "K digits (the last one given for K counts): --hex-to 2**16 --hex-to "
+                   "3=2**14")
     p.add_argument("--dense-to", type=natural("--dense-to"), metavar="N",
                    help="also take the open codes no mask makes sparse (the first pass's "
                    "frontier: their values keep growing) to N values, by the dense path")
