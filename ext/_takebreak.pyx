@@ -28,9 +28,10 @@ hold only the values below the largest so far and a margin that follows how fast
 rise (cuts; a mex past a cut makes its rows whole and looks again), and a row's blocks
 that are full take no further first part (open: the blocks not yet full, looked at
 every so many rows; full on the union of the rows each reader reads where the rows
-serve the mex alone: Scratch.readers): O(t * width) a heap still, the constant 10 to 18
-times smaller than at first (docs/benchmarks.md).  ``width`` doubles
-(every row copied) when a value reaches 64 * width.
+serve the mex alone: Scratch.readers): O(t * width) a heap still, with a constant that
+makes the median two-digit code to 2**15 17.5 times faster than ce1a0af's kernel on
+AVX-512 and 14.7 times with AVX2 (docs/benchmarks.md).  ``width`` doubles (every row
+copied) when a value reaches 64 * width.
 
 A call holds the Scratch's lock (one call at a time) and releases the GIL for its whole
 run of heaps: other threads (a server's other requests) go on beside it.  Every PULSE_WORK

@@ -34,7 +34,9 @@ from ._constants import WORDS_PER_POSITION, WORDS_SLACK
 from .limits import interrupt
 from .rules import allowed
 
-SIGNAL_STEPS = 4096  # search steps between looks at the hook (the compiled twin counts words)
+# words of work (keys written or looked up) between looks at the interrupt hook: the
+# compiled twin's rule, with 2**16 words where it has 2**22 (Python is some 64 times slower)
+LOOK_WORDS = 1 << 16
 
 __all__ = ["MisereMemo", "misere_layers_agree", "misere_value"]
 
@@ -58,6 +60,7 @@ class MisereMemo:
         self.shapes: list[int] = []  # _LIVE, _DEAD or _STAR1 per heap size
         self.stored_words = 0  # the weight of the stored positions
         self.pending_words = 0  # ... and of those the search in progress holds open
+        self.work = 0  # words written or looked up since the last look at the hook
 
     def __len__(self) -> int:
         return len(self.values)
@@ -108,6 +111,15 @@ def _word_limit(memo: MisereMemo) -> int:
     return memo.budget * WORDS_PER_POSITION + WORDS_SLACK
 
 
+def _spend(memo: MisereMemo, words: int) -> None:
+    """Count words of work; past LOOK_WORDS, look at the interrupt hook (it may raise to end
+    the search), so one position of many large heaps is looked within too."""
+    memo.work += words
+    if memo.work >= LOOK_WORDS:
+        memo.work = 0
+        interrupt()
+
+
 def _too_heavy(memo: MisereMemo) -> ResourceError:
     return ResourceError(f"the misère search needs more memory than its budget allows "
                       f"({memo.budget} positions of {WORDS_PER_POSITION} words on average)")
@@ -121,9 +133,11 @@ def _options(memo: MisereMemo, key: tuple[int, ...]) -> list[tuple[int, ...]]:
 
     def add(option: tuple[int, ...]) -> None:
         out.append(option)
-        memo.pending_words += _weight(option)
+        weight = _weight(option)
+        memo.pending_words += weight
         if memo.stored_words + memo.pending_words > limit:
             raise _too_heavy(memo)
+        _spend(memo, weight)
 
     for i, h in enumerate(heaps):
         if i and heaps[i - 1] == h:
@@ -154,16 +168,15 @@ def _value(memo: MisereMemo, heaps: tuple[int, ...], twos: int) -> int:
     if root in values:
         return values[root]
     memo.pending_words = _weight(root)
+    memo.work = 0
     stack = [[root, _options(memo, root), 0, set()]]  # key, options, next option, values seen
-    steps = 0
     while stack:
-        steps += 1
-        if steps % SIGNAL_STEPS == 0:
-            interrupt()  # a hook may end a long search (the compiled twin's look at signals)
+        _spend(memo, 1)
         frame = stack[-1]
         key, options, position, seen = frame
         while position < len(options) and options[position] in values:
             seen.add(values[options[position]])
+            _spend(memo, _weight(options[position]))
             position += 1
         frame[2] = position
         if position < len(options):
@@ -198,7 +211,12 @@ def misere_layers_agree(memo: MisereMemo, low: int, high: int) -> bool:
 
 def _layers_agree(memo: MisereMemo, low: int, high: int) -> bool:
     values = memo.values
+    memo.work = 0
     for key, value in values.items():
-        if key[0] == high and values.get((low, *key[1:])) != value:
+        _spend(memo, 1)
+        if key[0] != high:
+            continue
+        _spend(memo, 2 * len(key))
+        if values.get((low, *key[1:])) != value:
             return False
     return True
