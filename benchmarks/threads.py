@@ -69,7 +69,10 @@ def proved(game: str, count: int, threads: int) -> tuple[float, str, str]:
     began = time.perf_counter()
     sequence.prove(count)
     seconds = time.perf_counter() - began
-    chosen = sequence._crews.chosen if sequence._crews else "one thread"
+    crews = sequence._crews
+    chosen = "one thread" if crews is None else (
+        f"{crews.chosen}, {crews.skipped} trial(s) skipped: busy" if crews.skipped
+        else crews.chosen)
     return seconds, chosen, f"{fletcher32(sequence.table(len(sequence))):08x}"
 
 

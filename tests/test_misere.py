@@ -21,7 +21,7 @@ from kayles.engine.codes import get_game
 from kayles.engine.rules import encode
 
 import oracle
-from conftest import assert_usage_error, in_process, load_kernel
+from conftest import assert_usage_error, in_process
 
 # Misère nim-values of Kayles heaps 0..20 (Winning Ways ch. 13), as quoted in issue 10.
 MISERE_KAYLES = [1, 0, 2, 3, 0, 1, 3, 2, 1, 0, 2, 4, 0, 1, 2, 5, 1, 6, 3, 2, 0]

@@ -58,31 +58,62 @@ class CrewTrials:
     set up) until TRIAL_FROM heaps; then, each time the heaps double, it times n/TRIAL_SHARE
     heaps on one thread and as many on the crew (a second scratch) and goes on with the
     crew only where its time a heap was below TRIAL_GAIN of one thread's.  A trial costs a
-    few percent of the work at most; the values are the same either way.
+    few percent of the work at most; the values are the same either way.  Where one thread
+    runs and other processes kept the cores so busy since the last look that fewer than
+    FREE_CORES were free (kayles.engine._load), the trial is skipped: beside a busy core a
+    crew only waits, and a short run would pay for learning so.
     """
 
     TRIAL_FROM = 1 << 15  # heaps before the first trial (below, a crew seldom pays)
     TRIAL_SHARE = 32
     TRIAL_GAIN = 0.9
+    FREE_CORES = 1.5  # cores others must leave free for a trial to run
 
-    def __init__(self, threads: int) -> None:
+    def __init__(self, threads: int, load=None) -> None:
         self.threads = threads
+        self.load = load  # a test's stand-in for _free_cores: () -> free cores, or None
         self.solo = self.crew = None  # their scratches, made when first needed
         self.at = self.TRIAL_FROM  # the next trial starts here
         self.size = 0  # heaps each half of the trial under way computes (0: none)
         self.alone = 0.0  # seconds a heap, on one thread, in the trial under way
         self.chosen = "solo"
+        self.skipped = 0  # trials skipped: the other cores were busy
+        self.seen = None  # the machine's last snapshot (kayles.engine._load)
 
     def half(self, length: int, stop: int) -> tuple[int, str | None]:
         """Where the next kernel call stops, and which half of a trial it is (None: none)."""
         if self.size:  # the second half: the crew
             return min(stop, length + self.size), "crew"
+        if length >= self.at // 2 and self.load is None and self.seen is None:
+            self.seen = self._snapshot()  # a look some heaps before the trial
         if length >= self.at:
             size = max(1 << 12, length // self.TRIAL_SHARE)
             if stop - length >= 2 * size:
+                free = self._free_cores() if self.chosen == "solo" else None
+                if free is not None and free < self.FREE_CORES:
+                    self.skipped += 1
+                    self.at = 2 * length
+                    return stop, None
                 self.size = size
                 return length + size, "solo"
         return stop, None
+
+    def _snapshot(self):
+        from . import _load
+
+        return _load.snapshot()
+
+    def _free_cores(self) -> float | None:
+        """The machine's cores others left free since the last look (None: not known)."""
+        if self.load is not None:
+            return self.load()
+        from . import _load
+
+        now = _load.snapshot()
+        cores = _load.cores()
+        busy = _load.others_busy(self.seen, now, cores, _load.ticks_a_second())
+        self.seen = now
+        return None if busy is None else cores - busy
 
     def scratch(self, half: str, kernel):
         if half == "solo":
@@ -98,6 +129,7 @@ class CrewTrials:
             return self.solo
         self.size = 0
         self.at = 2 * reached
+        self.seen = None  # the next look starts after the trial
         self.chosen = "crew" if seconds / heaps < self.TRIAL_GAIN * self.alone else "solo"
         return self.crew if self.chosen == "crew" else self.solo
 
