@@ -204,3 +204,36 @@ def test_hex_to_sets_each_digit_count_its_own_limit(tmp_path):
     refused = census("--hex-to", "4=2**16", "--stored")
     assert refused.returncode == 2 and refused.stdout == ""
     assert len(refused.stderr.splitlines()) == 1 and "1, 2 or 3" in refused.stderr
+
+
+def test_a_pass_whose_codes_failed_says_so(tmp_path):
+    """A pass some of whose codes failed (a 16-bit table's bound, say) is not finished, and
+    its '#' line and --stored's message count the failures apart from the codes not yet
+    done: the census without --stored tries them again."""
+    import subprocess
+    import sys
+
+    from kayles.storage.store import Store
+
+    db = tmp_path / "hex.sqlite"
+
+    def census(*extra: str) -> subprocess.CompletedProcess:
+        return subprocess.run([sys.executable, "-m", "kayles", "census", "--hex", "--digits",
+                               "1", "--to", "65536", "--db", str(db), "--jobs", "1", "--csv",
+                               "--hex-to", "2**16", *extra], capture_output=True, text=True,
+                              timeout=300)
+
+    with Store(db, make_parents=True) as store:  # 0.9 failed at 2**16, as a survey marks it
+        assert store.claim("0.9", 1 << 16) == "claimed"
+        store.fail("0.9", 1 << 16, "its values would pass 65,535")
+    first = subprocess.run([sys.executable, "-m", "kayles", "census", "--hex", "--digits", "1",
+                            "--to", "65536", "--db", str(db), "--jobs", "1", "--csv"],
+                           capture_output=True, text=True, timeout=300)
+    assert first.returncode == 0, first.stderr
+    shown = census("--stored")
+    assert shown.returncode == 0, shown.stderr
+    line = ("# the pass to 65,536 values is not finished: 0 of its 2 codes done, 1 failed "
+            "(the census without --stored tries them again and says why); each code's row "
+            "is the furthest the database holds")
+    assert line in shown.stdout.splitlines()[:4], shown.stdout[:600]
+    assert "0 of its 2 codes done, 1 failed" in shown.stderr

@@ -437,6 +437,13 @@ class Store:
             raise InputError(f"{self.name}: a row's code is not one kayles wrote")
         return codes
 
+    def failed_codes(self, codes: Iterable[str], limit: int) -> list[str]:
+        """Those of ``codes`` whose row at this ``max`` failed (a survey tries them again)."""
+        wanted = set(codes)
+        return [row[0] for row in self._db.execute(
+            "SELECT code FROM games WHERE max = ? AND status = 'failed' ORDER BY code",
+            (limit,)) if row[0] in wanted]
+
     def limits(self) -> dict[int, int]:
         """How many done rows there are at each ``max`` the file holds, ascending."""
         found = self._db.execute("SELECT max, COUNT(*) FROM games WHERE status = 'done' "

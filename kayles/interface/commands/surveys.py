@@ -343,7 +343,7 @@ def command_census(args, out) -> int:
             raise InputError(f"--further {code}: {too_long(values)}")
     path = args.db if args.db is not None else default_path()
     final, failures = {}, {}   # each code's furthest row; what failed
-    unfinished = []   # (a pass's values, its codes done, its codes) of passes not finished
+    unfinished = []   # passes not finished: (values, codes done, codes, codes failed)
     octal = [code for code in codes if is_octal(code)]
     # (codes, each pass's values, the nearest and furthest a row shown may come from, who
     # goes on): a code surveyed further into the database, up to --to, shows that row
@@ -387,7 +387,8 @@ def command_census(args, out) -> int:
                                                        seconds()[0], resumed=counter.resumed))
                         found = store.summaries(current, limit, keep=0)
                         if len(found) < len(current):
-                            unfinished.append((limit, len(found), len(current)))
+                            failed = len(store.failed_codes(current, limit))
+                            unfinished.append((limit, len(found), len(current), failed))
                         current = [code for code in current if code in found
                                    and goes_on(found[code])]
                     final.update(store.furthest(members, nearest, furthest, keep))
@@ -400,9 +401,10 @@ def command_census(args, out) -> int:
     for code, error in failures.items():
         sys.stderr.write(f"kayles census: {code}: {error}\n")
     if args.stored:
-        for limit, done, wanted in unfinished:
+        for limit, done, wanted, failed in unfinished:
             sys.stderr.write(f"kayles census: the pass to {limit:,} values is not finished: "
-                             f"{done:,} of its {counted(wanted, 'code')} done\n")
+                             f"{done:,} of its {counted(wanted, 'code')} done"
+                             f"{_failed_text(failed)}\n")
         missing = [code for code in codes if code not in final]
         if missing:
             has = "has" if len(missing) == 1 else "have"
@@ -476,9 +478,9 @@ class _Counter:
         self.shown.update(self.count)
 
 
-def _census_header(args, unfinished: list[tuple[int, int, int]] | None = None) -> str:
+def _census_header(args, unfinished: list[tuple[int, int, int, int]] | None = None) -> str:
     """The CSV's '#' lines: what made it, when and where, and (``unfinished``: (values, done,
-    codes) of each pass not finished) how far its passes are."""
+    codes, failed) of each pass not finished) how far its passes are."""
     import datetime
     import itertools
 
@@ -500,9 +502,9 @@ def _census_header(args, unfinished: list[tuple[int, int, int]] | None = None) -
                 "# checksum: the first 16 hex digits of the SHA-256 of the presentation, "
                 "P-portion and heaps' classes (kayles quotient --to heaps)\n")
     passes = "".join(f"# the pass to {limit:,} values is not finished: {done:,} of its "
-                     f"{counted(codes, 'code')} done; each code's row is the furthest the "
-                     "database holds\n"
-                     for limit, done, codes in unfinished or ())
+                     f"{counted(codes, 'code')} done{_failed_text(failed)}; each code's row "
+                     "is the furthest the database holds\n"
+                     for limit, done, codes, failed in unfinished or ())
     stored = " --stored" if args.stored else ""
     if args.hex:
         further = "".join(f" --hex-to {'' if k is None else f'{k}='}{n}" for k, n in args.hex_to)
@@ -523,6 +525,12 @@ def _census_header(args, unfinished: list[tuple[int, int, int]] | None = None) -
             "# status solved: preperiod and period proved; open: computed to 'computed' values"
             "\n# checksum: Fletcher-32 of G(0..values-1); class: the first code whose first "
             "65536 values are the same; settled: how far the row was computed\n")
+
+
+def _failed_text(failed: int) -> str:
+    """', N failed (...)' for a pass's codes that failed, or ''."""
+    return (f", {failed:,} failed (the census without --stored tries them again and says "
+            "why)" if failed else "")
 
 
 def _quotients(args, codes: list[str], pool, window: int, store) -> dict[str, dict] | None:
