@@ -176,6 +176,23 @@ def test_a_killed_dask_worker_loses_nothing(tmp_path, expected):
                             cluster.scheduler_address)
 
 
+def test_dasks_rescheduling_warning_is_not_shown():
+    """Dask's client warns "Couldn't gather 1 keys, rescheduling" when a worker is lost
+    while its result is fetched (the test above, when the kill lands then), and computes it
+    again: a survey on Dask keeps that quiet, errors still shown, the level given back."""
+    distributed = pytest.importorskip("distributed")
+    import logging
+
+    client_log = logging.getLogger("distributed.client")
+    before = client_log.level
+    with distributed.LocalCluster(n_workers=1, processes=False,
+                                  dashboard_address=None) as cluster:
+        with open_executor(dask=cluster.scheduler_address):
+            assert not client_log.isEnabledFor(logging.WARNING)
+            assert client_log.isEnabledFor(logging.ERROR)
+    assert client_log.level == before
+
+
 def kill_own_worker_at_06(code: str, limit: int):
     """summarise, except that 0.06 kills the process computing it, every time."""
     if code == "0.06":

@@ -119,11 +119,19 @@ def open_executor(jobs: int = 1, dask: str | None = None) -> Iterator[tuple[Exec
         except (OSError, TimeoutError, ValueError) as exc:
             raise InputError(f"cannot reach the Dask scheduler at {shown(dask)}: {exc}") \
                 from None
+        import logging
+
+        # "Couldn't gather 1 keys, rescheduling": a worker lost while its result was
+        # fetched, which Dask computes again (a survey ends well, quietly); errors still show
+        rescheduled = logging.getLogger("distributed.client")
+        level = rescheduled.level
+        rescheduled.setLevel(logging.ERROR)
         try:
             threads = sum(client.nthreads().values()) or 1
             yield client.get_executor(pure=False), 4 * threads
         finally:
             client.close()
+            rescheduled.setLevel(level)
     elif jobs == 1:
         yield _Here(), 1
     else:
