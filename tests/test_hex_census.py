@@ -209,10 +209,12 @@ def test_hex_to_sets_each_digit_count_its_own_limit(tmp_path):
 def test_a_pass_whose_codes_failed_says_so(tmp_path):
     """A pass some of whose codes failed (a 16-bit table's bound, say) is not finished, and
     its '#' line and --stored's message count the failures apart from the codes not yet
-    done: the census without --stored tries them again."""
+    done, and those past 16 bits apart from the rest (the errors stored are classified,
+    never shown): the census without --stored tries them again."""
     import subprocess
     import sys
 
+    from kayles.engine.cost import PAST_16_BITS
     from kayles.storage.store import Store
 
     db = tmp_path / "hex.sqlite"
@@ -225,7 +227,7 @@ def test_a_pass_whose_codes_failed_says_so(tmp_path):
 
     with Store(db, make_parents=True) as store:  # 0.9 failed at 2**16, as a survey marks it
         assert store.claim("0.9", 1 << 16) == "claimed"
-        store.fail("0.9", 1 << 16, "its values would pass 65,535")
+        store.fail("0.9", 1 << 16, f"65536 values of 0.9: {PAST_16_BITS} near heap 60000")
     first = subprocess.run([sys.executable, "-m", "kayles", "census", "--hex", "--digits", "1",
                             "--to", "65536", "--db", str(db), "--jobs", "1", "--csv"],
                            capture_output=True, text=True, timeout=300)
@@ -233,7 +235,15 @@ def test_a_pass_whose_codes_failed_says_so(tmp_path):
     shown = census("--stored")
     assert shown.returncode == 0, shown.stderr
     line = ("# the pass to 65,536 values is not finished: 0 of its 2 codes done, 1 failed "
-            "(the census without --stored tries them again and says why); each code's row "
-            "is the furthest the database holds")
-    assert line in shown.stdout.splitlines()[:4], shown.stdout[:600]
-    assert "0 of its 2 codes done, 1 failed" in shown.stderr
+            "(all because their values would pass 65,535, a 16-bit table's bound; the census "
+            "without --stored tries failed codes again and says why); each code's row is the "
+            "furthest the database holds")
+    assert line in shown.stdout.splitlines()[:4], shown.stdout[:800]
+    assert "0 of its 2 codes done, 1 failed (all because" in shown.stderr
+    with Store(db) as store:  # another failure: counted, not shown
+        assert store.claim("0.E", 1 << 16) == "claimed"
+        store.fail("0.E", 1 << 16, "a worker was lost\n# forged line")
+    shown = census("--stored")
+    assert ("0 of its 2 codes done, 2 failed (1 because their values would pass 65,535, "
+            "a 16-bit table's bound; the census") in shown.stdout
+    assert "forged" not in shown.stdout + shown.stderr

@@ -23,10 +23,11 @@ from __future__ import annotations
 from ._numbers import brief
 from .limits import memory, size_text
 
-__all__ = ["VALUE_LIMIT", "bytes_needed", "largest_fitting", "predicted_largest", "refusal",
-           "row_sets"]
+__all__ = ["PAST_16_BITS", "VALUE_LIMIT", "bytes_needed", "largest_fitting",
+           "predicted_largest", "refusal", "row_sets"]
 
 VALUE_LIMIT = 1 << 16  # nimbers are stored as unsigned 16-bit integers
+PAST_16_BITS = "its values would pass 65,535 (a 16-bit table's)"  # refusal's words for that
 NONE, ALL_DIFFERENT, NOT_ALL_SAME, ALL_SAME = range(4)  # rules.MARK_CODES
 MIN_ROOM = 64  # the kernel's first room, in rows
 ACCUMULATORS = 64 * 8  # rows of the unions' accumulators (KAYLES_AHEAD heaps' 8 classes)
@@ -106,8 +107,7 @@ def refusal(name: str, rules, largest: int, computed: int, n: int) -> str:
     most = largest_fitting(rules, largest, computed, allowed)
     growth = f"(their growth measured on the first {computed:,}: up to {largest:,})"
     if top >= VALUE_LIMIT:
-        why = (f"its values would pass 65,535 (a 16-bit table's) near heap "
-               f"{brief(computed * (VALUE_LIMIT - 1) // largest)}")
+        why = f"{PAST_16_BITS} near heap {brief(computed * (VALUE_LIMIT - 1) // largest)}"
     else:
         why = (f"it needs about {size_text(need)} of memory ({row_sets(rules)} rows of "
                f"{_width(top) * 64:,} values a heap), and {source} is {size_text(allowed)}")

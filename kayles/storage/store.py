@@ -437,12 +437,15 @@ class Store:
             raise InputError(f"{self.name}: a row's code is not one kayles wrote")
         return codes
 
-    def failed_codes(self, codes: Iterable[str], limit: int) -> list[str]:
-        """Those of ``codes`` whose row at this ``max`` failed (a survey tries them again)."""
+    def failed_codes(self, codes: Iterable[str], limit: int) -> dict[str, str]:
+        """Those of ``codes`` whose row at this ``max`` failed (a survey tries them again),
+        each with its error as stored ('' where it is not text): to be classified, not shown
+        (a file may be hostile)."""
         wanted = set(codes)
-        return [row[0] for row in self._db.execute(
-            "SELECT code FROM games WHERE max = ? AND status = 'failed' ORDER BY code",
-            (limit,)) if row[0] in wanted]
+        return {code: error if isinstance(error, str) else "" for code, error in
+                self._db.execute("SELECT code, error FROM games WHERE max = ? AND "
+                                 "status = 'failed' ORDER BY code", (limit,))
+                if code in wanted}
 
     def limits(self) -> dict[int, int]:
         """How many done rows there are at each ``max`` the file holds, ascending."""

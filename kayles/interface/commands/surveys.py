@@ -306,6 +306,7 @@ def command_census(args, out) -> int:
         summary_markdown,
     )
     from ...analysis.executors import open_executor, survey
+    from ...engine.cost import PAST_16_BITS
     from ...engine.limits import too_long
     from ...storage.store import Store, default_path
     from ..progress import bar, seconds
@@ -343,7 +344,8 @@ def command_census(args, out) -> int:
             raise InputError(f"--further {code}: {too_long(values)}")
     path = args.db if args.db is not None else default_path()
     final, failures = {}, {}   # each code's furthest row; what failed
-    unfinished = []   # passes not finished: (values, codes done, codes, codes failed)
+    # passes not finished: (values, codes done, codes, (codes failed, of them past 16 bits))
+    unfinished = []
     octal = [code for code in codes if is_octal(code)]
     # (codes, each pass's values, the nearest and furthest a row shown may come from, who
     # goes on): a code surveyed further into the database, up to --to, shows that row
@@ -387,8 +389,9 @@ def command_census(args, out) -> int:
                                                        seconds()[0], resumed=counter.resumed))
                         found = store.summaries(current, limit, keep=0)
                         if len(found) < len(current):
-                            failed = len(store.failed_codes(current, limit))
-                            unfinished.append((limit, len(found), len(current), failed))
+                            failed = store.failed_codes(current, limit).values()
+                            unfinished.append((limit, len(found), len(current), (
+                                len(failed), sum(PAST_16_BITS in error for error in failed))))
                         current = [code for code in current if code in found
                                    and goes_on(found[code])]
                     final.update(store.furthest(members, nearest, furthest, keep))
@@ -478,7 +481,7 @@ class _Counter:
         self.shown.update(self.count)
 
 
-def _census_header(args, unfinished: list[tuple[int, int, int, int]] | None = None) -> str:
+def _census_header(args, unfinished: list[tuple[int, int, int, tuple]] | None = None) -> str:
     """The CSV's '#' lines: what made it, when and where, and (``unfinished``: (values, done,
     codes, failed) of each pass not finished) how far its passes are."""
     import datetime
@@ -527,10 +530,16 @@ def _census_header(args, unfinished: list[tuple[int, int, int, int]] | None = No
             "65536 values are the same; settled: how far the row was computed\n")
 
 
-def _failed_text(failed: int) -> str:
-    """', N failed (...)' for a pass's codes that failed, or ''."""
-    return (f", {failed:,} failed (the census without --stored tries them again and says "
-            "why)" if failed else "")
+def _failed_text(failed: tuple[int, int]) -> str:
+    """', N failed (...)' for a pass's codes that failed ((how many, how many of them
+    because their values would pass 16 bits)), or ''."""
+    count, past_16_bits = failed
+    if not count:
+        return ""
+    bound = (f"{'all' if past_16_bits == count else past_16_bits} because their values "
+             "would pass 65,535, a 16-bit table's bound; " if past_16_bits else "")
+    return (f", {count:,} failed ({bound}the census without --stored tries failed codes "
+            "again and says why)")
 
 
 def _quotients(args, codes: list[str], pool, window: int, store) -> dict[str, dict] | None:
