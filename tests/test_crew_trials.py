@@ -69,23 +69,29 @@ def test_the_values_are_one_threads_whichever_the_verdict(monkeypatch, game, gai
 
 def test_a_trial_is_skipped_beside_busy_cores():
     """Fewer than FREE_CORES cores free since the last look: no trial, one thread goes on
-    to the next doubling, where the machine is looked at again; a crew already chosen
-    always gets its trial (that is how it goes back to one thread)."""
+    to the next checkpoint (about twice as far, often a heap or two short), where the
+    machine is looked at again; a crew already chosen always gets its trial (that is how
+    it goes back to one thread)."""
     free = [1.0]
     trials = CrewTrials(2, load=lambda: free[0])
     start = CrewTrials.TRIAL_FROM
     assert trials.half(start, 1 << 20) == (1 << 20, None)
-    assert trials.skipped == 1 and trials.at == 2 * start and trials.chosen == "solo"
-    assert trials.half(2 * start - 1, 1 << 20) == (1 << 20, None)  # before the doubling
+    assert trials.skipped == 1 and trials.chosen == "solo"
+    assert trials.half(start + start // 2 - 1, 1 << 20) == (1 << 20, None)  # too soon
+    assert trials.skipped == 1
+    checkpoint = 2 * start - 2  # the next checkpoint, a little short of the doubling
+    assert trials.half(checkpoint, 1 << 20) == (1 << 20, None)  # looked again: still busy
+    assert trials.skipped == 2
     free[0] = 1.6  # others left more than FREE_CORES free: the trial runs
-    size = max(1 << 12, 2 * start // CrewTrials.TRIAL_SHARE)
-    assert trials.half(2 * start, 1 << 20) == (2 * start + size, "solo")
+    checkpoint = 4 * start - 3
+    size = max(1 << 12, checkpoint // CrewTrials.TRIAL_SHARE)
+    assert trials.half(checkpoint, 1 << 22) == (checkpoint + size, "solo")
     trials.solo, trials.crew = "the solo scratch", "the crew scratch"
-    trials.timed("solo", 1.0, size, 2 * start + size)
-    trials.half(2 * start + size, 1 << 20)
-    assert trials.timed("crew", 0.5, size, 2 * start + 2 * size) == "the crew scratch"
+    trials.timed("solo", 1.0, size, checkpoint + size)
+    trials.half(checkpoint + size, 1 << 22)
+    assert trials.timed("crew", 0.5, size, checkpoint + 2 * size) == "the crew scratch"
     free[0] = 0.0
-    assert trials.half(trials.at, 1 << 22)[1] == "solo" and trials.skipped == 1
+    assert trials.half(trials.at, 1 << 23)[1] == "solo" and trials.skipped == 2
 
 
 def test_no_free_cores_known_means_the_trial_runs():

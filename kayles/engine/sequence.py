@@ -92,8 +92,8 @@ class CrewTrials:
                 free = self._free_cores() if self.chosen == "solo" else None
                 if free is not None and free < self.FREE_CORES:
                     self.skipped += 1
-                    self.at = 2 * length
-                    return stop, None
+                    self.at = length + length // 2  # a look at the next checkpoint (about
+                    return stop, None               # 2 * length, often a heap or two short)
                 self.size = size
                 return length + size, "solo"
         return stop, None
