@@ -48,14 +48,15 @@ extras: $(EXTRAS)
 build: $(CORE)
 
 KERNEL_SOURCES := $(wildcard ext/*.pyx ext/*.pxd ext/core/*.pxi ext/src/*.c ext/src/*.h)
+MODULES := $(patsubst ext/%.pyx,%,$(wildcard ext/*.pyx))  # each ext/<name>.pyx: kayles.kernels.<name>
 
 # A failed compile leaves the pure-Python core in charge: setup.py says so loudly, and the
-# stamp is written only when both modules were built, so the next make tries again.
+# stamp is written only when every module was built, so the next make tries again.
 $(CORE): $(KERNEL_SOURCES) setup.py $(READY)
 	$(PY) setup.py -q build_ext --inplace
 	@mkdir -p build
-	@if ls kayles/engine/_core.*so kayles/engine/_misere.*so kayles/engine/_quotient.*so kayles/engine/_takebreak.*so >/dev/null 2>&1; then touch $@; \
-	else echo "kayles: no compiled core: make will try again"; fi
+	@if for module in $(MODULES); do ls kayles/kernels/$$module.*so || exit 1; done >/dev/null 2>&1; \
+	then touch $@; else echo "kayles: no compiled core: make will try again"; fi
 
 # Kayles-xox is a sh launcher, not a '#!python' script: CPython stops with a 4-line "Fatal
 # Python error" before any of our code runs when its standard input is a directory
@@ -82,8 +83,8 @@ test-pure: Kayles-xox $(EXTRAS) $(LAUNCHER)
 # STRESS_TESTS (default: the tests that start threads, processes and servers; STRESS_TESTS=tests
 # for all), each beside one busy loop a core; the first failure stops it and shows its log.
 RUNS ?= 20
-STRESS_TESTS ?= tests/test_threads.py tests/test_api_threads.py tests/test_bounded.py tests/test_serve.py tests/test_web.py \
-	tests/test_reliability.py tests/test_long_run.py tests/test_cli_xox.py tests/test_long_run_command.py
+STRESS_TESTS ?= tests/kernels/test_threads.py tests/test_api_threads.py tests/kernels/test_bounded.py tests/interface/test_serve.py tests/interface/test_web.py \
+	tests/interface/test_reliability.py tests/analysis/test_long_run.py tests/interface/test_cli_xox.py tests/interface/test_long_run_command.py
 stress: Kayles-xox $(EXTRAS) $(LAUNCHER)
 	@hogs=""; for core in $$(seq $$(nproc)); do yes >/dev/null & hogs="$$hogs $$!"; done; \
 	trap "kill $$hogs" EXIT; \
@@ -117,7 +118,7 @@ build/test_kernels_portable: ext/tests/test_kernels.c $(wildcard ext/src/*.c ext
 # there once more with FLAGS (the in-place build is untouched), for -o pythonpath=DIR.
 define core_built_in
 	rm -rf $(1) && mkdir -p $(1)
-	cp -r kayles $(1)/kayles && rm -f $(1)/kayles/engine/*.so
+	cp -r kayles $(1)/kayles && rm -f $(1)/kayles/kernels/*.so
 	CFLAGS="-O1 -g $(2)" LDFLAGS="$(2)" $(PY) setup.py -q \
 		build_clib --build-clib $(1)/clib --build-temp $(1)/temp \
 		build_ext --build-lib $(1) --build-temp $(1)/temp
@@ -126,9 +127,9 @@ endef
 # The compiled core built once more under the sanitizers, in build/sanitize, and the
 # kernel tests run on it: both twins, the C loops checked.
 SANITIZED := build/sanitize
-KERNEL_TESTS := tests/test_kernels.py tests/test_twins.py tests/test_masks.py tests/test_misere.py \
-	tests/test_bounded.py tests/test_quotient.py tests/test_threads.py tests/test_kernel_args.py \
-	tests/test_codes.py
+KERNEL_TESTS := tests/kernels/test_kernels.py tests/kernels/test_twins.py tests/kernels/test_masks.py tests/analysis/test_misere.py \
+	tests/kernels/test_bounded.py tests/analysis/test_quotient.py tests/kernels/test_threads.py tests/kernels/test_kernel_args.py \
+	tests/engine/test_codes.py
 sanitize: $(READY)
 	$(call core_built_in,$(SANITIZED),$(SANITIZERS))
 	LD_PRELOAD="$$($(CC) -print-file-name=libasan.so) $$($(CC) -print-file-name=libubsan.so)" \
@@ -141,9 +142,9 @@ sanitize: $(READY)
 # its locks are seen through the pthread calls TSan intercepts.  The first report stops
 # the run.  One race is meant (ext/tsan.supp says which and why).
 TSANITIZED := build/tsan
-CREW_TESTS := tests/test_threads.py tests/test_api_threads.py \
-	tests/test_bounded.py::test_bounded_crews_stop_where_one_thread_stops \
-	tests/test_bounded.py::test_twins_agree_on_bounded_runs
+CREW_TESTS := tests/kernels/test_threads.py tests/test_api_threads.py \
+	tests/kernels/test_bounded.py::test_bounded_crews_stop_where_one_thread_stops \
+	tests/kernels/test_bounded.py::test_twins_agree_on_bounded_runs
 tsan: $(READY)
 	$(call core_built_in,$(TSANITIZED),-fsanitize=thread)
 	LD_PRELOAD="$$($(CC) -print-file-name=libtsan.so)" \
@@ -190,7 +191,7 @@ docs: $(DOCS)
 screenshots: $(EXTRAS)
 	rm -rf build/screenshots && mkdir -p build/screenshots
 	KAYLES_REQUIRE_BROWSER=1 KAYLES_SCREENSHOTS=build/screenshots \
-		$(PY) -m pytest -q -p no:cacheprovider tests/test_web_browser.py
+		$(PY) -m pytest -q -p no:cacheprovider tests/interface/test_web_browser.py
 	mkdir -p docs/screenshots && cp build/screenshots/*.png docs/screenshots/
 
 bench: Kayles-xox
@@ -204,6 +205,6 @@ lint: $(READY)
 	$(PY) -m ruff check kayles tests benchmarks
 
 clean:
-	rm -rf build kayles/engine/*.so ext/_core.c ext/_misere.c ext/_quotient.c ext/_takebreak.c ext/*.html \
+	rm -rf build kayles/kernels/*.so $(patsubst %,ext/%.c,$(MODULES)) ext/*.html \
 		Kayles-xox .pytest_cache \
 		.hypothesis *.egg-info

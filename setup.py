@@ -1,8 +1,8 @@
-"""Build the optional compiled core: kayles.engine._core, _misere and _quotient.
+"""Build the optional compiled core: the modules of MODULES, kayles.kernels._core and the rest.
 
-ext/src/*.c (the vector kernels) become the static library kayles_kernels,
-compiled with the warnings on; ext/_core.pyx and ext/_misere.pyx become the
-extension modules, linked against it.  Without Cython the C that Cython made
+ext/src/*.c (the C kernels) become the static library kayles_kernels, compiled with
+the warnings on; each ext/<name>.pyx of MODULES becomes the extension module
+kayles.kernels.<name>, linked against it.  Without Cython the C that Cython made
 (shipped in the source distribution) is compiled instead.  Without a C compiler
 the package still installs and runs in pure mode: the build says so loudly, and
 so does the package, on stderr, whenever a long computation runs on the pure core.
@@ -26,7 +26,7 @@ except ImportError:  # no Cython: the shipped C, or pure mode
     cythonize = None
 
 KERNELS = "kayles_kernels"
-MODULES = ["_core", "_misere", "_quotient", "_takebreak"]  # ext/<name>.pyx -> kayles.engine.<name>
+MODULES = sorted(os.path.basename(path)[:-4] for path in glob("ext/*.pyx"))  # -> kayles.kernels.<name>
 
 
 def _unix(compiler) -> bool:
@@ -93,7 +93,7 @@ def _extensions() -> list:
             return []
     # depends: a changed kernel relinks the modules (build_clib rebuilds only the library)
     kernels = sorted(glob("ext/src/*.c") + glob("ext/src/*.h"))
-    extensions = [Extension(f"kayles.engine.{name}", [path], include_dirs=["ext/src"],
+    extensions = [Extension(f"kayles.kernels.{name}", [path], include_dirs=["ext/src"],
                             libraries=[KERNELS], depends=kernels)
                   for name, path in sources.items()]
     if cythonize is None:

@@ -31,9 +31,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from engine import drawn_codes  # noqa: E402
 from kernels import machine  # noqa: E402  (it puts ROOT on sys.path)
 
-from kayles.engine import _core  # noqa: E402
 from kayles.engine.codes import get_game  # noqa: E402
 from kayles.engine.sequence import Sequence  # noqa: E402
+from kayles.kernels import _core  # noqa: E402
 
 CHILD = r"""
 import json, sys, time

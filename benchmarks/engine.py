@@ -57,10 +57,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from kernels import machine, median_time, table_run  # noqa: E402  (it puts ROOT on sys.path)
 
-from kayles.engine import _core, _core_pure  # noqa: E402
 from kayles.engine.codes import get_game  # noqa: E402
 from kayles.engine.rules import encode  # noqa: E402
-from kayles.engine.spectrum import mask_text  # noqa: E402
+from kayles.kernels import _core  # noqa: E402
+from kayles.kernels.pure import _core as _core_pure  # noqa: E402
+from kayles.kernels.spectrum import mask_text  # noqa: E402
 
 CHILD = r"""
 import json, resource, sys, time

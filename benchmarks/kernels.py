@@ -22,10 +22,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from kayles.engine import _core, _core_pure  # noqa: E402
-from kayles.engine.limits import cpu_model  # noqa: E402
 from kayles.engine.rules import GAMES, encode  # noqa: E402
 from kayles.engine.sequence import Sequence, _new_table  # noqa: E402
+from kayles.kernels import _core  # noqa: E402
+from kayles.kernels.limits import cpu_model  # noqa: E402
+from kayles.kernels.pure import _core as _core_pure  # noqa: E402
 
 XOX = encode(GAMES["kayles-xox"].kinds)
 

@@ -21,8 +21,9 @@ sys.path.insert(0, str(ROOT))
 from kernels import machine  # noqa: E402
 
 from kayles.analysis.misere import Solver  # noqa: E402
-from kayles.engine import _misere, _misere_pure  # noqa: E402
 from kayles.engine.codes import get_game  # noqa: E402
+from kayles.kernels import _misere  # noqa: E402
+from kayles.kernels.pure import _misere as _misere_pure  # noqa: E402
 
 CASES = [
     ("misère Kayles, heap 34 + three *2", "kayles", lambda s: s.value([34], 3)),

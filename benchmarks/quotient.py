@@ -17,7 +17,7 @@ left out) is set beside the compiled kernel's.  Nothing here asserts a time: it 
 as --memory (one table or walk) and --states allow: per heap the order, |P|, seconds and the
 process's peak RSS so far, then the bytes an element of the last quotient costs.  --keep FILE
 writes the last quotient of each (presentation, P-portion, checksum) with the command, date
-and machine: the test data tests/test_misere_census.py derives again.
+and machine: the test data tests/analysis/test_misere_census.py derives again.
 """
 
 from __future__ import annotations
@@ -38,8 +38,9 @@ sys.path.insert(0, str(ROOT))
 from kernels import machine  # noqa: E402
 
 from kayles.analysis.quotient import quotient  # noqa: E402
-from kayles.engine import _quotient, _quotient_pure  # noqa: E402
 from kayles.engine.rules import parse_octal  # noqa: E402
+from kayles.kernels import _quotient  # noqa: E402
+from kayles.kernels.pure import _quotient as _quotient_pure  # noqa: E402
 
 CASES = [  # (octal code, --max-heap)
     ("0.77", 400),  # Kayles: solved at heap 166 (order 40)
@@ -121,7 +122,7 @@ def frontier(cases: list[str], states: int, memory: int, keep: str | None,
     if plot:
         draw_growth(growth, plot)
     if keep:
-        from kayles.engine.limits import cpu_model
+        from kayles.kernels.limits import cpu_model
         from kayles.storage._files import write_atomically
 
         made = {"command": "benchmarks/quotient.py " + " ".join(sys.argv[1:]),
@@ -200,7 +201,7 @@ def main() -> None:
         census_sample(args.cgsuite, args.census_sample, args.sample, args.seed)
         return
     if args.frontier:
-        from kayles.engine.limits import parse_size
+        from kayles.kernels.limits import parse_size
 
         print(machine())
         frontier(args.frontier, args.states, parse_size(args.memory, "--memory"), args.keep,

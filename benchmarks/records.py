@@ -47,14 +47,14 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from kernels import machine  # noqa: E402  (kernels.py puts ROOT on sys.path)
 
-from kayles.engine import _core  # noqa: E402
+from kayles.kernels import _core  # noqa: E402
 
 PUBLISHED = json.loads((ROOT / "tests" / "data" / "published_frequencies.json").read_text())
 GAMES = (".167", ".161", ".014", ".034", ".172", "grundy")
 
 FULL_CHILD = r"""
 import json, sys, time
-from kayles.engine._impl import kernel
+from kayles.kernels.chooser import kernel
 from kayles.engine.checksum import fletcher32
 from kayles.engine.rules import encode
 from kayles.engine.codes import get_game

@@ -53,10 +53,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from kernels import machine  # noqa: E402  (it puts the repository on sys.path)
 
-from kayles.engine import _takebreak, _takebreak_pure  # noqa: E402
 from kayles.engine.codes import get_game  # noqa: E402
 from kayles.engine.rules import encode_takebreak  # noqa: E402
 from kayles.engine.sequence import Sequence  # noqa: E402
+from kayles.kernels import _takebreak  # noqa: E402
+from kayles.kernels.pure import _takebreak as _takebreak_pure  # noqa: E402
 
 FAMOUS = ("0.3F", "0.9", "0.F6")
 HEAPS = 1 << 12  # G(0..HEAPS), as the anchor's nimValues(HEAPS) fills it
@@ -105,7 +106,7 @@ def anchor_time(anchor: str, code: str, heaps: int) -> tuple[float, int]:
 OCTAL_CHILD = r"""
 import json, sys, time
 sys.path.insert(0, sys.argv[1])
-from kayles.engine import _core
+from kayles.kernels import _core  # noqa: E402
 try:
     from kayles.engine.codes import get_game
 except ImportError:  # a build before the code language
@@ -151,7 +152,7 @@ def octal_before_after(before: Path, seed: int, repeats: int) -> None:
 TAKEBREAK_CHILD = r"""
 import json, sys, time
 sys.path.insert(0, sys.argv[1])
-from kayles.engine import _takebreak
+from kayles.kernels import _takebreak  # noqa: E402
 from kayles.engine.codes import get_game
 from kayles.engine.rules import encode_takebreak
 count, vector = int(sys.argv[3]), sys.argv[4]

@@ -36,10 +36,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from kayles.engine import _core  # noqa: E402  (the compiled core: this measures threads)
 from kayles.engine.checksum import fletcher32  # noqa: E402
 from kayles.engine.codes import get_game  # noqa: E402
 from kayles.engine.rules import encode  # noqa: E402
+from kayles.kernels import _core  # noqa: E402  (the compiled core: this measures threads)
 
 
 def machine(vector: str) -> str:

@@ -1,9 +1,9 @@
 # cython: language_level=3
 """What the compiled kernels share: value types, the game's limits, move kinds, growth.
 
-kayles/engine/_constants.py holds the same limits for Python (rules.py refuses a game
+kayles/kernels/constants.py holds the same limits for Python (rules.py refuses a game
 that does not fit); C arrays need them at compile time, so they are restated
-here once, and tests/test_kernels.py checks that both twins accept exactly them.
+here once, and tests/kernels/test_kernels.py checks that both twins accept exactly them.
 """
 
 from cpython.pythread cimport (
@@ -22,10 +22,10 @@ ctypedef unsigned long long word_t  # a one-hot set of values below 64
 
 cdef enum:
     VALUE_LIMIT = 65536   # nimbers are stored as unsigned 16-bit integers
-    MAX_KINDS = 64        # move kinds in one game (kayles/engine/_constants.py)
-    MAX_KEPT = 8          # kept 'o' runs in one pattern (kayles/engine/_constants.py)
-    MAX_SPAN = 64         # the widest move (kayles/engine/_constants.py)
-    PIN = <int> c'x'      # a standing pin in a row (kayles/engine/_constants.py)
+    MAX_KINDS = 64        # move kinds in one game (kayles/kernels/constants.py)
+    MAX_KEPT = 8          # kept 'o' runs in one pattern (kayles/kernels/constants.py)
+    MAX_SPAN = 64         # the widest move (kayles/kernels/constants.py)
+    PIN = <int> c'x'      # a standing pin in a row (kayles/kernels/constants.py)
 
 
 cdef struct Kind:           # one move kind, as rules.encode gives it

@@ -1,7 +1,7 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, initializedcheck=False, cdivision=True, embedsignature=True
 """The compiled kernels of nim-sequences: Grundy tables, masks, periods, and row moves.
 
-kayles/engine/_core_pure.py is the twin: same names, arguments, results and errors.
+kayles/kernels/pure/_core.py is the twin: same names, arguments, results and errors.
 Tables are writable buffers of unsigned 16-bit nimbers; kinds are the tuples of
 rules.encode: (span, kept, leave_mask, unequal).  The vector loops are C
 (ext/src/, declared in ext/_kernels.pxd); the shared types, limits and move
@@ -30,6 +30,7 @@ from libc.stdlib cimport calloc, free
 from libc.string cimport memcmp, memcpy, memset
 
 from _common cimport (
+    MAX_KEPT,
     MAX_KINDS,
     MAX_SPAN,
     PIN,
@@ -55,12 +56,17 @@ cdef extern from "Python.h":
     int PyErr_CheckSignals()   # -1 with the handler's exception set
     PyObject* PyObject_CallNoArgs(object callable)   # NULL with the exception set
     void Py_DecRef(PyObject* result)
-from kayles.engine import limits as _limits
-from kayles.engine._environ import getenv
+from kayles.kernels import limits as _limits
+from kayles._environ import getenv
 
-if _limits.THREADS.high != MAX_THREADS:  # one limit, stated for C (kernels.h) and Python (_constants)
-    raise ImportError(f"kernels.h allows {MAX_THREADS} threads, kayles/engine/_constants.py "
+if _limits.THREADS.high != MAX_THREADS:  # one limit, stated for C (kernels.h) and Python
+    raise ImportError(f"kernels.h allows {MAX_THREADS} threads, kayles/kernels/constants.py "
                       f"{_limits.THREADS.high}: rebuild")
+
+# What this module was built with, for tests/kernels/test_constants.py to compare with
+# kayles/kernels/constants.py (their one home in Python).
+CONSTANTS = {"VALUE_LIMIT": VALUE_LIMIT, "MAX_KINDS": MAX_KINDS, "MAX_KEPT": MAX_KEPT,
+             "MAX_SPAN": MAX_SPAN, "PIN": PIN, "MAX_THREADS": MAX_THREADS}
 
 
 cdef enum:
@@ -452,7 +458,7 @@ cdef bint signalled(Sparse* st, long long work) noexcept nogil:
     Terminated): looked at once SIGNAL_WORK pairs have been done since the last look, so a
     long call answers Ctrl-C and SIGTERM within a fraction of a second.  A handler that only
     takes note (a long run's) lets the call go on.  Then the interrupt hook of
-    kayles.engine.limits (a server's time cap), which raises to end the call.  The exception
+    kayles.kernels.limits (a server's time cap), which raises to end the call.  The exception
     stays set for the call's def to raise (raise_signalled); only the main thread runs
     handlers (others: never), the hook runs in any."""
     cdef PyObject* result

@@ -1,7 +1,7 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, initializedcheck=False, cdivision=True, embedsignature=True
 """The compiled misère search: values of whole positions by exhaustive, memoised search.
 
-kayles/engine/_misere_pure.py is the twin (same names, results and errors) and says what
+kayles/kernels/pure/_misere.py is the twin (same names, results and errors) and says what
 the search computes and which reductions it makes.
 
 Misère Grundy values v of positions: a multiset of game heaps, plus ``twos`` nim
@@ -20,7 +20,7 @@ written and before each key stored, as the twin counts them): past it, ValueErro
 The search runs without the GIL, taking it every LOOK_WORDS words of work (each key
 written or looked up counts its words: some 1-5 ms, however many or large the heaps, one
 position's options included) to look at Ctrl-C and at the interrupt hook
-(kayles.engine.limits.set_interrupt), and to raise.
+(kayles.kernels.limits.set_interrupt), and to raise.
 """
 
 from cpython.exc cimport PyErr_CheckSignals
@@ -36,8 +36,8 @@ from libc.string cimport memcmp, memcpy, memset
 
 from _common cimport MAX_KINDS, Kind, allows, hold, load_kinds, reserve
 
-from kayles.engine import _kernel_args as _args
-from kayles.engine import limits as _limits
+from kayles.kernels import checks as _args
+from kayles.kernels import limits as _limits
 from kayles.errors import ResourceError
 
 cdef enum:
@@ -47,8 +47,8 @@ cdef enum:
     EMPTY_SLOT = 0xFFFFFFFF  # a slot's offset when it holds no key
     FIRST_SLOTS = 1024       # table size to start with (a power of two)
     LOOK_WORDS = 1 << 22     # words of work between looks at signals and the hook
-    WORDS_PER_POSITION = 16  # the budget's weight: kayles/engine/_constants.py (a test checks)
-    WORDS_SLACK = 65536      # ... and its room beyond that (kayles/engine/_constants.py)
+    WORDS_PER_POSITION = 16  # the budget's weight: kayles/kernels/constants.py (a test checks)
+    WORDS_SLACK = 65536      # ... and its room beyond that (kayles/kernels/constants.py)
 
 
 cdef struct Slot:
@@ -431,7 +431,7 @@ cdef int search(MisereMemo memo) except -1 nogil:
 def misere_layers_agree(memo, low, high):
     """Whether every position stored with ``high`` nim heaps *2 has the value it has with ``low``.
 
-    See kayles/engine/_misere_pure.py for why that proves the values alternate from ``low`` on.
+    See kayles/kernels/pure/_misere.py for why that proves the values alternate from ``low`` on.
     """
     _args.check_memo(memo, MisereMemo)
     low = _args.check_count(low, "low")

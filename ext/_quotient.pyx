@@ -1,7 +1,7 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, initializedcheck=False, cdivision=True, embedsignature=True
 """The compiled misère-quotient kernels: state walks, marking, minimization.
 
-kayles/engine/_quotient_pure.py is the twin (same names, results, order of work and errors) and
+kayles/kernels/pure/_quotient.py is the twin (same names, results, order of work and errors) and
 says what they compute.  Here a state is an element ``x`` and a set ``U`` kept as its
 sorted elements (a state costs 4 bytes per element of U, not a bit per element of the
 monoid), in one arena; an open-addressing table (linear probing, at most half full)
@@ -22,9 +22,9 @@ from libc.string cimport memcmp, memcpy, memset
 
 from _common cimport reserve
 
-from kayles.engine import _kernel_args as _args
-from kayles.engine import limits as _limits
-from kayles.engine._constants import STATE_ENTRIES as _STATE_ENTRIES
+from kayles.kernels import checks as _args
+from kayles.kernels import limits as _limits
+from kayles.kernels.constants import STATE_ENTRIES as _STATE_ENTRIES
 
 cdef Py_ssize_t STATE_ENTRIES = _STATE_ENTRIES  # a stored state's room besides its set
 
@@ -225,7 +225,7 @@ cdef struct Flat:   # _Behaviours' arrays, for the walks without the GIL
 
 cdef class _Behaviours:
     """The heaps' behaviours as flat arrays: images, and options' images (CSR), as columns
-    of a table with rows of ``stride`` entries (see kayles/engine/_quotient_pure.py)."""
+    of a table with rows of ``stride`` entries (see kayles/kernels/pure/_quotient.py)."""
     cdef int count
     cdef int widest  # the most options of one behaviour
     cdef Py_ssize_t stride
@@ -367,7 +367,7 @@ cdef Py_ssize_t path_of(const int[::1] parent, const int[::1] letter, Py_ssize_t
 def candidates(const int[::1] trans, Py_ssize_t width, const int[::1] parent,
                const int[::1] letter, const unsigned char[::1] p, const int[::1] table,
                Py_ssize_t stride, options, bint lost):
-    """See kayles/engine/_quotient_pure.py."""
+    """See kayles/kernels/pure/_quotient.py."""
     cdef const int[::1] option_columns = _args.for_candidates(trans, width, parent, letter, p,
                                                               table, stride, options, None)
     cdef Py_ssize_t n = parent.shape[0], count = len(option_columns), x, y, k, a, length
@@ -420,7 +420,7 @@ def candidates(const int[::1] trans, Py_ssize_t width, const int[::1] parent,
 
 def grow(const int[::1] table, Py_ssize_t n, Py_ssize_t stride, const unsigned char[::1] p,
          behaviours, xs, us, int first, Py_ssize_t limit, Py_ssize_t room):
-    """See kayles/engine/_quotient_pure.py."""
+    """See kayles/kernels/pure/_quotient.py."""
     behaviours = _args.for_walk(table, n, p, behaviours, limit, stride, entries=None)
     xs, us = _args.for_grow(n, behaviours, xs, us, first, room, None)
     entries(table, n, "a product")
@@ -509,7 +509,7 @@ cdef inline void settle_flag(unsigned char* p, int x, const int* u,
 
 def mark(const int[::1] table, Py_ssize_t n, Py_ssize_t stride, unsigned char[::1] p, behaviours,
          Py_ssize_t limit):
-    """See kayles/engine/_quotient_pure.py (the walk of _lex_walk, with frames per depth)."""
+    """See kayles/kernels/pure/_quotient.py (the walk of _lex_walk, with frames per depth)."""
     behaviours = _args.for_walk(table, n, p, behaviours, limit, stride, 2, None)
     entries(table, n, "a product")
     flag_entries(p, 2)
@@ -577,7 +577,7 @@ def mark(const int[::1] table, Py_ssize_t n, Py_ssize_t stride, unsigned char[::
 
 def least_failure(const int[::1] table, Py_ssize_t n, Py_ssize_t stride,
                   const unsigned char[::1] p, behaviours, Py_ssize_t limit, Py_ssize_t room):
-    """See kayles/engine/_quotient_pure.py (the walk of _lex_walk, over stored states)."""
+    """See kayles/kernels/pure/_quotient.py (the walk of _lex_walk, over stored states)."""
     behaviours = _args.for_walk(table, n, p, behaviours, limit, stride, entries=None)
     _args.check_room(room)
     entries(table, n, "a product")
@@ -660,7 +660,7 @@ def least_failure(const int[::1] table, Py_ssize_t n, Py_ssize_t stride,
 
 
 def reach(const int[::1] table, Py_ssize_t n, Py_ssize_t stride, gens):
-    """See kayles/engine/_quotient_pure.py."""
+    """See kayles/kernels/pure/_quotient.py."""
     cdef const int[::1] generators = _args.for_reach(table, n, stride, gens, None)
     entries(table, n, "a product")
     cdef Py_ssize_t width = generators.shape[0], s = 0, count = 1, a, found
@@ -732,7 +732,7 @@ cdef int name_row(const int* rows, Py_ssize_t s, Py_ssize_t used, Py_ssize_t len
 
 
 def minimize(Py_ssize_t count, Py_ssize_t width, moves, labels):
-    """See kayles/engine/_quotient_pure.py (the same blocks, numbered alike: each round names a
+    """See kayles/kernels/pure/_quotient.py (the same blocks, numbered alike: each round names a
     state's (block, successors' blocks) in order of first appearance)."""
     moves, labels = _args.for_minimize(count, width, moves, labels, None)
     cdef const int[::1] step = moves
@@ -791,7 +791,7 @@ cdef inline int power(int i, int tail) noexcept nogil:
 
 def product_columns(const int[::1] base, Py_ssize_t nb, Py_ssize_t stride, bases, tails,
                     needed):
-    """See kayles/engine/_quotient_pure.py."""
+    """See kayles/kernels/pure/_quotient.py."""
     _, bases, tails, needed = _args.for_product_columns(base, nb, stride, bases, tails, needed,
                                                         None)
     entries(base, nb, "a product")
@@ -836,7 +836,7 @@ def product_columns(const int[::1] base, Py_ssize_t nb, Py_ssize_t stride, bases
 
 
 def collapse(Py_ssize_t count, Py_ssize_t width, moves, block):
-    """See kayles/engine/_quotient_pure.py."""
+    """See kayles/kernels/pure/_quotient.py."""
     moves, block = _args.for_collapse(count, width, moves, block, None)
     cdef const int[::1] step = moves
     cdef const int[::1] of = block
@@ -898,7 +898,7 @@ def collapse(Py_ssize_t count, Py_ssize_t width, moves, block):
 
 def columns(const int[::1] trans, Py_ssize_t width, const int[::1] parent,
             const int[::1] letter, needed):
-    """See kayles/engine/_quotient_pure.py (the same columns, each built from its parent's:
+    """See kayles/kernels/pure/_quotient.py (the same columns, each built from its parent's:
     the needed elements and their ancestors are visited depth first down the spanning tree,
     one column per depth held at a time)."""
     needed = _args.for_columns(trans, width, parent, letter, needed, None)

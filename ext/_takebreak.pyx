@@ -2,7 +2,7 @@
 """The compiled take-and-break kernel: nim-values of any code (moves that leave any number
 of heaps, marks, repeating tails).
 
-kayles/engine/_takebreak_pure.py is the twin (same names, arguments, results and errors)
+kayles/kernels/pure/_takebreak.py is the twin (same names, arguments, results and errors)
 and its header says which options a kind gives a heap.  Here every set of values is a
 bit set, a row of ``width`` 64-bit words a heap t (ext/src/takebreak.c):
 
@@ -37,7 +37,7 @@ A call holds the Scratch's lock (one call at a time) and releases the GIL for it
 run of heaps: other threads (a server's other requests) go on beside it.  Every PULSE_WORK
 words of work (a search step counts STEP_WORK; some 1-5 ms whatever the code, 63-part
 moves included) it takes the GIL back for a look at Ctrl-C and at the interrupt hook of
-kayles.engine.limits (a server's time cap and stop), either of which ends the call by
+kayles.kernels.limits (a server's time cap and stop), either of which ends the call by
 raising; the scratch then starts afresh on the next call.
 """
 
@@ -52,7 +52,7 @@ from libc.stdint cimport uint64_t
 from libc.stdlib cimport calloc, free, realloc
 from libc.string cimport memcpy, memset
 
-from _common cimport MAX_KEPT, MAX_KINDS, hold, nimber_t, word_t
+from _common cimport MAX_KEPT, MAX_KINDS, VALUE_LIMIT, hold, nimber_t, word_t
 from _kernels cimport (
     UNION_AHEAD,
     UNION_CLASSES,
@@ -67,19 +67,19 @@ from _kernels cimport (
     xor_union_ahead_open,
 )
 
-from kayles.engine import _kernel_args as _args
-from kayles.engine import limits as _limits
-from kayles.engine._core import VECTORS, default_vector
+from kayles.kernels import checks as _args
+from kayles.kernels import limits as _limits
+from kayles.kernels._core import VECTORS, default_vector
 
-__all__ = ["VECTORS", "Scratch", "extend"]
+__all__ = ["CONSTANTS", "VECTORS", "Scratch", "extend"]
 
 cdef enum:
-    VALUE_LIMIT = 65536   # nimbers are stored as unsigned 16-bit integers
-    NONE = 0              # the marks (rules.MARK_CODES)
+    NO_MARK = 0              # the marks (kayles.kernels.constants: NO_MARK, ...)
     ALL_DIFFERENT = 1
     NOT_ALL_SAME = 2
     ALL_SAME = 3
     MAX_COUNTS = 64       # counts 0 to 63
+    MIN_ROOM = 64         # a row set's first room, in heaps (it doubles from there)
     PULSE_WORK = 1 << 22  # words ORed (a search step counts STEP_WORK) between looks at
                           # Ctrl-C and the interrupt hook: some 1-5 ms of work
     STEP_WORK = 4
@@ -97,6 +97,13 @@ cdef enum:
     UNEQUAL_RUNS = 8
     TRIPLE_RUNS = 9
     SETS = 10
+
+# What this module was built with, for tests/kernels/test_constants.py to compare with
+# kayles/kernels/constants.py (their one home in Python).
+CONSTANTS = {"VALUE_LIMIT": VALUE_LIMIT, "NO_MARK": NO_MARK, "ALL_DIFFERENT": ALL_DIFFERENT,
+             "NOT_ALL_SAME": NOT_ALL_SAME, "ALL_SAME": ALL_SAME, "MIN_ROOM": MIN_ROOM,
+             "MAX_KEPT": MAX_KEPT, "MAX_KINDS": MAX_KINDS, "AHEAD": UNION_AHEAD,
+             "ACCUMULATORS": UNION_CLASSES}
 
 
 cdef struct TKind:        # one kind as rules.encode_takebreak gives it
@@ -166,7 +173,7 @@ cdef class Scratch:
     ``made_whole`` counts the cut three-part rows a mex made whole again; ``_margin``
     (None: LEAST_MARGIN and four times how far the last runs' values rose past the
     largest before them, at most CUT_MARGIN) fixes how far past the largest value a cut
-    row reaches, in the tests of that second look (tests/test_takebreak_cuts.py).
+    row reaches, in the tests of that second look (tests/kernels/test_takebreak_cuts.py).
     ``blocks_closed`` counts the blocks of rows made ahead closed when full; ``_every``
     (0: the kernel's own) is how many rows go between looks for them, other only in the
     tests of closing."""
@@ -266,12 +273,12 @@ cdef class Scratch:
                 self.kinds[k].count[h] = count
                 self.kinds[k].mark[h] = mark
                 unequal |= count == 2 and mark in (ALL_DIFFERENT, NOT_ALL_SAME)
-                triples |= count >= 3 and mark in (NONE, NOT_ALL_SAME)
-                tail_triples |= k >= self.nfinite and count == 3 and mark == NONE
+                triples |= count >= 3 and mark in (NO_MARK, NOT_ALL_SAME)
+                tail_triples |= k >= self.nfinite and count == 3 and mark == NO_MARK
             self.kinds[k].more = more
             if more:
                 count, mark = counts[len(counts) - 1]
-                plus |= mark in (NONE, NOT_ALL_SAME)
+                plus |= mark in (NO_MARK, NOT_ALL_SAME)
                 unequal |= count <= 1 and mark in (ALL_DIFFERENT, NOT_ALL_SAME)
         self.rows[PAIRS].used = True
         self.rows[UNEQUAL].used = unequal
@@ -308,10 +315,10 @@ cdef class Scratch:
             alone &= not self.kinds[k].more
             for h in range(self.kinds[k].ncounts):
                 if self.kinds[k].count[h] > 3 or (self.kinds[k].count[h] == 3 and (
-                        self.kinds[k].mark[h] not in (NONE, ALL_SAME)
-                        or (self.kinds[k].mark[h] == NONE and self.kinds[k].nkept > 0))):
+                        self.kinds[k].mark[h] not in (NO_MARK, ALL_SAME)
+                        or (self.kinds[k].mark[h] == NO_MARK and self.kinds[k].nkept > 0))):
                     alone = False
-                elif self.kinds[k].count[h] == 3 and self.kinds[k].mark[h] == NONE:
+                elif self.kinds[k].count[h] == 3 and self.kinds[k].mark[h] == NO_MARK:
                     for i in range(self.nspans + 1):
                         if i == self.nspans:
                             self.spans[self.nspans] = <int>self.kinds[k].span
@@ -333,7 +340,7 @@ cdef class Scratch:
         cdef Py_ssize_t* cuts
         for i in range(SETS):
             if self.rows[i].used and self.rows[i].room < count:
-                room = max(count, 2 * self.rows[i].room, 64)
+                room = max(count, 2 * self.rows[i].room, MIN_ROOM)
                 grown = <word_t*> realloc(self.rows[i].bits,
                                           room * self.width * sizeof(word_t))
                 if grown == NULL:
@@ -661,9 +668,9 @@ cdef class Scratch:
             if t % j == 0:
                 put_bit(self.marked, all_same(g, t, j) ^ c)
         elif j == 2:
-            or_shifted(self.marked, self.row(PAIRS if mark == NONE else UNEQUAL, t), c,
+            or_shifted(self.marked, self.row(PAIRS if mark == NO_MARK else UNEQUAL, t), c,
                        self.width)
-        elif j == 3 and mark == NONE:
+        elif j == 3 and mark == NO_MARK:
             if c:   # a cut row moved by c: its whole values below no bound
                 self.complete(g, t)
             self.least_cut = min(self.least_cut, self.cuts[t])
@@ -683,7 +690,7 @@ cdef class Scratch:
                 if t % k == 0:
                     put_bit(self.marked, all_same(g, t, k) ^ c)
             return 0
-        if mark != NONE:  # the counts below three one by one, then three or more
+        if mark != NO_MARK:  # the counts below three one by one, then three or more
             for k in range(j, min(3, t + 1)):
                 self.mark_count(g, t, c, k, mark)
             if t < 3:
@@ -737,7 +744,7 @@ cdef class Scratch:
             for h in range(kind.ncounts):
                 j = kind.count[h]
                 mark = kind.mark[h]
-                if j > 3 or mark == ALL_SAME or (j == 3 and mark != NONE):
+                if j > 3 or mark == ALL_SAME or (j == 3 and mark != NO_MARK):
                     simple = False
             if not simple:
                 k = kind.span
@@ -754,7 +761,7 @@ cdef class Scratch:
                 elif j == 1 and top_t >= 1:
                     or_row(self.marked, self.row(ONES, top_t), self.width)
                 elif j == 2 and top_t >= 2:
-                    or_row(self.marked, self.row(PAIR_RUNS if mark == NONE else UNEQUAL_RUNS,
+                    or_row(self.marked, self.row(PAIR_RUNS if mark == NO_MARK else UNEQUAL_RUNS,
                                                  top_t), self.width)
                 elif j == 3 and top_t >= 3:
                     or_row(self.marked, self.row(TRIPLE_RUNS, top_t), self.width)

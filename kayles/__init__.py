@@ -29,7 +29,7 @@ __all__ = [
 ]
 
 _HOMES = {  # name -> the module that holds it (a module's own name: that module)
-    "IMPLEMENTATION": "engine._impl",
+    "IMPLEMENTATION": "kernels.chooser",
     "GAMES": "engine.rules",
     "Game": "engine.rules",
     "MoveKind": "engine.rules",
@@ -43,7 +43,7 @@ _HOMES = {  # name -> the module that holds it (a module's own name: that module
 # 'from kayles.row import ...', through _ShortNames): the house keeps them in its layers.
 _MODULES = {
     "rules": "engine.rules", "sequence": "engine.sequence", "checksum": "engine.checksum",
-    "spectrum": "engine.spectrum", "table_file": "storage.table_file",
+    "spectrum": "kernels.spectrum", "table_file": "storage.table_file",
     "proof_cache": "storage.proof_cache", "store": "storage.store", "row": "analysis.row",
     "heaps": "analysis.heaps", "xox": "analysis.xox", "misere": "analysis.misere",
     "quotient": "analysis.quotient", "survey": "analysis.survey", "plot": "analysis.plot",
@@ -54,10 +54,10 @@ _HOMES.update(_MODULES)
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from .analysis import xox
-    from .engine._impl import IMPLEMENTATION
     from .engine.codes import get_game
     from .engine.rules import GAMES, Game, MoveKind, Option, parse_octal
     from .engine.sequence import Period, Sequence
+    from .kernels.chooser import IMPLEMENTATION
 del TYPE_CHECKING  # not a name of the package's
 
 

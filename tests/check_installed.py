@@ -69,13 +69,13 @@ def main() -> int:
 
     import kayles
     from kayles.analysis import xox
-    from kayles.engine import _impl
+    from kayles.kernels import chooser
 
     where = Path(kayles.__file__).resolve()
     assert HERE not in where.parents, f"imported the checkout, not the install: {where}"
     if REQUIRE_NATIVE:
         assert kayles.IMPLEMENTATION == "cython", "the compiled core is not the one running"
-        assert HERE not in Path(_impl.choice()[1]).resolve().parents
+        assert HERE not in Path(chooser.choice()[1]).resolve().parents
     assert xox.nimbers(6) == [0, 1, 0, 2, 3, 2, 1]
 
     assert run("Kayles-xox", "grundy", "6") == "[0, 1, 0, 2, 3, 2, 1]\n"
@@ -93,7 +93,7 @@ def main() -> int:
     assert run("kayles", "move", "7", "5", "3", "--game", "grundy") == "heap 2: 5 -> 2 + 3\n"
     assert run("kayles", "move", "xxxxxxxxxx", "--misere") == ".x.xxxxxxx\n"
     if REQUIRE_NATIVE:
-        assert _impl.quotient_kernel.__name__ == "kayles.engine._quotient"
+        assert chooser.quotient_kernel.__name__ == "kayles.kernels._quotient"
     solved = json.loads(run("kayles", "quotient", "--game", "0.75", "--max-heap", "50",
                             "--json"))["solved"]
     assert (solved["period"], solved["preperiod"]) == (2, 8), solved

@@ -1,8 +1,9 @@
-"""Shared fixtures: every kernel test runs on both twins.
+"""Shared fixtures and helpers: every kernel test runs on both twins.
 
-The ``kernel`` fixture is the compiled nim-sequence kernel (kayles.engine._core) and its
-pure twin (kayles.engine._core_pure) in turn; ``misere_kernel`` the same for the misère
-search (kayles.engine._misere, kayles.engine._misere_pure).  When the compiled core is missing
+The ``kernel`` fixture is the compiled nim-sequence kernel (kayles.kernels._core) and its
+pure twin (kayles.kernels.pure._core) in turn; ``misere_kernel``, ``quotient_kernel`` and
+``takebreak_kernel`` the same for the other kernels of the wing, and ``both_*`` each pair
+at once.  When the compiled core is missing
 its case is skipped, unless KAYLES_REQUIRE_NATIVE is set (as CI and ``make test``
 do): then it fails, so a broken build cannot pass as "pure tested twice".
 """
@@ -50,34 +51,38 @@ atexit.register(shutil.rmtree, os.environ["XDG_DATA_HOME"], True)
 
 def load_kernel(name: str, concern: str = "core"):
     if name == "python":
-        return importlib.import_module(f"kayles.engine._{concern}_pure")
+        return importlib.import_module(f"kayles.kernels.pure._{concern}")
     try:
-        return importlib.import_module(f"kayles.engine._{concern}")
+        return importlib.import_module(f"kayles.kernels._{concern}")
     except ImportError as exc:
         if REQUIRE_NATIVE:
             pytest.fail(f"KAYLES_REQUIRE_NATIVE is set but the compiled core is missing: {exc}")
         pytest.skip(f"compiled core not built: {exc}")
 
 
-@pytest.fixture(scope="session", params=["cython", "python"])
-def kernel(request):
-    return load_kernel(request.param)
+def _twin_fixtures(concern: str, each: str, both: str):
+    """Two session fixtures of one kernel: ``each`` runs a test on the compiled twin, then
+    on the pure one; ``both`` gives the pair (compiled, pure), to compare them directly."""
+
+    @pytest.fixture(scope="session", params=["cython", "python"], name=each)
+    def one_twin(request):
+        return load_kernel(request.param, concern)
+
+    @pytest.fixture(scope="session", name=both)
+    def the_twins():
+        return load_kernel("cython", concern), load_kernel("python", concern)
+
+    return one_twin, the_twins
 
 
-@pytest.fixture(scope="session")
-def both_kernels():
-    """(compiled, pure), for tests that compare the twins directly."""
-    return load_kernel("cython"), load_kernel("python")
-
-
-@pytest.fixture(scope="session", params=["cython", "python"])
-def misere_kernel(request):
-    return load_kernel(request.param, "misere")
-
-
-@pytest.fixture(scope="session")
-def both_misere_kernels():
-    return load_kernel("cython", "misere"), load_kernel("python", "misere")
+# One pair a kernel of the wing (kayles/kernels): every kernel test takes one of these.
+kernel, both_kernels = _twin_fixtures("core", "kernel", "both_kernels")
+misere_kernel, both_misere_kernels = _twin_fixtures(
+    "misere", "misere_kernel", "both_misere_kernels")
+quotient_kernel, both_quotient_kernels = _twin_fixtures(
+    "quotient", "quotient_kernel", "both_quotient_kernels")
+takebreak_kernel, both_takebreak_kernels = _twin_fixtures(
+    "takebreak", "takebreak_kernel", "both_takebreak_kernels")
 
 
 @contextlib.contextmanager
@@ -103,6 +108,37 @@ def assert_io_failure(result, path) -> None:
     """The system refused a file the user named: one line naming it, status 1, no stdout."""
     assert_usage_error(result, status=1)
     assert f": {path}: " in result.stderr.decode("utf-8", "replace")
+
+
+def new_table(size: int) -> memoryview:
+    """A kernel's table: ``size`` unsigned 16-bit values, all 0."""
+    return memoryview(bytearray(2 * size)).cast("H")
+
+
+def run_kayles(*args, env: dict | None = None, stdin: bytes | None = None,
+                   cwd=ROOT) -> subprocess.CompletedProcess:
+    """``python -m kayles ARGS`` as a real process, its output caught as bytes.  ``env``:
+    variables set over this process's (None as a value: unset).  The limit only ends a
+    stuck program (DEADLINE, sized for a busy machine); no verdict rests on it."""
+    environment = None
+    if env is not None:
+        environment = {**os.environ, **{k: v for k, v in env.items() if v is not None}}
+        for name in [k for k, v in env.items() if v is None]:
+            environment.pop(name, None)
+    return subprocess.run([sys.executable, "-m", "kayles", *map(str, args)], input=stdin,
+                          capture_output=True, cwd=cwd, env=environment, timeout=DEADLINE)
+
+
+def kayles_said(*args, stdin: str | bytes | None = None, text: bool = True):
+    """What ``kayles ARGS`` says (str, unless text is False), run in this process
+    (``in_process``)."""
+    return in_process("kayles", args, stdin, text=text)
+
+
+def ok(result: subprocess.CompletedProcess, text: bool = True):
+    """The output of a command that must succeed: status 0 and nothing on stderr."""
+    assert (result.returncode, result.stderr) == (0, b""), result.stderr
+    return result.stdout.decode() if text else result.stdout
 
 
 def in_process(program: str, args, stdin: str | bytes | None = None,

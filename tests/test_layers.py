@@ -17,7 +17,8 @@ from conftest import ROOT
 
 PACKAGE = ROOT / "kayles"
 FLOORS = [
-    "engine",  # rules, the kernels and their pure twins, nim-sequences and proved periods
+    "kernels",  # the wing: each compiled kernel's pure twin, the chooser, checks, constants, cost
+    "engine",  # rules, codes, nim-sequences and proved periods
     "storage",  # files, tables, checkpoints, the proof cache, the survey database
     "analysis",  # positions, misère play and quotients, surveys, long runs, games, play, plots
     "interface",  # the two programs, their commands and output, the web page
@@ -144,3 +145,12 @@ def test_no_source_file_is_over_a_thousand_lines():
     long = [f"{path.relative_to(ROOT)}: {count} lines" for path in sorted(set(sources) - generated)
             if (count := path.read_text().count("\n")) > 1000]
     assert sources and not long, "\n".join(long)
+
+
+def test_every_compiled_kernel_has_its_pure_twin_under_its_own_name():
+    """The wing's pairs: ext/<name>.pyx builds kayles.kernels.<name>, and
+    kayles/kernels/pure/<name>.py is its twin; ext/_common.pxd's twin is pure/_common.py."""
+    compiled = {path.stem for path in (ROOT / "ext").glob("*.pyx")} | {"_common"}
+    twins = {path.stem for path in (PACKAGE / "kernels" / "pure").glob("_*.py")} - {"__init__"}
+    assert compiled == twins
+    assert (ROOT / "ext" / "_common.pxd").exists()

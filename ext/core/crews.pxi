@@ -24,7 +24,7 @@
 # forbids equal parts drops the rare pass's 0 where only the equal split gave
 # it, judged from the pairs in the table (zero_from_equal_only); the others
 # are among those checked at settling.  Every crew gives the one thread's
-# values (tests/test_threads.py).
+# values (tests/kernels/test_threads.py).
 # """
 
 cdef Py_ssize_t run_crew(nimber_t* g, Py_ssize_t start, Py_ssize_t stop, Kind* ks, int nkinds,

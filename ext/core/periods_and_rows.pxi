@@ -54,7 +54,7 @@ def find_period(const nimber_t[::1] table, Py_ssize_t length, Py_ssize_t span,
                 Py_ssize_t parts=2):
     """The candidate period whose proof needs the fewest values, if fewer than 2 * length.
 
-    Returns (p, n0, needed) or None; see kayles/engine/_core_pure.py for the definition.
+    Returns (p, n0, needed) or None; see kayles/kernels/pure/_core.py for the definition.
     """
     if not 0 <= length <= table.shape[0]:
         raise ValueError(f"length {length} does not fit a table of {table.shape[0]}")
@@ -136,7 +136,7 @@ def row_move(const unsigned char[::1] row, const nimber_t[::1] table, kinds):
 
     The leftmost run whose value can be lowered; in it, the first option in
     Game.options order (smallest placement a, then the earlier kind) that reaches
-    the target.  See kayles/engine/_core_pure.py.
+    the target.  See kayles/kernels/pure/_core.py.
     """
     cdef Kind ks[MAX_KINDS]
     cdef int nkinds = load_kinds(kinds, ks)

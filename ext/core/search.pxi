@@ -9,7 +9,7 @@
 # and values below 2048 by testing each vector of 32 pairs against the whole set
 # of values left (two table lookups, whatever their number).  The instructions
 # are chosen at run time (VECTORS; Scratch(vector=...)), so one build runs on any
-# x86-64; every path gives the same values (tests/test_kernels.py).
+# x86-64; every path gives the same values (tests/kernels/test_kernels.py).
 
 cdef bint has_split(const nimber_t* g, Sparse* st, Py_ssize_t lo, Py_ssize_t hi,
                     Py_ssize_t r, Py_ssize_t skip) noexcept nogil:

@@ -27,9 +27,9 @@ from __future__ import annotations
 
 import itertools
 
-from ..engine._numbers import brief
-from ..engine.spectrum import mask_text
+from .._numbers import brief
 from ..errors import InputError
+from ..kernels.spectrum import mask_text
 from .survey import COLUMNS as SURVEY_COLUMNS
 from .survey import codes_with_digits, equivalence_classes
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..engine._numbers import is_natural, natural
+from .._numbers import is_natural, natural
 from ..engine.sequence import Sequence, as_sequence, whole
 from ..errors import InputError
 

@@ -48,13 +48,13 @@ import os
 import time
 from collections import Counter
 
-from ..engine import _impl
-from ..engine._constants import MAX_SPAN
-from ..engine._numbers import brief
-from ..engine.limits import RUN_CHECKPOINT_SECONDS, RUN_WINDOW
+from .._numbers import brief
 from ..engine.rules import describe_moves, encode
-from ..engine.spectrum import mask_text, split_parity
 from ..errors import InputError, ResourceError
+from ..kernels import chooser
+from ..kernels.constants import MAX_SPAN
+from ..kernels.limits import RUN_CHECKPOINT_SECONDS, RUN_WINDOW
+from ..kernels.spectrum import mask_text, split_parity
 from ..storage._files import display
 from ..storage.checkpoint import Checkpoint
 from ..storage.checkpoint import write as write_checkpoint
@@ -107,7 +107,7 @@ class Run:
         self.game = game
         self.kinds = encode(game.kinds)
         self.checkpoint_seconds = checkpoint_seconds
-        self.kernel = _impl.kernel
+        self.kernel = chooser.kernel
         self.scratch = self.kernel.Scratch(threads=threads)
         self.table: LongTable | None = None
         self._new_table: str | None = None  # a --keep-table file this run made (see close)
@@ -293,7 +293,7 @@ class Run:
         An edited value anywhere those heaps read is caught (with the histogram it must
         fit)."""
         n, values = self.n, self.table.values
-        start = max(0, n - VERIFIED[_impl.IMPLEMENTATION])
+        start = max(0, n - VERIFIED[chooser.IMPLEMENTATION])
         if self.bounded:
             low = 0 if self.keep_table else _ranges(n, self.prefix, self.window, False)[-1][0]
             start = max(start, low + self.prefix + MAX_SPAN)
@@ -438,7 +438,7 @@ class Run:
         constants = sorted(self.game.constants(self.table.values.__getitem__))
         parity_of_splits = split_parity(self.kinds)
         odd = None
-        if parity_of_splits >= 0:   # masks may read the heap's parity (engine/spectrum.py)
+        if parity_of_splits >= 0:   # masks may read the heap's parity (kernels/spectrum.py)
             odd = [0] * len(self.counts)
             for value in self.table.values[1 - parity_of_splits:self.n:2]:
                 odd[value] += 1
@@ -601,7 +601,7 @@ def stored_records_differ(game: Game, records: list[Record]) -> str:
         values = Sequence(game).table(max(record.n for record in small) + 1)
         parity = split_parity(encode(game.kinds))
         for record in small:
-            why = record_differs(record, values, _impl.kernel, parity)
+            why = record_differs(record, values, chooser.kernel, parity)
             if why:
                 return f"its record at 2**{record.log2}: {why}"
     return _records_disagree(records)

@@ -1,7 +1,7 @@
 """Misère play (whoever moves last loses) for every heap game: outcomes, winning moves, genus.
 
 How this works.  The kernel (``misere_value`` in ext/_misere.pyx and its twin
-kayles/engine/_misere_pure.py) finds the misère Grundy value
+kayles/kernels/pure/_misere.py) finds the misère Grundy value
 of a whole position by exhaustive, memoised search over positions kept as sorted multisets
 of heaps: identical heaps do not cancel in misère play, so no nim-sum shortcut is taken.
 The only reductions are proved ones (see the kernel's header): heaps with no move vanish,
@@ -23,12 +23,12 @@ only when it is proved; its text form writes γ0 ... up to where the alternation
 
 from __future__ import annotations
 
-from ..engine._constants import DEFAULT_BUDGET
-from ..engine._numbers import brief
-from ..engine.limits import MISERE_BUDGET
+from .._numbers import brief
 from ..engine.rules import Game, encode
 from ..engine.sequence import Sequence
 from ..errors import InputError, ResourceError
+from ..kernels.constants import DEFAULT_BUDGET
+from ..kernels.limits import MISERE_BUDGET
 from .heaps import HeapMove
 from .row import parse_row, runs, taken, without
 
@@ -67,7 +67,8 @@ class Solver:
     """Misère answers for one game, sharing one memo of positions (at most ``budget``)."""
 
     def __init__(self, game: Game, budget: int = DEFAULT_BUDGET, kernel=None) -> None:
-        """``kernel``: a misère kernel module (default: the one ``kayles.engine._impl`` chooses)."""
+        """``kernel``: a misère kernel module (default: the one ``kayles.kernels.chooser``
+        chooses)."""
         MISERE_BUDGET.check(budget)
         if not game.octal:
             raise InputError(f"{game.name}: misère play is searched for octal games (moves "
@@ -76,9 +77,9 @@ class Solver:
         self.game = game
         self.budget = budget
         if kernel is None:
-            from ..engine import _impl
+            from ..kernels import chooser
 
-            kernel = _impl.misere_kernel
+            kernel = chooser.misere_kernel
         self.kernel = kernel
         self.memo = self.kernel.MisereMemo(encode(game.kinds), budget)
         self.quotient = None  # a proved misère quotient covering the heaps asked: used instead

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import re
 
-from ..engine._numbers import natural
+from .._numbers import natural
 from ..engine.rules import Game
 from ..engine.sequence import Sequence
 from ..errors import InputError, shown

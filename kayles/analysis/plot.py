@@ -11,16 +11,16 @@ scatter so SVG and PDF files stay small.
 Rare values: with a mask M, G(n) is *rare* when popcount(G(n) & M) is even.
 The mask drawn is the allowed one (every option constant rare) with the fewest
 rare positions among 0..N, found from the value histogram by a Walsh-Hadamard
-transform (``kayles.engine.spectrum.rare_mask``, the mask a survey reports).
+transform (``kayles.kernels.spectrum.rare_mask``, the mask a survey reports).
 """
 
 from __future__ import annotations
 
-from ..engine._numbers import brief
+from .._numbers import brief
 from ..engine.codes import get_game
-from ..engine.sequence import Sequence
-from ..engine.spectrum import mask_text, parity, rare_mask
+from ..engine.sequence import Sequence, rare_mask
 from ..errors import InputError, SetupError, shown
+from ..kernels.spectrum import mask_text, parity
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -178,11 +178,11 @@ def figure(source: Sequence | Game | str, last: int | None = None, *,
 
 def _rare_heaps(sequence: Sequence, mask: int, values):
     """Which heaps are rare under the mask (numpy booleans; the heap's parity counts where
-    the mask holds it: kayles.engine.spectrum.is_rare)."""
+    the mask holds it: kayles.kernels.spectrum.is_rare)."""
     import numpy as np
 
     from ..engine.rules import encode
-    from ..engine.spectrum import PARITY_SHIFT, split_parity
+    from ..kernels.spectrum import PARITY_SHIFT, split_parity
 
     odd = np.array([parity(v & mask) for v in range(int(values.max()) + 1)], dtype=np.int64)
     heap_class = (mask >> PARITY_SHIFT) & (

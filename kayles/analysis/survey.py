@@ -8,7 +8,7 @@ in worker processes, so it takes and returns only picklable things);
 ``misere_summary(code, max_heap, budget)`` is one game's misère quotient (kayles.analysis.quotient)
 on heaps up to ``max_heap`` as plain data, for ``kayles survey --misere``.
 
-The rare mask (sparse space, ``kayles.engine.spectrum``): over the masks that keep every
+The rare mask (sparse space, ``kayles.kernels.spectrum``): over the masks that keep every
 option constant rare (with the heap's parity too, where the game's two-part moves
 share a span parity: the mask plus HEAP_PARITY, 65536), the survey reports the one
 with the fewest rare heaps n < values, the smallest such mask on a tie.
@@ -24,8 +24,7 @@ from array import array
 
 from ..engine.checksum import fletcher32
 from ..engine.codes import get_game
-from ..engine.sequence import Sequence
-from ..engine.spectrum import rare_mask
+from ..engine.sequence import Sequence, rare_mask
 from ..errors import InputError
 from ..storage.records import COLUMNS, Summary
 

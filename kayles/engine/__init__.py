@@ -1,7 +1,8 @@
-"""The engine: what a move is, the kernels that compute nimbers, and nim-sequences.
+"""The engine: what a move is, and nim-sequences computed by the kernels below it.
 
-``rules`` (move kinds, octal codes, named games), ``sequence`` (nimbers on demand,
-proved periods), ``_impl`` (the one choice between the compiled core, built from
-``ext/``, and its pure twins ``_core_pure``, ``_misere_pure``, ``_quotient_pure``),
-``spectrum`` and ``checksum`` (rare masks, Fletcher-32).  Imports nothing above it.
+``rules`` and ``codes`` (move kinds, take-and-break codes, named games), ``sequence``
+(nimbers on demand, proved periods; the rare mask a command reports), ``regularity``
+(arithmetic periodicity and its theorems), ``checksum`` (Fletcher-32) and ``cpu_load``
+(how busy other processes keep the cores).  It stands on ``kayles.kernels`` and imports
+nothing above it.
 """

@@ -54,9 +54,9 @@ def fletcher32_of_pieces(pieces: Iterable[tuple[Sequence[int], int]]) -> int:
 def _sums(values: Sequence[int]) -> tuple[int, int]:
     """(s1, s2) of one block alone."""
     if isinstance(values, array) and values.typecode == "H":
-        from . import _impl
+        from ..kernels import chooser
 
-        s1, s2, _, _ = _impl.kernel.chunk_sums(values, 0, len(values))
+        s1, s2, _, _ = chooser.kernel.chunk_sums(values, 0, len(values))
         return s1, s2
     return sum(values) % MODULUS, sum(map(mul, values, range(len(values), 0, -1))) % MODULUS
 

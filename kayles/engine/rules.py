@@ -16,8 +16,8 @@ of ``n``, in tie-break order (smallest ``a`` first; at equal ``a``, the
 earlier move kind).  Everything else is specified against it: a nimber is the
 mex of the options' values, and a winning move (of a heap, or of a run in a
 row) is the first option whose value reaches the target.  The kernels
-(ext/_core.pyx and kayles/engine/_core_pure.py; ext/_misere.pyx and
-kayles/engine/_misere_pure.py) implement the same on flat data, and the tests check
+(ext/_core.pyx and kayles/kernels/pure/_core.py; ext/_misere.pyx and
+kayles/kernels/pure/_misere.py) implement the same on flat data, and the tests check
 them against ``Game.options``; which outer parts a move may leave is
 ``allowed``, here, and its compiled twin ``allows`` in ext/_common.pxd.  To
 change the tie-break, change ``Game.options`` and the kernels' ``row_move``
@@ -36,7 +36,8 @@ has bit ``i`` set when ``i`` non-empty parts may remain.
 from __future__ import annotations
 
 from ..errors import InputError, shown
-from ._constants import MAX_KEPT, MAX_KINDS, MAX_SPAN
+from ..kernels.constants import MARK_CODES, MAX_KEPT, MAX_KINDS, MAX_SPAN
+from ..kernels.pure._common import allowed, multisets
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -267,33 +268,6 @@ class Split(tuple):
         return value
 
 
-def multisets(total: int, count: int, mark: str = "", low: int = 1) -> Iterator[tuple[int, ...]]:
-    """Every way to leave ``count`` non-empty parts of ``total`` tokens in all, each part at
-    least ``low``, as an ascending tuple, in lexicographic order, with ``mark``: '!' all
-    different, '?' not all the same size, '=' all the same size ('' any)."""
-    if count == 0:
-        if total == 0:
-            yield ()
-        return
-    if mark == "=":
-        if total % count == 0 and total // count >= low:
-            yield (total // count,) * count
-        return
-    if count == 1:
-        if total >= low:
-            yield (total,)
-        return
-    step = 1 if mark == "!" else 0  # the least difference between neighbours
-    # the first part a leaves count - 1 parts of at least a + step
-    first = low
-    while first * count + step * count * (count - 1) // 2 <= total:
-        for rest in multisets(total - first, count - 1, "!" if mark == "!" else "",
-                              first + step):
-            if mark == "?" and rest[-1] == first:
-                continue  # all the same size
-            yield (first, *rest)
-        first += 1
-
 
 class Game:
     """A named heap game: its move kinds, in tie-break order, and maybe a repeating tail.
@@ -432,15 +406,6 @@ class Game:
         return f"Game({self.name!r}, {list(self.kinds)!r}{tail})"
 
 
-def allowed(leave_mask: int, unequal: bool, a: int, b: int) -> bool:
-    """Whether a move may leave outer parts ``a`` and ``b``: the one statement of that rule.
-
-    ``leave_mask`` has bit ``i`` set when ``i`` non-empty parts may remain; ``unequal``
-    forbids ``a == b > 0`` (see the module header).  ``MoveKind.allows`` and the pure
-    kernels call this; the compiled kernels' ``allows`` (ext/_common.pxd) is its twin.
-    """
-    return bool(leave_mask >> ((a > 0) + (b > 0)) & 1) and not (unequal and a == b > 0)
-
 
 def encode(kinds: Iterable[MoveKind]) -> tuple[EncodedKind, ...]:
     """The octal kernels' view of a game: ``(span, kept, leave_mask, unequal)`` per kind;
@@ -451,9 +416,6 @@ def encode(kinds: Iterable[MoveKind]) -> tuple[EncodedKind, ...]:
             raise InputError(f"{kind.describe()}: this needs a move that leaves at most two "
                              "parts, unequal or not")
     return tuple((kind.span, kind.kept, kind.leave_mask, kind.unequal) for kind in kinds)
-
-
-MARK_CODES = {"": 0, "!": 1, "?": 2, "=": 3}  # the take-and-break kernel's marks
 
 
 def encode_takebreak(game: Game) -> tuple[tuple, int]:

@@ -28,7 +28,7 @@ from _thread import RLock
 from time import perf_counter
 
 from ..errors import InputError, ResourceError, shown
-from .limits import THREADS, memory, table_limit
+from ..kernels.limits import THREADS, memory, table_limit
 from .rules import Game, encode, encode_takebreak
 
 TYPE_CHECKING = False
@@ -36,7 +36,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable, Iterator
 
 __all__ = ["PROOF_LIMIT", "TAKEBREAK_PROOF_LIMIT", "Period", "Sequence", "as_sequence",
-           "direct_limit", "proof_limit", "whole"]
+           "direct_limit", "proof_limit", "rare_mask", "whole"]
 
 PROOF_LIMIT = 1 << 20  # how many values a proof search may compute unless told otherwise
 TAKEBREAK_PROOF_LIMIT = 1 << 14  # ... for a game beyond the octal kernels (three parts cost
@@ -45,7 +45,7 @@ FIRST_CHECK = 64  # the first checkpoint; checkpoints double from there
 PROGRESS_STEP = 1 << 16  # values per kernel call while someone watches the progress
 PROGRESS_SECONDS = 1.0  # ... at most, for a take-and-break game, about this long a call
 COST_PREFIX = 1 << 12  # values of a take-and-break game computed before its memory is
-                       # foreseen (kayles.engine.cost: their growth is measured on them)
+                       # foreseen (kayles.kernels.cost: their growth is measured on them)
 
 
 class CrewTrials:
@@ -60,7 +60,7 @@ class CrewTrials:
     crew only where its time a heap was below TRIAL_GAIN of one thread's.  A trial costs a
     few percent of the work at most; the values are the same either way.  Where one thread
     runs and other processes kept the cores so busy since the last look that fewer than
-    FREE_CORES were free (kayles.engine._load), the trial is skipped: beside a busy core a
+    FREE_CORES were free (kayles.engine.cpu_load), the trial is skipped: beside a busy core a
     crew only waits, and a short run would pay for learning so.
     """
 
@@ -78,7 +78,7 @@ class CrewTrials:
         self.alone = 0.0  # seconds a heap, on one thread, in the trial under way
         self.chosen = "solo"
         self.skipped = 0  # trials skipped: the other cores were busy
-        self.seen = None  # the machine's last snapshot (kayles.engine._load)
+        self.seen = None  # the machine's last snapshot (kayles.engine.cpu_load)
 
     def half(self, length: int, stop: int) -> tuple[int, str | None]:
         """Where the next kernel call stops, and which half of a trial it is (None: none)."""
@@ -99,19 +99,19 @@ class CrewTrials:
         return stop, None
 
     def _snapshot(self):
-        from . import _load
+        from . import cpu_load
 
-        return _load.snapshot()
+        return cpu_load.snapshot()
 
     def _free_cores(self) -> float | None:
         """The machine's cores others left free since the last look (None: not known)."""
         if self.load is not None:
             return self.load()
-        from . import _load
+        from . import cpu_load
 
-        now = _load.snapshot()
-        cores = _load.cores()
-        busy = _load.others_busy(self.seen, now, cores, _load.ticks_a_second())
+        now = cpu_load.snapshot()
+        cores = cpu_load.cores()
+        busy = cpu_load.others_busy(self.seen, now, cores, cpu_load.ticks_a_second())
         self.seen = now
         return None if busy is None else cores - busy
 
@@ -188,7 +188,7 @@ def proof_limit(game: Game) -> int:
 
 def direct_limit() -> int:
     """The longest table computed when no period is proved: as many values as the memory
-    holds (kayles.engine.limits.table_limit; KAYLES_MEMORY bounds it)."""
+    holds (kayles.kernels.limits.table_limit; KAYLES_MEMORY bounds it)."""
     return table_limit()
 
 
@@ -211,7 +211,7 @@ class Sequence:
 
     ``method`` is "sparse" (the default: the sparse-space kernel, which falls back
     to the plain scan where it would not save) or "plain" (always the plain scan).
-    ``kernel`` is a kernel module (default: the one ``kayles.engine._impl`` chooses,
+    ``kernel`` is a kernel module (default: the one ``kayles.kernels.chooser`` chooses,
     imported when a value is first computed, so a proof read from a cache costs
     no kernel).  ``progress``, if given, is told ``update(computed, wanted)``
     while values are computed (``kayles.interface.progress.Bar`` is one).  Each function of
@@ -267,9 +267,9 @@ class Sequence:
     def kernel(self):
         """The kernel module that computes this sequence's values."""
         if self._kernel is None:
-            from . import _impl
+            from ..kernels import chooser
 
-            self._kernel = _impl.kernel if self.octal else _impl.takebreak_kernel
+            self._kernel = chooser.kernel if self.octal else chooser.takebreak_kernel
         return self._kernel
 
     @classmethod
@@ -371,7 +371,7 @@ class Sequence:
         """Refuse at once (ResourceError, one sentence naming the most values that fit) a
         take-and-break table of ``count`` values whose rows would pass the memory kayles may
         use or whose values would pass 16 bits, foreseen from the values' growth measured
-        on the first COST_PREFIX (kayles.engine.cost); computes those first.  Octal tables
+        on the first COST_PREFIX (kayles.kernels.cost); computes those first.  Octal tables
         take 2 bytes a value: ``direct_limit``."""
         if self.octal or count <= COST_PREFIX or self.period is not None:
             return
@@ -379,7 +379,7 @@ class Sequence:
             self._grow(COST_PREFIX)
             if self.period is not None:
                 return
-        from .cost import refusal
+        from ..kernels.cost import refusal
 
         seen, largest = self._largest
         if seen < self._length:
@@ -450,10 +450,10 @@ class Sequence:
     def _check(self) -> None:
         length = self._checked = self._length
         if not self.octal:
-            from . import _impl
+            from ..kernels import chooser
             from .regularity import prove
 
-            found, self._checkpoint = prove(self.game, self._table, length, _impl.kernel)
+            found, self._checkpoint = prove(self.game, self._table, length, chooser.kernel)
             if found is not None:
                 n0, p, saltus, theorem = found
                 self.period = Period(n0, p, length, saltus=saltus, theorem=theorem)
@@ -592,3 +592,22 @@ def as_sequence(what) -> Sequence:
     if isinstance(what, Game):
         return Sequence(what)
     raise TypeError(f"give a Sequence or a Game, not {type(what).__name__}")
+
+
+def rare_mask(game: Game, values, nimber) -> tuple[int, int, int | None]:
+    """(mask, rare heaps, the last rare heap or None) of an octal game's values G(0..len-1):
+    the allowed mask with the fewest rare heaps (``kayles.kernels.spectrum``), the heap's
+    parity allowed where the game's splits permit it; (0, 0, None) for a game the octal
+    kernels do not take.  ``nimber`` gives G(n) for the game's option constants.  The one
+    mask every command reports: a survey, a plot, the web page."""
+    if not game.octal:
+        return 0, 0, None
+    from ..kernels.spectrum import fewest_rare, last_rare, odd_histogram, split_parity, value_counts
+
+    counts = value_counts(values)
+    splits = split_parity(encode(game.kinds))
+    odd = odd_histogram(values, splits)
+    if odd is not None:
+        odd += [0] * (len(counts) - len(odd))
+    mask, rare = fewest_rare(counts, game.constants(nimber), odd)
+    return mask, rare, last_rare(values, mask, splits, len(counts) - 1) if rare else None

@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import sys
 
-from ..engine._numbers import natural
+from .._numbers import natural
 from ..errors import InputError, ResourceError, SetupError, Terminated, WriteError, path_text
 
 TYPE_CHECKING = False
@@ -87,7 +87,7 @@ def _read_stdin() -> bytes:
     KAYLES_STDIN_IS_A_DIRECTORY: CPython cannot start on a directory, see the Makefile)."""
     if sys.stdin is None:  # started with file descriptor 0 closed
         raise InputError("standard input is closed")
-    import os  # here: Kayles-xox's start-up imports no os (tests/test_proof_cache.py)
+    import os  # here: Kayles-xox's start-up imports no os (tests/storage/test_proof_cache.py)
 
     if os.environ.get("KAYLES_STDIN_IS_A_DIRECTORY") == "1":
         raise InputError("standard input is a directory, not a file")
@@ -98,7 +98,7 @@ def _read_stdin() -> bytes:
 
 
 def core_name() -> str:
-    from ..engine._impl import IMPLEMENTATION, kernel
+    from ..kernels.chooser import IMPLEMENTATION, kernel
 
     if IMPLEMENTATION == "cython":
         return f"compiled (Cython) core, {kernel.VECTORS[0]}"
@@ -214,7 +214,7 @@ def _pure_notice_later():
     file, a pipe) by a timer, when the work lasts as long as progress waits before its
     first line, so that short answers (all that a script or a grader waits for) stay
     silent."""
-    from ..engine._impl import choice, getenv
+    from ..kernels.chooser import choice, getenv
 
     if _noticed or choice()[0] != "python":
         return None
@@ -251,7 +251,7 @@ def _encode_anything() -> None:
 
 def _internal_error(prog: str, exc: Exception) -> int:
     """One line that says a bug is a bug (exit status 1); the traceback with KAYLES_DEBUG=1."""
-    from ..engine._impl import getenv
+    from ..kernels.chooser import getenv
 
     status = _fail(f"{prog}: internal error: {type(exc).__name__}: {exc} (a bug in kayles: "
                    "please report it with the command and its --version; KAYLES_DEBUG=1 "

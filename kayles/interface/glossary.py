@@ -1,7 +1,7 @@
 """The words the commands, their help and the docs use, each defined once.
 
 ``kayles glossary [TERM]`` prints them; docs/glossary.md says the same
-(tests/test_glossary.py keeps the two equal, and checks that every term the help
+(tests/interface/test_glossary.py keeps the two equal, and checks that every term the help
 leans on is here).  The vocabulary of the options is part of it: one name per
 idea, the older spellings still taken but no longer shown.
 """

@@ -102,7 +102,7 @@ def run(*, stdin_is_a_directory: bool = False) -> None:
                 stream.flush()  # a no-op: main flushed its output, or pointed it at /dev/null
         except (OSError, ValueError):
             pass
-    from ..engine._environ import system
+    from .._environ import system
 
     system._exit(status)
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import random
 
-from ..engine import _impl
+from ..kernels import chooser
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -37,7 +37,7 @@ def too_large(values) -> int | None:
     largest = -1
     for start in range(0, len(values), BLOCK):
         stop = min(start + BLOCK, len(values))
-        top = _impl.kernel.chunk_sums(values, start, stop)[2]
+        top = chooser.kernel.chunk_sums(values, start, stop)[2]
         if top > 1 << max(largest, 0).bit_length():
             for n in range(start, stop):  # rare: a block past a power of two, or an edit
                 if values[n] > 1 << max(largest, 0).bit_length():
@@ -69,8 +69,8 @@ def sample_differs(game: Game, values, seed: int | None = None) -> str:
 
 def _scan_differs(game: Game, values, low: int, high: int, seed: int | None) -> str:
     """SAMPLED heaps of [low, high) derived by the plain scan (the value is written back)."""
-    kernel = _impl.kernel
-    if _impl.IMPLEMENTATION != "cython":
+    kernel = chooser.kernel
+    if chooser.IMPLEMENTATION != "cython":
         high = min(high, PURE_SAMPLED_BELOW)
     if not game.octal or high <= low:
         return ""

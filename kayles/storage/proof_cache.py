@@ -11,7 +11,7 @@ How stale values are kept out:
 * the key, stored in the file and compared in full, names the package version,
   the cache format, the game's moves (``rules.describe_moves``), and the path,
   size and modification time of the kernel module that computed the table
-  (``_core*.so`` or ``_core_pure.py``, as ``kayles.engine._impl.choice`` names it
+  (``_core*.so`` or ``_core_pure.py``, as ``kayles.kernels.chooser.choice`` names it
   without importing it) and of ``sequence.py`` and ``rules.py``.  A table is
   stored only when the kernel that computed it is that very file, so
   KAYLES_PURE=1 and the compiled core never read each other's files, and a
@@ -57,9 +57,9 @@ from __future__ import annotations
 import sys
 from _thread import allocate_lock
 
-from ..engine import _impl
 from ..engine.rules import GAMES, Game, describe_moves
 from ..errors import SetupError
+from ..kernels import chooser
 
 if "posix" in sys.builtin_module_names:
     import posix as _system
@@ -89,8 +89,8 @@ LARGEST = 1 << 26  # bytes: a bigger file is not one of ours
 REGULAR = 0o100000  # S_IFREG: the file type bits of a regular file (stat.S_ISREG)
 SPOT_CHECKED = 32  # values derived again from the rules on every load (~0.3 ms)
 PROVED_AT_ONCE = frozenset({"kayles-xox"})  # quick proofs that nearly every run uses
-SEP = _impl.SEP
-HERE = _impl.HERE
+SEP = chooser.SEP
+HERE = chooser.HERE
 
 
 def _isabs(path: str) -> bool:
@@ -98,17 +98,17 @@ def _isabs(path: str) -> bool:
 
 
 def kernel_file() -> tuple[str, str] | None:
-    """(core name, file) of the kernel ``kayles.engine._impl`` chooses, or None if it cannot."""
+    """(core name, file) of the kernel ``kayles.kernels.chooser`` chooses, or None if it cannot."""
     try:
-        return _impl.choice()
+        return chooser.choice()
     except SetupError:
         return None
 
 
 def cache_dir() -> str | None:
-    base = _impl.getenv("XDG_CACHE_HOME")
+    base = chooser.getenv("XDG_CACHE_HOME")
     if not _isabs(base):
-        home = _impl.getenv("HOME")
+        home = chooser.getenv("HOME")
         if not _isabs(home):
             return None
         base = f"{home.rstrip(SEP)}{SEP}.cache"
@@ -210,8 +210,8 @@ def _read(handle, info, game: Game, key: bytes, most: int | None) -> Sequence | 
 
 def _derived_again(game: Game, values) -> bool:
     """Whether G(0..SPOT_CHECKED-1) of the table are the mex of their options (the rules)."""
-    from ..engine._common_pure import constant, mex, options
     from ..engine.rules import encode
+    from ..kernels.pure._common import constant, mex, options
 
     kinds = encode(game.kinds)
     for n in range(min(SPOT_CHECKED, len(values))):
@@ -312,7 +312,7 @@ def sequence(game: Game, most: int | None = None) -> Sequence:
         if (
             most is None
             and game.name in PROVED_AT_ONCE
-            and _impl.choice()[0] == "cython"
+            and chooser.choice()[0] == "cython"
             and _writable()
         ):
             fresh.prove()

@@ -8,7 +8,7 @@ the convention of the published frequency tables of octal games):
   the list, left out of the JSON object);
 * ``largest`` and ``first``: the largest value and the first heap that has it;
 * ``mask``, ``rare`` and ``last_rare``: the rare mask the run's sparse method
-  used (it may hold HEAP_PARITY: ``kayles.engine.spectrum``), how many heaps
+  used (it may hold HEAP_PARITY: ``kayles.kernels.spectrum``), how many heaps
   0..n are rare under it and the last of them (-1: none; mask 0 means the
   plain scan: every heap counts);
 * ``fletcher32``: the checksum of G(0..n) (``kayles.engine.checksum``; what
@@ -27,12 +27,12 @@ import zlib
 from array import array
 
 from ..engine.codes import get_game
-from ..engine.spectrum import mask_text
 from ..errors import InputError
+from ..kernels.constants import VALUE_LIMIT
+from ..kernels.spectrum import mask_text
 
 __all__ = ["COLUMNS", "FIELDS", "Record", "Summary", "pack_counts", "unpack_counts"]
 
-VALUE_LIMIT = 1 << 16
 COUNT = struct.Struct("<Q")
 
 

@@ -34,8 +34,8 @@ from __future__ import annotations
 
 import sys
 
-from ..engine._environ import getenv
-from ..engine._environ import system as _system
+from .._environ import getenv
+from .._environ import system as _system
 from ..errors import SetupError, path_text
 
 __all__ = ["KEY_BYTES", "SIZE", "Signer", "key", "key_path", "sign", "verify"]

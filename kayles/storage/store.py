@@ -111,8 +111,8 @@ from array import array
 from pathlib import Path
 
 from ..engine.checksum import fletcher32_of_pieces
-from ..engine.limits import interrupt
 from ..errors import InputError, ResourceError, WriteError, path_text
+from ..kernels.limits import interrupt
 from . import signing
 from .derived import too_large
 from .records import Record, Summary, pack_counts, unpack_counts
@@ -746,8 +746,7 @@ def _derives(code: str, fields: dict, head: bytes) -> bool:
     ``kayles.analysis.survey.summarise`` makes them), its head the values."""
     from ..engine.checksum import fletcher32
     from ..engine.codes import get_game
-    from ..engine.sequence import Sequence
-    from ..engine.spectrum import rare_mask
+    from ..engine.sequence import Sequence, rare_mask
 
     try:
         game = get_game(code)

@@ -56,9 +56,9 @@ import time
 import zlib
 from array import array
 
-from ..engine.limits import SAVE_CHUNK, SAVE_CHUNK_SECONDS
 from ..engine.rules import Game, describe_moves
 from ..errors import InputError, WriteError
+from ..kernels.limits import SAVE_CHUNK, SAVE_CHUNK_SECONDS
 from . import signing
 from ._files import (
     check_target,

@@ -7,7 +7,7 @@ errors are the file's own, 1-based.
 
 from __future__ import annotations
 
-from ...engine._numbers import MAX_DIGITS, is_natural
+from ..._numbers import MAX_DIGITS, is_natural
 from ...errors import InputError, counted, shown
 
 __all__ = ["cases"]

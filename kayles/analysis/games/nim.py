@@ -18,7 +18,7 @@ from collections import namedtuple
 from functools import reduce
 from operator import xor
 
-from ...engine._numbers import natural
+from ..._numbers import natural
 from ...errors import InputError
 from ._cases import cases
 

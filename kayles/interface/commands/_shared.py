@@ -10,7 +10,7 @@ from __future__ import annotations
 import argparse
 import json
 
-from ...engine._numbers import count
+from ..._numbers import count
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -69,7 +69,7 @@ def size(what: str) -> Callable[[str], int]:
     """An argparse ``type``: a number of bytes, or of K, M, G or T bytes (8G)."""
 
     def parse(text: str) -> int:
-        from ...engine.limits import parse_size
+        from ...kernels.limits import parse_size
 
         try:
             return parse_size(text, what)
@@ -97,7 +97,7 @@ def add_threads_option(parser: argparse.ArgumentParser) -> None:
 def threads_of(args) -> int:
     """--threads, or as many as the kernel takes (it runs no more than the cores this
     process may run on); ValueError past the kernel's limit."""
-    from ...engine.limits import THREADS
+    from ...kernels.limits import THREADS
 
     return THREADS.high if args.threads is None else THREADS.check(args.threads, "--threads")
 

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from ...engine.limits import SAVE_CHUNK as CHUNK
-from ...engine.limits import SAVE_CHUNK_SECONDS as SECONDS
-from ...engine.limits import too_long
 from ...engine.rules import ALIASES, GAMES
 from ...engine.sequence import PROOF_LIMIT, TAKEBREAK_PROOF_LIMIT, Sequence
 from ...errors import InputError, Terminated, counted
+from ...kernels.limits import SAVE_CHUNK as CHUNK
+from ...kernels.limits import SAVE_CHUNK_SECONDS as SECONDS
+from ...kernels.limits import too_long
 from ._shared import (
     add_game_option,
     add_json_option,

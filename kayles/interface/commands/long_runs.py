@@ -31,8 +31,8 @@ __all__ = ["register"]
 
 
 def register(sub) -> None:
-    from ...engine.limits import RUN_CHECKPOINT_SECONDS as CHECKPOINT_SECONDS
-    from ...engine.limits import RUN_WINDOW as WINDOW
+    from ...kernels.limits import RUN_CHECKPOINT_SECONDS as CHECKPOINT_SECONDS
+    from ...kernels.limits import RUN_WINDOW as WINDOW
 
     p = sub.add_parser(
         "run", help="a long run toward a record: every power of two, resumable",

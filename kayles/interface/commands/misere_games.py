@@ -19,7 +19,7 @@ __all__ = [
 
 
 def add_budget_option(parser) -> None:
-    from ...engine._constants import DEFAULT_BUDGET
+    from ...kernels.constants import DEFAULT_BUDGET
 
     parser.add_argument("--budget", type=natural("BUDGET"), default=DEFAULT_BUDGET, metavar="N",
                         help=f"store at most N positions (default {DEFAULT_BUDGET}); past it, "
@@ -69,7 +69,7 @@ def register(sub) -> None:
         help="the largest heap in the positions, a heap beyond the search an error "
         "(default: heap by heap till the quotient is solved, as far as the search goes, at "
         "most 200)"))
-    from ...engine._constants import QUOTIENT_STATES
+    from ...kernels.constants import QUOTIENT_STATES
 
     add_old_name(p, "--budget", p.add_argument(
         "--states", type=natural("--states"), default=QUOTIENT_STATES, metavar="N",

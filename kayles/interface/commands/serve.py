@@ -35,7 +35,7 @@ def register(sub) -> None:
 def _port(text: str) -> int:
     import argparse
 
-    from ...engine._numbers import natural
+    from ..._numbers import natural
 
     try:
         port = natural(text, "--port")

@@ -14,7 +14,7 @@ import os
 import signal
 import sys
 
-from ...engine._numbers import brief, count
+from ..._numbers import brief, count
 from ...engine.sequence import PROOF_LIMIT
 from ...errors import InputError, Terminated, counted, shown
 from ._shared import RESUMES, add_json_option, add_old_name, dump_json, file_name, natural
@@ -208,7 +208,7 @@ def _check_options(args) -> None:
         raise InputError("--jobs must be at least 1")
     if args.max == 0:
         raise InputError("--max must be at least 1")
-    from ...engine.limits import too_long
+    from ...kernels.limits import too_long
 
     if too_long(args.max):   # each worker holds one game's table at a time
         raise InputError(f"--to: {too_long(args.max)}")
@@ -217,7 +217,7 @@ def _check_options(args) -> None:
     if args.drop_zeros and args.equivalent is None:
         raise InputError("--drop-zeros goes with --equivalent")
     if args.misere is not None:
-        from ...engine.limits import SURVEY_MISERE_HEAP
+        from ...kernels.limits import SURVEY_MISERE_HEAP
 
         SURVEY_MISERE_HEAP.check(args.misere)
         if args.equivalent is not None:
@@ -306,8 +306,8 @@ def command_census(args, out) -> int:
         summary_markdown,
     )
     from ...analysis.executors import open_executor, survey
-    from ...engine.cost import PAST_16_BITS
-    from ...engine.limits import too_long
+    from ...kernels.cost import PAST_16_BITS
+    from ...kernels.limits import too_long
     from ...storage.store import Store, default_path
     from ..progress import bar, seconds
 
@@ -434,7 +434,7 @@ def _misere_census(args, codes: list[str], out) -> int:
     """kayles census --misere: every code's quotient (stored rows read back), as rows."""
     from ...analysis.census import MISERE_COLUMNS, misere_markdown, misere_rows
     from ...analysis.executors import open_executor
-    from ...engine.limits import SURVEY_MISERE_HEAP
+    from ...kernels.limits import SURVEY_MISERE_HEAP
     from ...storage.store import Store, default_path
 
     SURVEY_MISERE_HEAP.check(args.misere)
@@ -488,12 +488,12 @@ def _census_header(args, unfinished: list[tuple[int, int, int, tuple]] | None = 
     import itertools
 
     from ..._version import __version__
-    from ...engine import _impl
-    from ...engine.limits import cpu_model
+    from ...kernels import chooser
+    from ...kernels.limits import cpu_model
 
     machine = cpu_model()
     made = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
-    made_by = f"# kayles {__version__} ({_impl.IMPLEMENTATION} core), {made}, {machine}, " \
+    made_by = f"# kayles {__version__} ({chooser.IMPLEMENTATION} core), {made}, {machine}, " \
         f"{counted(os.cpu_count() or 1, 'core')}\n"
     if args.misere is not None:
         from ...analysis.quotient import MAX_STATES
@@ -590,7 +590,7 @@ def _write_table(rows: list[dict], args, out, columns: list[str]) -> None:
         for row in rows:
             writer.writerow([_csv_cell(row[c]) for c in columns])
         return
-    from ...engine.spectrum import mask_text
+    from ...kernels.spectrum import mask_text
 
     header = [c.replace("_", " ") for c in columns]
     cells = [[mask_text(row[c]) if c == "mask" and row[c] else _cell(row[c]) for c in columns]

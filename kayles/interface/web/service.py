@@ -29,16 +29,16 @@ import threading
 import time
 from collections import OrderedDict
 
+from ..._numbers import brief, natural
 from ...analysis.misere import Solver
 from ...analysis.play import MAX_TOKENS, Match, Move, position_text
 from ...analysis.quotient import misere_answer
 from ...analysis.row import runs
-from ...engine._numbers import brief, natural
 from ...engine.codes import get_game
-from ...engine.limits import set_interrupt
 from ...engine.rules import ALIASES, GAMES, Game, encode, parse_octal
 from ...engine.sequence import Sequence
 from ...errors import InputError, ResourceError, shown
+from ...kernels.limits import set_interrupt
 from ...storage.proof_cache import load as cached_proof
 
 TYPE_CHECKING = False
@@ -105,7 +105,7 @@ _request = threading.local()  # the pace of the request a thread is working on
 
 
 def _interrupt() -> None:
-    """The kernels' interrupt hook (kayles.engine.limits.set_interrupt): the pace of this
+    """The kernels' interrupt hook (kayles.kernels.limits.set_interrupt): the pace of this
     thread's request, if it has one."""
     pace = getattr(_request, "pace", None)
     if pace is not None:
@@ -430,9 +430,10 @@ def _misere_why(report: dict) -> str:
 
 def _sequence_report(game: Game, sequence: Sequence, values: list[int]) -> dict:
     """The values with their proof and their rare heaps under the one mask every command
-    reports (kayles.engine.spectrum.rare_mask: a survey's, a plot's)."""
+    reports (kayles.kernels.spectrum.rare_mask: a survey's, a plot's)."""
     from ...engine.rules import encode
-    from ...engine.spectrum import is_rare, mask_text, rare_mask, split_parity
+    from ...engine.sequence import rare_mask
+    from ...kernels.spectrum import is_rare, mask_text, split_parity
 
     mask, rare, _ = rare_mask(game, values, sequence.nimber)
     splits = split_parity(encode(game.kinds)) if mask else -1
@@ -457,7 +458,7 @@ def _search(game: Game) -> int:
     """Values the page computes looking for a proof of the game's regularity."""
     if game.octal:
         return PROOF_SEARCH
-    from ...engine._impl import IMPLEMENTATION
+    from ...kernels.chooser import IMPLEMENTATION
 
     return TAKEBREAK_SEARCH if IMPLEMENTATION == "cython" else TAKEBREAK_SEARCH >> 3
 

@@ -1,0 +1,36 @@
+"""The kernels' fixed sizes, marks and row bytes: their one home in Python.
+
+rules.py refuses a game that does not fit, the pure twins and the cost model read these
+names, and nothing else in Python restates them.  C needs some at compile time: they
+are defined once in C (ext/src/kernels.h, ext/_common.pxd, ext/_takebreak.pyx), each
+compiled module exports the values it was built with as ``CONSTANTS``, and
+tests/kernels/test_constants.py pins that every one equals the value here.
+"""
+
+__all__ = ["ACCUMULATORS", "AHEAD", "ALL_DIFFERENT", "ALL_SAME", "DEFAULT_BUDGET", "GAP",
+           "MARK_CODES", "MAX_BUDGET", "MAX_KEPT", "MAX_KINDS", "MAX_SPAN", "MAX_THREADS",
+           "MIN_ROOM", "NOT_ALL_SAME", "NO_MARK", "PIN", "QUOTIENT_STATES", "STATE_ENTRIES",
+           "VALUE_LIMIT", "WORDS_PER_POSITION", "WORDS_SLACK"]
+
+VALUE_LIMIT = 1 << 16  # nimbers are stored as unsigned 16-bit integers
+
+MAX_KINDS = 64  # move kinds in one game (an octal code of 63 digits after '4.')
+MAX_KEPT = 8  # kept 'o' runs in one pattern
+MAX_SPAN = 64  # tokens one move covers (the sparse kernel keeps MAX_SPAN + 1 rows of pairs)
+MAX_THREADS = 64  # threads on one nim-sequence (Scratch(threads=...); ext/src/kernels.h)
+PIN = ord("x")  # a standing pin in a row (bytes)
+GAP = ord(".")  # a removed pin
+QUOTIENT_STATES = 1 << 21  # misère quotients: the states one walk may visit (--budget default)
+STATE_ENTRIES = 9  # ... and a stored state's room besides its set, in 4-byte entries
+DEFAULT_BUDGET = 1_000_000  # misère search: stored positions (about 90 MB compiled, 175 MB pure)
+WORDS_PER_POSITION = 16  # ... and budget * this many 32-bit words of positions (stored and open)
+WORDS_SLACK = 1 << 16  # ... plus this many, so that small budgets count positions alone
+MAX_BUDGET = 100_000_000  # ~9 GB compiled; heaps never exceed it, so they fit 32 bits
+
+# The take-and-break kernel (ext/_takebreak.pyx): a move's mark on its parts, as coded
+NO_MARK, ALL_DIFFERENT, NOT_ALL_SAME, ALL_SAME = range(4)
+MARK_CODES = {"": NO_MARK, "!": ALL_DIFFERENT, "?": NOT_ALL_SAME, "=": ALL_SAME}
+MIN_ROOM = 64  # a row set's first room, in heaps (it doubles from there)
+AHEAD = 64  # heaps whose unions one pass makes ahead (KAYLES_AHEAD, ext/src/kernels.h)
+ACCUMULATORS = 8  # accumulators a heap made ahead: one a value of a part's bits 0-2
+                  # (KAYLES_CLASSES)

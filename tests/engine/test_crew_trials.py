@@ -1,0 +1,126 @@
+"""Crews on one sequence only where they win (kayles.engine.sequence.CrewTrials): the
+trial's schedule and verdict from given times and given free cores, how busy the other
+cores were read from /proc/stat's ticks (kayles.engine.cpu_load), and the same values
+whichever way a trial goes (the verdict and the free cores forced, so nothing here
+depends on the machine's speed or load)."""
+
+from __future__ import annotations
+
+import pytest
+
+from kayles.engine import cpu_load
+from kayles.engine.codes import get_game
+from kayles.engine.cpu_load import busy_ticks, others_busy, snapshot
+from kayles.engine.sequence import CrewTrials, Sequence
+
+from conftest import load_kernel
+
+
+@pytest.fixture(autouse=True)
+def idle_machine(monkeypatch):
+    """Every trial here sees two idle cores, however busy the machine running the tests
+    (a test that gives CrewTrials its own ``load`` sees that)."""
+    monkeypatch.setattr(cpu_load, "cores", lambda: 2)
+    monkeypatch.setattr(cpu_load, "others_busy", lambda *stretch: 0.0)
+
+
+def test_the_trial_schedule_and_its_verdict():
+    trials = CrewTrials(2)
+    start = CrewTrials.TRIAL_FROM
+    assert trials.half(0, 1 << 20) == (1 << 20, None)  # short: one thread, no trial
+    assert trials.half(start, start + 8191) == (start + 8191, None)  # no room for two halves
+    size = max(1 << 12, start // CrewTrials.TRIAL_SHARE)
+    assert trials.half(start, 1 << 20) == (start + size, "solo")
+    trials.solo = "the solo scratch"
+    trials.crew = "the crew scratch"
+    assert trials.timed("solo", 1.0, size, start + size) == "the solo scratch"
+    assert trials.half(start + size, 1 << 20) == (start + 2 * size, "crew")
+    # the crew a heap in 0.95 of one thread's time: not enough
+    assert trials.timed("crew", 0.95, size, start + 2 * size) == "the solo scratch"
+    assert trials.chosen == "solo" and trials.at == 2 * (start + 2 * size)
+    assert trials.half(start + 2 * size, 1 << 20) == (1 << 20, None)  # till the heaps double
+    at = trials.at
+    assert trials.half(at, 1 << 22)[1] == "solo"
+    trials.timed("solo", 1.0, at // 32, at + at // 32)
+    trials.half(at + at // 32, 1 << 22)
+    assert trials.timed("crew", 0.5, at // 32, at + at // 16) == "the crew scratch"
+    assert trials.chosen == "crew"
+
+
+def test_a_short_run_starts_no_crew():
+    sequence = Sequence(get_game(".04"), kernel=load_kernel("cython"), threads=2)
+    sequence.table(CrewTrials.TRIAL_FROM)
+    assert sequence._crews is not None and sequence._crews.crew is None
+    assert sequence._scratch.threads == 1
+
+
+@pytest.mark.parametrize("gain", [0.0, 1e9], ids=["never-the-crew", "always-the-crew"])
+@pytest.mark.parametrize("game", [".04", ".161", "grundy"])  # no period by 2**17
+def test_the_values_are_one_threads_whichever_the_verdict(monkeypatch, game, gain):
+    compiled = load_kernel("cython")
+    monkeypatch.setattr(CrewTrials, "TRIAL_GAIN", gain)
+    count = 1 << 17
+    alone = Sequence(get_game(game), kernel=compiled)
+    crews = Sequence(get_game(game), kernel=compiled, threads=2)
+    assert bytes(crews.table(count)) == bytes(alone.table(count))
+    assert crews._crews.chosen == ("crew" if gain else "solo")
+    assert crews._crews.crew.threads == 2
+
+
+def test_a_trial_is_skipped_beside_busy_cores():
+    """Fewer than FREE_CORES cores free since the last look: no trial, one thread goes on
+    to the next checkpoint (about twice as far, often a heap or two short), where the
+    machine is looked at again; a crew already chosen always gets its trial (that is how
+    it goes back to one thread)."""
+    free = [1.0]
+    trials = CrewTrials(2, load=lambda: free[0])
+    start = CrewTrials.TRIAL_FROM
+    assert trials.half(start, 1 << 20) == (1 << 20, None)
+    assert trials.skipped == 1 and trials.chosen == "solo"
+    assert trials.half(start + start // 2 - 1, 1 << 20) == (1 << 20, None)  # too soon
+    assert trials.skipped == 1
+    checkpoint = 2 * start - 2  # the next checkpoint, a little short of the doubling
+    assert trials.half(checkpoint, 1 << 20) == (1 << 20, None)  # looked again: still busy
+    assert trials.skipped == 2
+    free[0] = 1.6  # others left more than FREE_CORES free: the trial runs
+    checkpoint = 4 * start - 3
+    size = max(1 << 12, checkpoint // CrewTrials.TRIAL_SHARE)
+    assert trials.half(checkpoint, 1 << 22) == (checkpoint + size, "solo")
+    trials.solo, trials.crew = "the solo scratch", "the crew scratch"
+    trials.timed("solo", 1.0, size, checkpoint + size)
+    trials.half(checkpoint + size, 1 << 22)
+    assert trials.timed("crew", 0.5, size, checkpoint + 2 * size) == "the crew scratch"
+    free[0] = 0.0
+    assert trials.half(trials.at, 1 << 23)[1] == "solo" and trials.skipped == 2
+
+
+def test_no_free_cores_known_means_the_trial_runs():
+    trials = CrewTrials(2, load=lambda: None)  # not Linux, or too short a stretch
+    start = CrewTrials.TRIAL_FROM
+    assert trials.half(start, 1 << 20)[1] == "solo" and trials.skipped == 0
+
+
+def test_busy_ticks_are_read_from_the_cpu_line():
+    line = b"cpu  4868674 1025255 343917 5602421 37392 11 2789 4680 0 0"
+    busy, total = busy_ticks(line)
+    # user nice system irq softirq steal: niced time keeps a core too (autogroups)
+    assert busy == 4868674 + 1025255 + 343917 + 11 + 2789 + 4680
+    assert total == busy + 5602421 + 37392  # and idle, iowait
+    for bad in (b"", b"cpu0 1 2 3 4 5 6 7 8", b"cpu 1 2 3"):
+        with pytest.raises(ValueError):
+            busy_ticks(bad)
+
+
+def test_others_busy_leaves_out_this_process():
+    """Two cores, 100 ticks a second, a stretch of 2 s (400 ticks in all)."""
+    before = (1000, 10_000, 5.0)
+    # 300 busy ticks (3 s): 2 s of them this process's own, so others kept one core half
+    # busy (1 s in 2 s)
+    assert others_busy(before, (1300, 10_400, 7.0), 2, 100) == 0.5
+    assert others_busy(before, (1400, 10_400, 6.0), 2, 100) == 1.5
+    assert others_busy(before, (1000, 10_400, 7.0), 2, 100) == 0.0  # never below 0
+    assert others_busy(before, (1001, 10_003, 5.0), 2, 100) is None  # too short a stretch
+    assert others_busy(None, before, 2, 100) is None
+    now = snapshot()
+    if now is not None:  # Linux: ticks and this process's CPU seconds
+        assert 0 <= now[0] <= now[1] and now[2] >= 0.0
