@@ -11,7 +11,7 @@ How stale values are kept out:
 * the key, stored in the file and compared in full, names the package version,
   the cache format, the game's moves (``rules.describe_moves``), and the path,
   size and modification time of the kernel module that computed the table
-  (``_core*.so`` or ``_core_pure.py``, as ``kayles.kernels.chooser.choice`` names it
+  (``_core*.so`` or ``pure/_core.py``, as ``kayles.kernels.chooser.choice`` names it
   without importing it) and of ``sequence.py`` and ``rules.py``.  A table is
   stored only when the kernel that computed it is that very file, so
   KAYLES_PURE=1 and the compiled core never read each other's files, and a
@@ -90,7 +90,7 @@ REGULAR = 0o100000  # S_IFREG: the file type bits of a regular file (stat.S_ISRE
 SPOT_CHECKED = 32  # values derived again from the rules on every load (~0.3 ms)
 PROVED_AT_ONCE = frozenset({"kayles-xox"})  # quick proofs that nearly every run uses
 SEP = chooser.SEP
-HERE = chooser.HERE
+ENGINE = f"{chooser.HERE.rpartition(SEP)[0]}{SEP}engine"  # sequence.py and rules.py lie there
 
 
 def _isabs(path: str) -> bool:
@@ -130,7 +130,7 @@ def cache_key(game: Game) -> tuple[str, str] | None:
     core, kernel = found
     try:
         files = "; ".join(_stamp(path) for path in
-                          (kernel, f"{HERE}{SEP}sequence.py", f"{HERE}{SEP}rules.py"))
+                          (kernel, f"{ENGINE}{SEP}sequence.py", f"{ENGINE}{SEP}rules.py"))
     except OSError:
         return None
     return core, f"kayles {__version__}; cache {FORMAT}; moves {describe_moves(game)}; {files}"
