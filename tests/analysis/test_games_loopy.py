@@ -29,7 +29,7 @@ from kayles.analysis.games.digraph import (
     sum_value,
 )
 
-from conftest import kayles_said
+from conftest import ROOT, kayles_said
 
 SEED = 55  # every random graph below comes from random.Random(SEED + case)
 HEAPS = 6  # the nim-heaps *0..*5
@@ -359,3 +359,32 @@ def test_a_cycle_holds_at_most_50_times_its_file(tmp_path):
     tiny.write_text("a: b\nb:\n")
     grown = peak_kib("dag", str(path)) - peak_kib("dag", str(tiny))
     assert grown * 1024 <= 50 * path.stat().st_size, (grown, path.stat().st_size)
+
+
+@pytest.mark.parametrize("tokens", [["b"] * 2001 + ["a"],  # N: a move to value 0
+                                    ["b"] * 2000 + ["d"],  # N through the infinite token
+                                    ["e", "d"] + ["b"] * 2000,  # D: a move to a draw
+                                    ["c"] * 1000 + ["b"] * 1001])
+def test_a_long_sum_is_answered_in_work_linear_in_its_tokens(monkeypatch, tokens):
+    """dag --sum on thousands of tokens (examples/loopy.txt: a 0, b 1, c 0, d inf(0),
+    e inf(1)): the values summed and the pairs sorted to find the
+    move stay within a few per token (the version that summed every token once per
+    candidate, and sorted them all, did about len(tokens) times as much)."""
+    from kayles.analysis.games import digraph
+
+    work = [0]
+
+    def counted(function):
+        def run(items, *args, **kwargs):
+            items = list(items)
+            work[0] += len(items)
+            return function(items, *args, **kwargs)
+        return run
+
+    monkeypatch.setattr(digraph, "sum_value", counted(digraph.sum_value))
+    monkeypatch.setattr(digraph, "sorted", counted(sorted), raising=False)
+    game = LoopyGame(parse_graph((ROOT / "examples" / "loopy.txt").read_text()))
+    move = game.best_move(tokens)
+    assert move is not None
+    assert work[0] <= 4 * len(tokens) + 100, work[0]
+    assert game.analyse(tokens)[2] == move

@@ -168,6 +168,17 @@ class LoopyGame:
             self._value = _solve(self._succ, self._names, self._order)
             _label_loopy(self._succ, self._value, self._order)
 
+    @classmethod
+    def from_text(cls, text: str) -> LoopyGame:
+        """The game of a graph in the text format of the module header (``parse_graph``),
+        its successors checked once, while they are numbered."""
+        graph = _read_lines(text)
+        try:
+            return cls(graph)
+        except InputError:
+            _unknown_successor(graph, text)  # the same error, with its line
+            raise
+
     def values(self) -> dict:
         """{vertex: gamma(vertex)} in the graph's vertex order."""
         return dict(zip(self._names, self._value))
@@ -188,13 +199,20 @@ class LoopyGame:
         """(which token, the vertex it moves to): from N to value 0 by a move that keeps
         making progress (play that always takes it wins: the module header); from D to a
         draw; None from P."""
+        return self.analyse(tokens)[2]
+
+    def analyse(self, tokens: Sequence[Hashable]) -> tuple[int | Infinite, str,
+                                                           tuple[int, Hashable] | None]:
+        """(value, outcome, best move) of the sum of ``tokens``, each found once: the three
+        methods above in one pass, in time linear in the tokens (and the edges met)."""
         at = [self._number(t) for t in tokens]
         values = [self._value[v] for v in at]
-        verdict = outcome(sum_value(values))
+        total = sum_value(values)
+        verdict = outcome(total)
         if verdict == "P":
-            return None
+            return total, verdict, None
         move = self._winning(at, values) if verdict == "N" else self._drawing(at, values)
-        return move[0], self._names[move[1]]
+        return total, verdict, (move[0], self._names[move[1]])
 
     def _number(self, vertex: Hashable) -> int:
         try:
@@ -206,32 +224,77 @@ class LoopyGame:
         """The move to value 0 whose tokens' (value, order) pairs, as a multiset, are
         least.  Each round (the opponent's move and this answer) lowers that multiset: a
         move up is undone to the same value by a vertex labelled earlier, a move down is
-        answered by a move down (the module header); so play ends, and in a win."""
+        answered by a move down (the module header); so play ends, and in a win.
+
+        Two candidates change one pair each of the same multiset, so they compare in O(1)
+        (``_lower``); tokens on one vertex are one candidate (the first of them)."""
         infinite = [i for i, g in enumerate(values) if isinstance(g, Infinite)]
         x = sum_value([g for g in values if not isinstance(g, Infinite)])
+        order = self._order
+        if infinite:  # one infinite token: it alone may move
+            candidates = infinite
+        else:  # the first token on each vertex (the others there move alike, and lose ties)
+            firsts: dict[int, int] = {}
+            for i, v in enumerate(at):
+                firsts.setdefault(v, i)
+            candidates = list(firsts.values())
         best = None
-        for i in infinite or range(len(at)):
-            target = x if infinite else values[i] ^ x  # (one infinite token: it must move)
+        for i in candidates:
+            target = x if infinite else values[i] ^ x
             to = min((w for w in self._succ[at[i]] if self._value[w] == target),
-                     key=self._order.__getitem__, default=None)
+                     key=order.__getitem__, default=None)
             if to is None:
                 continue
-            pairs = sorted([(values[j], self._order[at[j]]) for j in range(len(at)) if j != i]
-                           + [(target, self._order[to])], reverse=True)
-            if best is None or pairs < best[0]:
-                best = pairs, i, to
+            change = (values[i], order[at[i]]), (target, order[to])
+            if best is None or _lower(change, best[0]):
+                best = change, i, to
         if best is None:
             raise RuntimeError("cannot happen: an N-position without a move to value 0")
         return best[1], best[2]
 
     def _drawing(self, at: list[int], values: list) -> tuple[int, int]:
-        """The first move (tokens in order, each one's successors in order) to a draw."""
+        """The first move (tokens in order, each one's successors in order) to a draw.
+        The sum of the other tokens is the whole sum less one token's part, found in O(1);
+        a (vertex, rest) pair that has no move to a draw is not tried twice."""
+        infinite = [i for i, g in enumerate(values) if isinstance(g, Infinite)]
+        x = sum_value([g for g in values if not isinstance(g, Infinite)])
+        tried = set()
         for i, v in enumerate(at):
-            others = sum_value(values[:i] + values[i + 1 :])
+            others = _all_but(i, values, infinite, x)
+            if (v, others) in tried:
+                continue
             for w in self._succ[v]:
                 if outcome(sum_value([others, self._value[w]])) == "D":
                     return i, w
+            tried.add((v, others))
         raise RuntimeError("cannot happen: a drawn position without a move to a draw")
+
+
+def _lower(change: tuple, best: tuple) -> bool:
+    """Whether the multiset M - a + b is below M - c + d, for change = (a, b) and best =
+    (c, d) (a and c in M): descending lists of the same length compare at the greatest
+    element whose count differs, and the lower one has fewer of it."""
+    (a, b), (c, d) = change, best
+    net: dict = {}
+    for element, step in ((b, 1), (a, -1), (d, -1), (c, 1)):
+        net[element] = net.get(element, 0) + step
+    top = max((element for element, step in net.items() if step), default=None)
+    return top is not None and net[top] < 0
+
+
+def _all_but(i: int, values: list, infinite: list[int], x: int) -> int | Infinite:
+    """The value of every token but token i: ``x`` is the XOR of the finite values and
+    ``infinite`` lists the infinite tokens."""
+    own = values[i]
+    if not isinstance(own, Infinite):
+        x ^= own
+    count = len(infinite) - isinstance(own, Infinite)  # the other tokens' infinities
+    if count == 0:
+        return x
+    if count > 1:
+        return Infinite()
+    other = infinite[0] if infinite[0] != i else infinite[1]
+    return Infinite([k ^ x for k in values[other].k])
 
 
 def _compile(graph) -> tuple[list, list[tuple[int, ...]], dict]:
@@ -412,6 +475,14 @@ def _plain(vertex) -> str:
 def parse_graph(text: str) -> dict[str, tuple[str, ...]]:
     """The digraph written in the format of the module header, each vertex's successors a
     tuple (millions of sinks share the one empty tuple); errors name the line."""
+    graph = _read_lines(text)
+    if not set(chain.from_iterable(graph.values())) <= graph.keys():
+        _unknown_successor(graph, text)
+    return graph
+
+
+def _read_lines(text: str) -> dict[str, tuple[str, ...]]:
+    """parse_graph without the check that every successor is a vertex."""
     graph: dict[str, tuple[str, ...]] = {}
     with _gc_paused():
         for number, line in enumerate(text.splitlines(), start=1):
@@ -439,15 +510,16 @@ def parse_graph(text: str) -> dict[str, tuple[str, ...]]:
             graph[name] = tuple(tail.split())  # a sink's: the one empty tuple (no list each)
     if not graph:
         raise InputError("line 1: the graph has no vertices")
-    if not set(chain.from_iterable(graph.values())) <= graph.keys():
-        for name, targets in graph.items():
-            for target in targets:
-                if target not in graph:
-                    raise InputError(
-                        f"line {_line_of(text, name)}: vertex {shown(name)} moves to "
-                        f"unknown vertex {shown(target)}"
-                    )
     return graph
+
+
+def _unknown_successor(graph: dict[str, tuple[str, ...]], text: str) -> None:
+    """Raise the InputError naming the first successor that is not a vertex, and its line."""
+    for name, targets in graph.items():
+        for target in targets:
+            if target not in graph:
+                raise InputError(f"line {_line_of(text, name)}: vertex {shown(name)} moves to "
+                                 f"unknown vertex {shown(target)}")
 
 
 def _line_of(text: str, name: str) -> int:

@@ -216,7 +216,7 @@ def _value_json(value):
 def command_dag(args, out) -> None:
     from ...analysis.games import digraph
 
-    game = digraph.LoopyGame(digraph.parse_graph(read_text(args.file)))
+    game = digraph.LoopyGame.from_text(read_text(args.file))
     if args.sum is not None:
         _dag_sum(game, args.sum, args.json, out)
         return
@@ -230,9 +230,7 @@ def command_dag(args, out) -> None:
 
 
 def _dag_sum(game, tokens: list[str], json: bool, out) -> None:
-    value = game.sum_value(tokens)
-    verdict = game.outcome(tokens)
-    move = game.best_move(tokens)
+    value, verdict, move = game.analyse(tokens)
     if json:
         dump_json({"outcome": verdict, "value": _value_json(value),
                    "move": None if move is None else {"token": move[0], "to": move[1]}}, out)
