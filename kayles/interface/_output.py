@@ -1,22 +1,20 @@
 """Writing long nim-sequences: ``[G(0), G(1), ..., G(N)]`` streamed in big chunks, or one
 heap a line (``n G(n)``: an OEIS b-file; ``n,G(n)``: CSV).
 
-Shared by both front ends.  The sequence hands over (values, times) pieces;
-each distinct piece is formatted once and written as many times as it
-repeats, so a proved sequence of any length streams in O(length) time and
-O(period) memory.
+Shared by both front ends.  The writers take a sequence's pieces (``Sequence.segments``:
+(values, times), everything already computed); each distinct piece is formatted once and
+written as many times as it repeats, so a proved sequence of any length streams in
+O(length) time and O(period) memory.
 """
 
 from __future__ import annotations
 
-from ..engine.sequence import Sequence
-
 CHUNK = 1 << 20  # characters per write
 
 
-def write_nimbers(sequence: Sequence, n: int, out) -> None:
-    """Write [G(0), ..., G(n)] and a newline; everything is computed before the first write."""
-    pieces = [(values, times) for values, times in sequence.segments(n + 1) if times and values]
+def write_nimbers(pieces, out) -> None:
+    """Write [G(0), ..., G(n)] and a newline, from the pieces of G(0..n)."""
+    pieces = [(values, times) for values, times in pieces if times and values]
     top = max(max(values) for values, _ in pieces)
     names = [str(v) for v in range(top + 1)]
     out.write("[")
@@ -36,10 +34,9 @@ def write_nimbers(sequence: Sequence, n: int, out) -> None:
     out.write("]\n")
 
 
-def write_numbered(sequence: Sequence, n: int, out, separator: str, header: str = "") -> None:
-    """Write ``header`` then one line a heap, ``k<separator>G(k)`` for k = 0..n, in chunks
-    of about CHUNK characters (everything is computed before the first write)."""
-    pieces = sequence.segments(n + 1)
+def write_numbered(pieces, out, separator: str, header: str = "") -> None:
+    """Write ``header`` then one line a heap, ``k<separator>G(k)``, from the pieces of
+    G(0..n), in chunks of about CHUNK characters."""
     out.write(header)
     k = 0
     lines: list[str] = []

@@ -47,7 +47,7 @@ def _grundy(text: str, out) -> None:
     from ..analysis.xox import sequence
     from ._output import write_nimbers
 
-    write_nimbers(sequence(), n, out)
+    write_nimbers(sequence().segments(n + 1), out)
 
 
 def _position(text: str, out) -> None:

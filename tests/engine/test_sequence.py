@@ -117,10 +117,10 @@ def test_segments_stream_a_long_range_in_whole_periods(kernel):
 
 def test_written_nimbers_match_the_seed_format(kernel):
     out = io.StringIO()
-    write_nimbers(Sequence(GAMES["kayles-xox"], kernel=kernel), 6, out)
+    write_nimbers(Sequence(GAMES["kayles-xox"], kernel=kernel).segments(7), out)
     assert out.getvalue() == "[0, 1, 0, 2, 3, 2, 1]\n"
     out = io.StringIO()
-    write_nimbers(Sequence(GAMES["kayles"], kernel=kernel), 1500, out)
+    write_nimbers(Sequence(GAMES["kayles"], kernel=kernel).segments(1501), out)
     assert out.getvalue() == str(oracle.octal_nimbers("0.77", 1500)) + "\n"
 
 

@@ -27,6 +27,7 @@ from conftest import (
     assert_usage_error,
     in_process,
     listing,
+    load_kernel,
     on_a_terminal,
     read_prefix_then_close,
 )
@@ -689,3 +690,43 @@ def test_a_survey_leaves_no_mask_blank_as_the_census_does(tmp_path):
         ("0.3F", "", ""), ("0.77", "15", "10")]
     rows = ok_json(kayles("survey", "0.3F", "--to", "3000", "--json", "--db", db))
     assert (rows[0]["mask"], rows[0]["rare"]) == (None, None)
+
+
+class _Counting:
+    """A kernel module whose ``extend`` records each range of heaps it computes."""
+
+    def __init__(self, kernel, calls: list) -> None:
+        self._kernel, self._calls = kernel, calls
+
+    def __getattr__(self, name):
+        return getattr(self._kernel, name)
+
+    def extend(self, table, start, stop, *args, **kwargs):
+        self._calls.append((start, stop))
+        return self._kernel.extend(table, start, stop, *args, **kwargs)
+
+
+@pytest.mark.parametrize("command", [["grundy", "4500", "--game", "0.3F"],
+                                     ["grundy", "4500", "--game", "0.3F", "--checksum"],
+                                     ["period", "--game", "0.3F", "--to", "4500", "--json"]])
+def test_a_command_reads_its_code_once_and_computes_each_value_once(monkeypatch, command):
+    """One Sequence a command, the code parsed once, no heap computed twice: the kernel's
+    ranges of heaps never overlap, and they end where the command needs."""
+    from kayles.engine import codes, sequence
+    from kayles.kernels import chooser
+
+    calls: list = []
+    parsed, made = [], []
+    compiled = load_kernel("cython", "takebreak")
+    monkeypatch.setattr(chooser, "takebreak_kernel", _Counting(compiled, calls))
+    parse = codes.parse_code
+    monkeypatch.setattr(codes, "parse_code", lambda text: parsed.append(text) or parse(text))
+    build = sequence.Sequence.__init__
+    monkeypatch.setattr(sequence.Sequence, "__init__",
+                        lambda self, *a, **k: made.append(a[0].name) or build(self, *a, **k))
+    result = in_process("kayles", command)
+    assert result.returncode == 0, result.stderr
+    assert (len(parsed), len(made)) == (1, 1), (parsed, made)
+    heaps = sorted(calls)
+    assert heaps and heaps[0][0] == 0 and heaps[-1][1] >= 4500
+    assert all(stop == following for (_, stop), (following, _) in zip(heaps, heaps[1:])), heaps

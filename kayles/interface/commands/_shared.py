@@ -17,6 +17,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable
 
     from ...analysis.heaps import HeapMove
+    from ...engine.rules import Game
     from ...engine.sequence import Sequence
 
 __all__ = [
@@ -120,8 +121,9 @@ def _game_names(**_) -> list[str]:
     return list(GAMES)
 
 
-def open_sequence(name: str, cached: bool = True, most: int | None = None) -> Sequence:
-    """The Sequence of a game by name or code, with a progress bar on a terminal.
+def open_sequence(name: str | Game, cached: bool = True, most: int | None = None) -> Sequence:
+    """The Sequence of a game (a Game, or its name or code), with a progress bar on a
+    terminal.
 
     ``cached``: start from a proof in the user's cache when there is one
     (``kayles.storage.proof_cache``; ``most``: one that needed at most that many values);
@@ -130,7 +132,7 @@ def open_sequence(name: str, cached: bool = True, most: int | None = None) -> Se
     from ...engine.codes import get_game
     from ..progress import sequence_bar
 
-    game = get_game(name)
+    game = get_game(name) if isinstance(name, str) else name
     if cached:
         from ...storage.proof_cache import sequence as from_cache
 

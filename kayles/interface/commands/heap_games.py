@@ -112,19 +112,23 @@ def _add_save_options(parser) -> None:
                         "computing each")
 
 
-def _long_run(args, limit: int | None = None):
-    """The sequence of ``args.game`` and its _Saving (None without --save/--resume).
+def _long_run(args, game, need: int, limit: int | None = None):
+    """The one sequence of ``game`` (args.game, read once) and its _Saving (None without
+    --save/--resume).
 
-    A resumed sequence starts from at most ``limit`` saved values, so it ends where
-    an uninterrupted run with that limit would (the file keeps all of them).
+    ``need`` values are refused at once when their memory would not fit
+    (Sequence.check_memory), before any file is made.  A resumed sequence starts from at
+    most ``limit`` saved values, so it ends where an uninterrupted run with that limit
+    would (the file keeps all of them).
     """
     from ...storage.table_file import TableWriter, check_game, check_values, read_table
 
     if args.chunk < 1:
         raise InputError("--chunk must be at least 1")
     threads = threads_of(args)
-    sequence = open_sequence(args.game, args.save is None and args.resume is None, limit)
+    sequence = open_sequence(game, args.save is None and args.resume is None, limit)
     sequence.threads = threads
+    sequence.check_memory(need)
     if args.resume is not None:
         saved = read_table(args.resume)
         check_game(saved, sequence.game, args.resume)
@@ -197,57 +201,48 @@ def _close(sequence, saving: _Saving | None) -> None:
             saving.close(sequence)  # Ctrl-C included: what is computed is saved
 
 
-def checksum_hex(sequence, count: int) -> str:
-    """The Fletcher-32 checksum of G(0..count-1) as 8 hex digits (O(period) once proved)."""
+def checksum_hex(pieces) -> str:
+    """The Fletcher-32 checksum of a sequence's pieces (Sequence.segments) as 8 hex digits
+    (O(period) once proved)."""
     from ...engine.checksum import fletcher32_of_pieces
 
-    return f"{fletcher32_of_pieces(sequence.segments(count)):08x}"
-
-
-def _check_memory(name: str, count: int) -> None:
-    """Refuse at once a take-and-break table of count values that would not fit (its memory
-    foreseen from the first values' growth: Sequence.check_memory), before any file."""
-    from ...engine.codes import get_game
-    from ...engine.sequence import Sequence
-
-    game = get_game(name)
-    if not game.octal:
-        Sequence(game).check_memory(count)
+    return f"{fletcher32_of_pieces(pieces):08x}"
 
 
 def command_grundy(args, out) -> None:
-    _check_memory(args.game, args.n + 1)
-    sequence, saving = _long_run(args)
+    from ...engine.codes import get_game
+
+    sequence, saving = _long_run(args, get_game(args.game), args.n + 1)
     try:
-        sequence.segments(args.n + 1)
+        pieces = sequence.segments(args.n + 1)  # everything computed (and saved) here
     finally:
         _close(sequence, saving)
     if args.checksum:
-        out.write(f"{checksum_hex(sequence, args.n + 1)}  fletcher32 of G(0..{args.n}), "
+        out.write(f"{checksum_hex(pieces)}  fletcher32 of G(0..{args.n}), "
                   f"{sequence.game.name}\n")
     elif args.format == "list":
         from .._output import write_nimbers
 
-        write_nimbers(sequence, args.n, out)
+        write_nimbers(pieces, out)
     else:
         from .._output import write_numbered
 
         if args.format == "b-file":
-            write_numbered(sequence, args.n, out, " ")
+            write_numbered(pieces, out, " ")
         else:
-            write_numbered(sequence, args.n, out, ",", header="n,G\n")
+            write_numbered(pieces, out, ",", header="n,G\n")
 
 
 def command_period(args, out) -> int:
     from ...engine.codes import get_game
     from ...engine.sequence import proof_limit
 
+    game = get_game(args.game)
     if args.max is None:
-        args.max = proof_limit(get_game(args.game))
+        args.max = proof_limit(game)
     if too_long(args.max):
         raise InputError(f"--to: {too_long(args.max)}")
-    _check_memory(args.game, args.max)
-    sequence, saving = _long_run(args, args.max)
+    sequence, saving = _long_run(args, game, args.max, args.max)
     game = sequence.game
     try:
         found = sequence.prove(args.max)
@@ -279,7 +274,7 @@ def command_period(args, out) -> int:
             unproved = unprovable(game, table, len(sequence), *seen)
             if unproved:
                 report["unprovable"] = unproved
-    report["fletcher32"] = checksum_hex(sequence, report["values"])
+    report["fletcher32"] = checksum_hex(sequence.segments(report["values"]))
     if args.json:
         dump_json(report, out)
         return 0

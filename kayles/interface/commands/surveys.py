@@ -291,22 +291,20 @@ def command_survey(args, out) -> int:
 
 
 def command_census(args, out) -> int:
+    from contextlib import contextmanager
+
+    from ...analysis import census
     from ...analysis.census import (
-        CLASS_VALUES,
         COLUMNS,
         FIRST,
         HEX_COLUMNS,
         census_codes,
         census_rows,
-        escalates,
-        hex_passes,
         hex_summary_markdown,
         is_octal,
-        passes,
         summary_markdown,
     )
-    from ...analysis.executors import open_executor, survey
-    from ...kernels.cost import PAST_16_BITS
+    from ...analysis.executors import open_executor
     from ...kernels.limits import too_long
     from ...storage.store import Store, default_path
     from ..progress import bar, seconds
@@ -325,7 +323,6 @@ def command_census(args, out) -> int:
         return _misere_census(args, codes, out)
     if args.budget is not None:
         raise InputError("--states goes with --misere")
-    steps = passes(args.max)
     if args.plot is not None:
         from ...analysis.plot import save_format
 
@@ -343,64 +340,31 @@ def command_census(args, out) -> int:
         if too_long(values):
             raise InputError(f"--further {code}: {too_long(values)}")
     path = args.db if args.db is not None else default_path()
-    final, failures = {}, {}   # each code's furthest row; what failed
-    # passes not finished: (values, codes done, codes, (codes failed, of them past 16 bits))
-    unfinished = []
-    octal = [code for code in codes if is_octal(code)]
-    # (codes, each pass's values, the nearest and furthest a row shown may come from, who
-    # goes on): a code surveyed further into the database, up to --to, shows that row
-    plans = [(octal, steps, steps[0], args.max, escalates)]
-    hex_to = dict(args.hex_to)  # the last N given for each digit count (None: every one)
-    for digits in range(1, args.digits + 1) if args.hex else ():
-        limits = hex_passes(digits, hex_to.get(digits, hex_to.get(None)))
-        plans.append(([code for code in codes if len(code) - 2 == digits and not is_octal(code)],
-                      limits, limits[0], limits[-1], lambda summary: not summary.proved))
-    if args.dense_to is not None:  # the codes the first pass left open and not sparse
-        plans.append((lambda store: [code for code, summary in store.summaries(
-            octal, FIRST).items() if not summary.proved and not escalates(summary)],
-            [args.dense_to], FIRST, max(args.dense_to, args.max), lambda summary: False))
-    # the named longer runs: each code on to its N, as a pass of one code
-    plans += [([code], [values], FIRST, max(values, args.max), lambda summary: False)
-              for code, values in args.further]
-    # the values a row keeps once checked: its class's (the hex census observes them all)
-    keep = None if args.hex else CLASS_VALUES
+    laid = census.plans(codes, args.max, hexadecimal=args.hex, digits=args.digits,
+                        hex_to=dict(args.hex_to), dense_to=args.dense_to, further=args.further)
+
+    @contextmanager
+    def watch(name: str, count: int):
+        with bar(count, name, "games") as shown:
+            counter = _Counter(shown)
+            yield counter.done, counter.resumed
+
     previous = signal.signal(signal.SIGTERM, _terminated)
     try:
         with Store(path, make_parents=args.db is None and not args.stored,
                    reclaim=args.reclaim, read_only=args.stored) as store:
             with open_executor(1 if args.stored else _jobs(args, len(codes)),
                                args.dask) as (pool, window):
-                for members, limits, nearest, furthest, goes_on in plans:
-                    if callable(members):  # codes chosen from the rows of a pass before
-                        chosen = set(members(store))
-                        members = [code for code in octal if code in chosen]
-                    current = members
-                    for number, limit in enumerate(limits, 1):
-                        if not current:
-                            break
-                        # the time left a line shows is this pass's: how many codes the
-                        # next one takes depends on what this one proves
-                        name = f"census pass {number} of {len(limits)}, to {limit:,}"
-                        if not args.stored:
-                            with bar(len(current), name, "games") as shown:
-                                counter = _Counter(shown)
-                                failures.update(survey(current, limit, store, pool, window,
-                                                       counter.done, _say_waiting,
-                                                       seconds()[0], resumed=counter.resumed))
-                        found = store.summaries(current, limit, keep=0)
-                        if len(found) < len(current):
-                            failed = store.failed_codes(current, limit).values()
-                            unfinished.append((limit, len(found), len(current), (
-                                len(failed), sum(PAST_16_BITS in error for error in failed))))
-                        current = [code for code in current if code in found
-                                   and goes_on(found[code])]
-                    final.update(store.furthest(members, nearest, furthest, keep))
+                found = census.run(laid, codes, store, pool, window, compute=not args.stored,
+                                   keep=None if args.hex else census.CLASS_VALUES,
+                                   watch=watch, waits=_say_waiting, notice=seconds()[0])
     except KeyboardInterrupt:
         if args.stored:  # it computes nothing: nothing to resume
             raise
         raise KeyboardInterrupt(RESUMES) from None
     finally:
         signal.signal(signal.SIGTERM, previous)
+    final, failures, unfinished = found
     for code, error in failures.items():
         sys.stderr.write(f"kayles census: {code}: {error}\n")
     if args.stored:
