@@ -21,11 +21,18 @@ pass is a survey into the same database, so a census resumes where it stopped.
 values computed, the largest, the rare mask, count and last rare heap), the
 Fletcher-32 checksum of the values the row describes, and its class: the first
 code, in census order, whose values G(0..2**16-1) are the same.
+
+The driver: ``plans`` lays out the passes of a census (each a list of codes, its values,
+and which codes go on), ``run`` carries them out through surveys into one store, and
+``census`` does both for the API (a store and a process pool of its own).  The command
+``kayles census`` parses, calls ``run`` and prints.
 """
 
 from __future__ import annotations
 
 import itertools
+from contextlib import nullcontext
+from typing import NamedTuple
 
 from .._numbers import brief
 from ..errors import InputError
@@ -35,11 +42,16 @@ from .survey import codes_with_digits, equivalence_classes
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from ..storage.records import Summary
+    from collections.abc import Callable
+    from concurrent.futures import Executor
 
-__all__ = ["CLASS_VALUES", "COLUMNS", "FIRST", "HEX_COLUMNS", "MISERE_COLUMNS", "census_codes",
-           "census_rows", "escalates", "hex_passes", "hex_summary_markdown", "is_octal",
-           "misere_rows", "misere_markdown", "passes", "summary_markdown"]
+    from ..storage.records import Summary
+    from ..storage.store import Store
+
+__all__ = ["CLASS_VALUES", "COLUMNS", "FIRST", "HEX_COLUMNS", "MISERE_COLUMNS", "Census", "Plan",
+           "census", "census_codes", "census_rows", "escalates", "hex_passes",
+           "hex_summary_markdown", "is_octal", "misere_rows", "misere_markdown", "passes",
+           "plans", "run", "summary_markdown"]
 
 FIRST = 1 << 16  # the first pass: every code to this many values
 STEP = 4  # each later pass computes 2**STEP times more values
@@ -108,6 +120,123 @@ def escalates(summary: Summary) -> bool:
     DENSE_SHARE rare, so the sparse method computes it quickly."""
     return (not summary.proved and summary.mask != 0
             and summary.rare * DENSE_SHARE <= summary.values)
+
+
+class Plan(NamedTuple):
+    """One line of passes: its codes (or a function of the store that chooses them from
+    the rows of a plan before), the values of each pass, the nearest and furthest a row
+    shown may come from (a code surveyed further into the database, up to ``furthest``,
+    shows that row), and which codes go on to the next pass."""
+
+    codes: list[str] | Callable[[Store], list[str]]
+    limits: list[int]
+    nearest: int
+    furthest: int
+    goes_on: Callable[[Summary], bool]
+
+
+class Census(NamedTuple):
+    """What ``run`` found: each code's furthest summary, {code: error} of the codes that
+    failed, and the passes not finished, as (values, codes done, codes, (codes failed,
+    how many of them because their values would pass 16 bits))."""
+
+    summaries: dict[str, Summary]
+    failures: dict[str, str]
+    unfinished: list[tuple[int, int, int, tuple[int, int]]]
+
+
+def plans(codes: list[str], to: int, *, hexadecimal: bool = False, digits: int = 3,
+          hex_to: dict[int | None, int] | None = None, dense_to: int | None = None,
+          further: list[tuple[str, int]] = ()) -> list[Plan]:
+    """The passes of the census of ``codes`` (census_codes): the octal codes' (``passes``
+    to ``to``); with ``hexadecimal`` each digit count's own (``hex_passes``, to its
+    ``hex_to`` or ``hex_to[None]``); with ``dense_to`` the codes the first pass left open
+    and not sparse, on to it; each of ``further`` (code, values) on to its values."""
+    octal = [code for code in codes if is_octal(code)]
+    steps = passes(to)
+    laid = [Plan(octal, steps, steps[0], to, escalates)]
+    hex_to = hex_to or {}
+    for count in range(1, digits + 1) if hexadecimal else ():
+        limits = hex_passes(count, hex_to.get(count, hex_to.get(None)))
+        laid.append(Plan([code for code in codes if len(code) - 2 == count
+                          and not is_octal(code)],
+                         limits, limits[0], limits[-1], lambda summary: not summary.proved))
+    if dense_to is not None:
+        laid.append(Plan(lambda store: [code for code, summary in store.summaries(
+            octal, FIRST).items() if not summary.proved and not escalates(summary)],
+            [dense_to], FIRST, max(dense_to, to), lambda summary: False))
+    laid += [Plan([code], [values], FIRST, max(values, to), lambda summary: False)
+             for code, values in further]
+    return laid
+
+
+def _no_progress(name: str, count: int):
+    return nullcontext((lambda code: None, None))
+
+
+def run(laid: list[Plan], codes: list[str], store: Store, executor: Executor, window: int,
+        *, compute: bool = True, keep: int | None = CLASS_VALUES,
+        watch: Callable = _no_progress,
+        waits: Callable[[str, str], None] = lambda code, owner: None,
+        notice: float = 10.0) -> Census:
+    """Carry out the passes ``laid`` (``plans``) over ``codes``, in census order, into
+    ``store`` through ``executor`` (``kayles.analysis.executors.open_executor``).
+
+    ``compute`` false: nothing is computed, the rows stored are read back (``--stored``).
+    ``keep``: the values a row keeps once checked (its class's; None: all).
+    ``watch(name, count)``: a context manager, entered around each pass, giving the
+    survey's ``done(code)`` and ``resumed(count)`` callbacks (``kayles.analysis.
+    executors.survey``), for a progress bar; ``waits`` and ``notice`` as there.
+    """
+    from ..kernels.cost import PAST_16_BITS
+    from .executors import survey
+
+    found_rows: dict[str, Summary] = {}
+    failures: dict[str, str] = {}
+    unfinished = []
+    for members, limits, nearest, furthest, goes_on in laid:
+        if callable(members):  # codes chosen from the rows of a pass before
+            chosen = set(members(store))
+            members = [code for code in codes if code in chosen]
+        current = members
+        for number, limit in enumerate(limits, 1):
+            if not current:
+                break
+            if compute:  # the time left a bar shows is this pass's: how many codes the
+                # next one takes depends on what this one proves
+                name = f"census pass {number} of {len(limits)}, to {limit:,}"
+                with watch(name, len(current)) as (done, resumed):
+                    failures.update(survey(current, limit, store, executor, window, done,
+                                           waits, notice, resumed=resumed))
+            found = store.summaries(current, limit, keep=0)
+            if len(found) < len(current):
+                failed = store.failed_codes(current, limit).values()
+                unfinished.append((limit, len(found), len(current), (
+                    len(failed), sum(PAST_16_BITS in error for error in failed))))
+            current = [code for code in current if code in found and goes_on(found[code])]
+        found_rows.update(store.furthest(members, nearest, furthest, keep))
+    return Census(found_rows, failures, unfinished)
+
+
+def census(digits: int = 4, to: int = FIRST, *, hexadecimal: bool = False, db: str,
+           jobs: int = 1, dask: str | None = None, **passes_given) -> list[dict]:
+    """The census of every code of up to ``digits`` digits (octal, or hexadecimal), to
+    ``to`` values, into the survey database ``db`` (made if missing; a census resumes
+    there), on ``jobs`` processes or a Dask scheduler: its published rows (``census_rows``).
+    ``passes_given``: ``plans``' other options (hex_to, dense_to, further).
+
+        >>> rows = census(1, db=path)                                # doctest: +SKIP
+    """
+    from ..storage.store import Store
+    from .executors import open_executor
+
+    codes = census_codes(digits, hexadecimal)
+    laid = plans(codes, to, hexadecimal=hexadecimal, digits=digits, **passes_given)
+    with Store(db) as store, open_executor(jobs, dask) as (executor, window):
+        found = run(laid, codes, store, executor, window,
+                    keep=None if hexadecimal else CLASS_VALUES)
+    return census_rows([found.summaries[code] for code in codes if code in found.summaries],
+                       hexadecimal)
 
 
 def census_rows(summaries: list[Summary], hexadecimal: bool = False) -> list[dict]:
