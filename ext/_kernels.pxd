@@ -50,6 +50,9 @@ cdef extern from "kernels.h" nogil:
                          Py_ssize_t width, Py_ssize_t words, int bytes) noexcept nogil
         void (*or_permuted)(word_t* out, word_t* source, word_t open, Py_ssize_t block,
                             Py_ssize_t width, int bits) noexcept nogil
+        void (*or_moved_two)(word_t* into, const word_t* row0, nimber_t c0, const word_t* row1,
+                             nimber_t c1, word_t open, Py_ssize_t block,
+                             Py_ssize_t limit) noexcept nogil
     void xor_union "kayles_xor_union"(word_t* out, const word_t* rows, Py_ssize_t width,
                                       Py_ssize_t limit, const nimber_t* g, Py_ssize_t t,
                                       Py_ssize_t low, Py_ssize_t high, word_t* accumulators,

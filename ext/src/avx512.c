@@ -1,7 +1,9 @@
 /* The kernels for CPUs with AVX-512BW: 32 pairs a vector.  Each is compiled for
    those instructions alone (target attributes), so the rest of the build runs
-   on any x86-64; cpu.c says at run time whether they may be called.  Elsewhere
-   (other compilers and CPUs) they are stubs that are never called.  See kernels.h. */
+   on any x86-64; cpu.c says at run time whether they may be called, and the tables
+   of steps at the end (kayles_avx512_vectors, and kayles_avx512_gfni_vectors with
+   or_moved_two) are chosen only then.  Built only where KAYLES_X86_VECTORS is 1 (x86-64
+   with GCC or Clang): elsewhere this file is empty.  See kernels.h. */
 
 #include <string.h>
 

@@ -69,7 +69,9 @@ static inline kayles_word kayles_xor_permute(kayles_word x, int u) {
 #if defined(__GNUC__) || defined(__clang__)
 #define kayles_parity(x) __builtin_parity(x)
 #define kayles_lowest_bit(x) __builtin_ctzll(x)
+#define kayles_prefetch(p) __builtin_prefetch(p)
 #else
+#define kayles_prefetch(p) ((void) (p))   /* a hint only: nothing elsewhere */
 static inline int kayles_parity(unsigned int x) {
     x ^= x >> 16; x ^= x >> 8; x ^= x >> 4; x ^= x >> 2; x ^= x >> 1;
     return x & 1;

@@ -194,7 +194,7 @@ ptrdiff_t kayles_xor_union_ahead(kayles_word *out, const kayles_word *rows, ptrd
             ptrdiff_t w, r;
             for (r = s - 3 * step + 1; r <= s - 2 * step; r++)
                 for (w = 0; w < limit; w += 8)
-                    __builtin_prefetch(rows + r * width + w);
+                    kayles_prefetch(rows + r * width + w);
         }
         for (k = 0; k < KAYLES_AHEAD; k++) {
             ptrdiff_t a = t + k - s, first = k > 1 ? k : 1, last = (t + k) / 3;

@@ -17,8 +17,9 @@ heaps): Kayles-xox's start-up never pays for it.
 
 from __future__ import annotations
 
-import posix
 from time import process_time
+
+from .._environ import system as _system
 
 __all__ = ["busy_ticks", "cores", "others_busy", "snapshot", "ticks_a_second"]
 
@@ -63,11 +64,11 @@ def others_busy(before: tuple | None, after: tuple | None,
 def ticks_a_second() -> int:
     """The kernel's clock ticks a second (USER_HZ, 100 where it cannot be read)."""
     try:
-        return int(posix.sysconf("SC_CLK_TCK"))
+        return int(_system.sysconf("SC_CLK_TCK"))
     except (OSError, ValueError, AttributeError):
         return 100
 
 
 def cores() -> int:
     """The machine's cores, as /proc/stat sums them."""
-    return posix.cpu_count() or 1
+    return _system.cpu_count() or 1
