@@ -16,9 +16,10 @@ the kind of ending:
          checks raise it, and no layer hands a kernel bad input): "PROG: internal error:
          <type>: <message> (please report it ...)"; with KAYLES_DEBUG=1 the traceback
          follows
-    130  Ctrl-C, quietly; where the same command resumes the work kept so far (survey,
-         census, run: a ``KeyboardInterrupt`` with a message), "PROG: stopped; the
-         same command resumes"
+    130  Ctrl-C; a ``KeyboardInterrupt`` with a message says it in one line: where the
+         same command resumes the work kept so far (survey, census, run) "PROG:
+         stopped; the same command resumes", where it stops a sequence (grundy,
+         period) how far it got and how its work is kept; without one, quietly
     143  SIGTERM where a run saves its work first (``errors.Terminated``), quietly
     141  the reader closed the pipe, quietly
 

@@ -1,4 +1,5 @@
-"""Ctrl-C on the commands that resume: one line, "stopped; the same command resumes", 130.
+"""Ctrl-C on the long commands: one line, 130: "stopped; the same command resumes" where
+it does, else how far it got and how the work is kept (grundy, period: --save, --resume).
 
 Each command runs for real in a subprocess with its progress lines every 0.1 s
 (KAYLES_PROGRESS_SECONDS); SIGINT is sent once the first progress line is read, so the
@@ -10,6 +11,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -97,8 +99,9 @@ def test_ctrl_c_on_a_run_says_the_same_command_resumes(tmp_path):
     assert again[1].splitlines()[: len(shown)] == shown
 
 
-def test_ctrl_c_where_nothing_resumes_stays_quiet(tmp_path):
-    """kayles grundy (no --save) keeps nothing: Ctrl-C is quiet, as before."""
+def test_ctrl_c_where_nothing_is_kept_names_save(tmp_path):
+    """kayles grundy (no --save) keeps nothing: Ctrl-C says how far it got and that --save
+    keeps the work, in one line (issue 64: it said nothing)."""
     with subprocess.Popen([sys.executable, "-m", "kayles", "grundy", "400000000", "--game",
                            "0.6252"], cwd=ROOT, env=environment(),
                           stdout=subprocess.DEVNULL, stderr=subprocess.PIPE) as proc:
@@ -109,4 +112,21 @@ def test_ctrl_c_where_nothing_resumes_stays_quiet(tmp_path):
         finally:
             if proc.poll() is None:
                 proc.kill()
-    assert (proc.returncode, err) == (130, b"")
+    assert proc.returncode == 130, err
+    last = err.decode().splitlines()[-1]  # after the progress lines of a log
+    assert re.fullmatch(r"kayles grundy: stopped after [\d,]+ values; --save FILE keeps the "
+                        r"work", last), last
+
+
+def test_ctrl_c_on_a_saved_run_names_its_file_and_the_resume(tmp_path):
+    """kayles period --save: Ctrl-C saves what is computed and says where and how it goes on;
+    that --resume then ends as an uninterrupted run does."""
+    saved = tmp_path / "t.table"
+    command = ["period", "--game", "0.6252", "--to", "3000000", "--save", str(saved)]
+    status, _, err = interrupted(command)
+    assert status == 130, err
+    last = err.decode().splitlines()[-1]
+    path = re.escape(str(saved))
+    assert re.fullmatch(rf"kayles period: stopped after [\d,]+ values, saved in {path}; "
+                        rf"--resume {path} goes on", last), last
+    assert saved.stat().st_size > 0

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+from contextlib import contextmanager
+
 from ...engine.rules import ALIASES, GAMES
 from ...engine.sequence import PROOF_LIMIT, TAKEBREAK_PROOF_LIMIT, Sequence
 from ...errors import InputError, Terminated, counted
 from ...kernels.limits import SAVE_CHUNK as CHUNK
 from ...kernels.limits import SAVE_CHUNK_SECONDS as SECONDS
 from ...kernels.limits import too_long
+from ...storage._files import display
 from ._shared import (
     add_game_option,
     add_json_option,
@@ -193,6 +196,24 @@ class _Saving:
             self._stop()
 
 
+@contextmanager
+def _stopped_says_so(sequence, saving: _Saving | None, args):
+    """Compute inside; then close the progress bar and the saved file (_close).  Ctrl-C
+    says how far the run got and how its work is kept: 'PROG: stopped after N values;
+    --save FILE keeps the work', or, saving, '..., saved in FILE; --resume FILE goes on'."""
+    try:
+        try:
+            yield
+        finally:
+            _close(sequence, saving)
+    except KeyboardInterrupt:
+        done = f"stopped after {len(sequence):,} values"
+        if saving is None:
+            raise KeyboardInterrupt(f"{done}; --save FILE keeps the work") from None
+        path = display(args.save if args.save is not None else args.resume)
+        raise KeyboardInterrupt(f"{done}, saved in {path}; --resume {path} goes on") from None
+
+
 def _close(sequence, saving: _Saving | None) -> None:
     try:
         end_progress(sequence)
@@ -213,10 +234,8 @@ def command_grundy(args, out) -> None:
     from ...engine.codes import get_game
 
     sequence, saving = _long_run(args, get_game(args.game), args.n + 1)
-    try:
+    with _stopped_says_so(sequence, saving, args):
         pieces = sequence.segments(args.n + 1)  # everything computed (and saved) here
-    finally:
-        _close(sequence, saving)
     if args.checksum:
         out.write(f"{checksum_hex(pieces)}  fletcher32 of G(0..{args.n}), "
                   f"{sequence.game.name}\n")
@@ -244,12 +263,10 @@ def command_period(args, out) -> int:
         raise InputError(f"--to: {too_long(args.max)}")
     sequence, saving = _long_run(args, game, args.max, args.max)
     game = sequence.game
-    try:
+    with _stopped_says_so(sequence, saving, args):
         found = sequence.prove(args.max)
         if found is None and not game.provable and not game.octal:
             sequence.table(args.max)  # no proof possible: computed to say what is observed
-    finally:
-        _close(sequence, saving)
     report = {
         "game": game.name,
         "proved": found is not None,
