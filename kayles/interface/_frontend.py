@@ -101,8 +101,8 @@ def _read_stdin() -> bytes:
 def core_name() -> str:
     from ..kernels.chooser import IMPLEMENTATION, kernel
 
-    if IMPLEMENTATION == "cython":
-        return f"compiled (Cython) core, {kernel.VECTORS[0]}"
+    if IMPLEMENTATION == "cython":  # the instruction set in force (KAYLES_VECTOR, or the best)
+        return f"compiled (Cython) core, {kernel.default_vector()}"
     return "pure-Python core"
 
 

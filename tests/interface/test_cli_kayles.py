@@ -730,3 +730,16 @@ def test_a_command_reads_its_code_once_and_computes_each_value_once(monkeypatch,
     heaps = sorted(calls)
     assert heaps and heaps[0][0] == 0 and heaps[-1][1] >= 4500
     assert all(stop == following for (_, stop), (following, _) in zip(heaps, heaps[1:])), heaps
+
+
+@pytest.mark.parametrize("vector", ["sse2", "avx2"])
+def test_version_names_the_instruction_set_in_force(vector):
+    """KAYLES_VECTOR=avx2 on an AVX-512 machine: --version says avx2, not the best the CPU
+    has (both programs; a set the CPU lacks is refused, so such a case is skipped)."""
+    compiled = load_kernel("cython")
+    if vector not in compiled.VECTORS:
+        pytest.skip(f"this CPU has no {vector}")
+    for program in (CONSOLE_SCRIPT, ROOT / "Kayles-xox"):
+        done = subprocess.run([str(program), "--version"], capture_output=True, timeout=TIMEOUT,
+                              env={**os.environ, "KAYLES_VECTOR": vector})
+        assert done.stdout.decode().endswith(f"compiled (Cython) core, {vector}\n"), done
