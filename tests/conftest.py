@@ -110,6 +110,24 @@ def assert_io_failure(result, path) -> None:
     assert f": {path}: " in result.stderr.decode("utf-8", "replace")
 
 
+DASK_DASHBOARD = 8787  # the port a Dask scheduler's dashboard takes unless told
+
+
+@contextlib.contextmanager
+def dashboard_port_taken():
+    """Dask's dashboard port held by another program (as on a machine where a notebook's
+    cluster runs), so a test's cluster that did not ask for a free port would fail."""
+    import socket
+
+    with socket.socket() as holder:
+        try:
+            holder.bind(("0.0.0.0", DASK_DASHBOARD))
+            holder.listen()
+        except OSError:  # taken already: by someone else, the same test
+            pass
+        yield
+
+
 def new_table(size: int) -> memoryview:
     """A kernel's table: ``size`` unsigned 16-bit values, all 0."""
     return memoryview(bytearray(2 * size)).cast("H")

@@ -169,7 +169,7 @@ def test_a_killed_dask_worker_loses_nothing(tmp_path, expected):
     distributed = pytest.importorskip("distributed")
     db = tmp_path / "c.sqlite"
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                                  dashboard_address=None) as cluster:
+                                  dashboard_address=":0") as cluster:  # any free port
         with distributed.Client(cluster) as client:
             pids = list(client.run(os.getpid).values())
             ends_as_one_run(db, lambda proc: pids[0], expected, "--dask",
@@ -186,7 +186,7 @@ def test_dasks_rescheduling_warning_is_not_shown():
     client_log = logging.getLogger("distributed.client")
     before = client_log.level
     with distributed.LocalCluster(n_workers=1, processes=False,
-                                  dashboard_address=None) as cluster:
+                                  dashboard_address=":0") as cluster:  # any free port
         with open_executor(dask=cluster.scheduler_address):
             assert not client_log.isEnabledFor(logging.WARNING)
             assert client_log.isEnabledFor(logging.ERROR)

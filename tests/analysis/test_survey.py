@@ -29,7 +29,7 @@ from kayles.analysis.survey import codes_with_digits, equivalence_classes, summa
 from kayles.kernels.chooser import IMPLEMENTATION
 
 import oracle
-from conftest import ROOT, assert_usage_error, on_a_terminal
+from conftest import ROOT, assert_usage_error, dashboard_port_taken, on_a_terminal
 
 TIMEOUT = 120
 
@@ -466,8 +466,9 @@ def test_dask_local_cluster_gives_the_same_table(tmp_path):
                       db=tmp_path / "local.sqlite").stdout
     quotients = survey(*codes, "--max", "3000", "--jobs", "1", "--misere", "12", "--csv",
                        db=tmp_path / "local.sqlite").stdout
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                                  dashboard_address=None) as cluster:
+    with dashboard_port_taken(), distributed.LocalCluster(
+            n_workers=2, threads_per_worker=1, processes=True,
+            dashboard_address=":0") as cluster:  # any free port: 8787 is taken
         result = survey(*codes, "--max", "3000", "--csv", "--dask", cluster.scheduler_address,
                         db=tmp_path / "dask.sqlite")
         with_quotients = survey(*codes, "--max", "3000", "--misere", "12", "--csv", "--dask",

@@ -37,9 +37,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import oracle
-from conftest import ROOT
+from conftest import DEADLINE, ROOT
 
-TIMEOUT = 120
+STUCK = -1  # run_row's status for a row that passed DEADLINE
 WORKERS = max(2, os.cpu_count() or 2)
 MEMORY_LIMIT = 1536 << 20  # bytes of address space a child may map
 MAX_DIGITS = 100_000  # kayles._numbers.MAX_DIGITS, restated: the contract, not the code
@@ -523,7 +523,15 @@ def _argv(row: Hostile, paths: dict[str, str]) -> list:
 
 
 def run_row(row: Hostile, paths: dict[str, str], pure: bool = False):
-    """Run one row: (status, stdout, stderr)."""
+    """Run one row: (status, stdout, stderr); a row still running after DEADLINE (stuck,
+    or a machine slower than any seen) is that row's failure alone, never the fixture's."""
+    try:
+        return _run_row(row, paths, pure)
+    except subprocess.TimeoutExpired as stuck:
+        return STUCK, b"", f"still running after {stuck.timeout} s".encode()
+
+
+def _run_row(row: Hostile, paths: dict[str, str], pure: bool):
     close = (0,) if row.stdin == "closed" else ()
     close += (1,) if row.stdout == "closed" else ()
     close += (2,) if row.stderr == "closed" else ()
@@ -533,7 +541,7 @@ def run_row(row: Hostile, paths: dict[str, str], pure: bool = False):
         result = subprocess.run(
             _argv(row, paths), stdin=devnull, stderr=subprocess.PIPE,
             stdout=full if row.stdout == "full" else subprocess.PIPE,
-            preexec_fn=_child_setup(close), env=_env(pure), cwd=ROOT, timeout=TIMEOUT,
+            preexec_fn=_child_setup(close), env=_env(pure), cwd=ROOT, timeout=DEADLINE,
         )
     return result.returncode, result.stdout or b"", result.stderr
 
@@ -546,7 +554,7 @@ def _read_then_close(row: Hostile, paths: dict[str, str], pure: bool, close: tup
             proc.stdout.read(20)
             proc.stdout.close()
             err = proc.stderr.read()
-            status = proc.wait(timeout=TIMEOUT)
+            status = proc.wait(timeout=DEADLINE)
         finally:
             if proc.poll() is None:
                 proc.kill()
