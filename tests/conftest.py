@@ -60,6 +60,14 @@ def load_kernel(name: str, concern: str = "core"):
         pytest.skip(f"compiled core not built: {exc}")
 
 
+def is_compiled(kernel) -> bool:
+    """Whether a kernel module is the compiled twin (kayles.kernels.<name>), not the pure
+    one (kayles.kernels.pure.<name>)."""
+    from kayles.kernels.chooser import compiled
+
+    return compiled(kernel)
+
+
 def _twin_fixtures(concern: str, each: str, both: str):
     """Two session fixtures of one kernel: ``each`` runs a test on the compiled twin, then
     on the pure one; ``both`` gives the pair (compiled, pure), to compare them directly."""

@@ -26,6 +26,8 @@ from kayles.engine.rules import parse_octal
 from kayles.engine.sequence import Sequence
 from kayles.storage import proof_cache
 
+from conftest import is_compiled
+
 THREADS = 8
 COMPILED = kayles.IMPLEMENTATION == "cython"
 BIG = 60_000 if COMPILED else 400  # heaps far enough that the threads grow the tables at once
@@ -122,7 +124,7 @@ def test_one_scratch_shared_by_threads_gives_each_its_values(kernel):
     """A kernel's working memory used by several threads at once: each call waits its turn."""
     kinds = tuple((span, tuple(kept), leave, unequal)
                   for span, kept, leave, unequal in [(0, (), 4, True)])  # Grundy's game
-    size = 30_000 if kernel.__name__.endswith("_core") else 300
+    size = 30_000 if is_compiled(kernel) else 300
     expected = memoryview(bytearray(2 * size)).cast("H")
     kernel.extend_plain(expected, 0, size, kinds)
     scratch = kernel.Scratch()

@@ -441,8 +441,10 @@ class Sequence:
     def _first_threads(self) -> int:
         """Threads of the scratch the sequence makes: one where crews must first win a trial
         (the compiled octal kernel's sparse method, threads > 1; see CrewTrials)."""
-        if (self.threads > 1 and self.method == "sparse"
-                and self.kernel.__name__.endswith("._core")):
+        from ..kernels.chooser import compiled
+
+        if (self.threads > 1 and self.method == "sparse" and self.octal
+                and compiled(self.kernel)):
             self._crews = CrewTrials(self.threads)
             return 1
         return self.threads

@@ -37,8 +37,8 @@ if TYPE_CHECKING:
 
     IMPLEMENTATION: str
 
-__all__ = ["IMPLEMENTATION", "KERNELS", "choice", "getenv", "kernel", "load", "misere_kernel",
-           "quotient_kernel", "takebreak_kernel"]
+__all__ = ["IMPLEMENTATION", "KERNELS", "choice", "compiled", "getenv", "kernel", "load",
+           "misere_kernel", "quotient_kernel", "takebreak_kernel"]
 
 SEP = "/" if _system.__name__ == "posix" else "\\"
 HERE = __file__.rpartition(SEP)[0]  # a module's __file__ is an absolute path
@@ -97,6 +97,11 @@ def _built_core() -> str | None:
 # The attribute each kernel is loaded as, and its module's name (compiled and pure alike).
 KERNELS = {"kernel": "_core", "misere_kernel": "_misere", "quotient_kernel": "_quotient",
            "takebreak_kernel": "_takebreak"}
+
+
+def compiled(module) -> bool:
+    """Whether a kernel module is a compiled one (not a pure twin of ``pure/``)."""
+    return not module.__name__.startswith(f"{__package__}.pure.")
 
 
 def _module(name: str):

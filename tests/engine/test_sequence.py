@@ -13,16 +13,12 @@ from kayles.engine.sequence import Period, Sequence, direct_limit
 from kayles.interface._output import write_nimbers
 
 import oracle
-from conftest import load_kernel
+from conftest import is_compiled, load_kernel
 
 # Published facts (Berlekamp, Conway & Guy, Winning Ways, ch. 4; OEIS), not computed here.
 A002186_KAYLES = [0, 1, 2, 3, 1, 4, 3, 2, 1, 4, 2, 6, 4, 1, 2, 7]
 A002188_GRUNDY = [0, 0, 0, 1, 0, 2, 1, 0, 2, 1, 0, 2, 1, 3, 2, 1, 3, 2, 4, 3]
 PUBLISHED_PERIODS = [("kayles", 71, 12), ("dawsons-kayles", 53, 34), ("dawsons-chess", 52, 34)]
-
-
-def is_compiled(kernel) -> bool:  # the pure twin gets smaller limits where it is slow
-    return kernel.__name__.endswith("_core")
 
 
 def test_oeis_prefixes(kernel):

@@ -17,6 +17,8 @@ from test_threads import new_table, plain
 
 from kayles.engine.rules import encode, parse_octal
 
+from conftest import is_compiled
+
 DENSE_CODES = ["0.1607", "0.0644", "0.7267", "0.6252"]
 
 
@@ -24,7 +26,7 @@ DENSE_CODES = ["0.1607", "0.0644", "0.7267", "0.6252"]
 def test_a_dense_game_has_the_plain_values_on_every_path(kernel, code):
     """Each instruction set, one thread and a crew of 2, the table filled in pieces cut
     inside the windowed heaps (a scratch keeps its shares between calls)."""
-    compiled = kernel.__name__.endswith("_core")
+    compiled = is_compiled(kernel)
     n = 20000 if compiled else 400
     kinds = encode(parse_octal(code).kinds)
     expected = plain(kernel, kinds, n)
@@ -45,7 +47,7 @@ def test_dense_crews_from_the_first_heap(kernel):
     """A crew from heap 0 on: heaps solved before the values they lack are in the table,
     checked when settled (left_out) and solved again where a left-out option has the
     value found; with waited_only the same heaps on every run."""
-    compiled = kernel.__name__.endswith("_core")
+    compiled = is_compiled(kernel)
     n = 12000 if compiled else 300
     kinds = encode(parse_octal("0.1607").kinds)
     expected = plain(kernel, kinds, n)

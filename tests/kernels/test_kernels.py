@@ -21,7 +21,7 @@ from kayles.engine.rules import (
 from kayles.engine.sequence import Sequence
 
 import oracle
-from conftest import new_table
+from conftest import is_compiled, new_table
 
 CODES = ["0.77", "0.07", "0.137", "0.007", "4.07", "0.4", "0.04", "0.6", "0.51", "4.7", "0.3"]
 
@@ -67,7 +67,7 @@ def test_grundys_game_matches_the_definition(kernel, method):
 
 @pytest.mark.parametrize("name", ["kayles-xox", "kayles", "dawsons-kayles", "grundy"])
 def test_sparse_equals_plain_on_long_tables_and_in_pieces(kernel, name):
-    n = 3000 if kernel.__name__.endswith("_core") else 600
+    n = 3000 if is_compiled(kernel) else 600
     kinds = GAMES[name].kinds
     plain = computed(kernel, "plain", kinds, n)
     assert computed(kernel, "sparse", kinds, n) == plain
@@ -78,7 +78,7 @@ def test_sparse_equals_plain_on_long_tables_and_in_pieces(kernel, name):
 def test_the_one_hot_path_gives_the_plain_values(kernel, name):
     """With values below 64 and ONE_HOT_MIN (1024) rare positions or more, the compiled
     core ORs one-hot words instead of flagging: on from 8,192 or 16,384 heaps here."""
-    compiled = kernel.__name__.endswith("_core")
+    compiled = is_compiled(kernel)
     n = 20000 if compiled else 600
     kinds = GAMES[name].kinds if name in GAMES else parse_octal(name).kinds
     plain = computed(kernel, "plain", kinds, n)
@@ -113,7 +113,7 @@ def plain_after(kernel, kinds, prefix: list[int], n: int) -> list[int]:
 def test_every_vector_path_gives_the_plain_values(kernel, name):
     """Grundy's game and .376 reach the searches' last stage thousands of times
     by 20,000 heaps (.04 later): each instruction set this CPU has must agree."""
-    n = 20000 if kernel.__name__.endswith("_core") else 600
+    n = 20000 if is_compiled(kernel) else 600
     kinds = GAMES[name].kinds if name in GAMES else parse_octal(name).kinds
     plain = computed(kernel, "plain", kinds, n)
     for vector in kernel.VECTORS:
@@ -125,7 +125,7 @@ def test_every_vector_path_agrees_on_long_lonely_searches(kernel, top):
     """A prefix of odd values in (top, 2 top): every option of a new heap is even,
     so 0 needs two equal parts and is often never found, and the search sweeps to
     the end: the set path below 2048, the compare path from 2048 on."""
-    size, n = (3000, 3400) if kernel.__name__.endswith("_core") else (300, 340)
+    size, n = (3000, 3400) if is_compiled(kernel) else (300, 340)
     rng = random.Random(top)
     prefix = [rng.randrange(top + 1, 2 * top, 2) for _ in range(size)]
     kinds = parse_octal("0.04").kinds
@@ -149,7 +149,7 @@ def test_every_vector_path_agrees_where_rare_pairs_are_checked(kernel, name):
     by 40,000 heaps; the second game does thousands of times by 20,000 and
     reads its candidates through a constant (its kept run of 5 has G = 1)."""
     kinds, n = CHECKED_SHARE_GAMES[name]
-    n = n if kernel.__name__.endswith("_core") else 600
+    n = n if is_compiled(kernel) else 600
     plain = computed(kernel, "plain", kinds, n)
     assert len(kinds) == 1 or plain[5] == 1
     for vector in kernel.VECTORS:

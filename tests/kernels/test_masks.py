@@ -18,6 +18,8 @@ from kayles.engine.rules import GAMES, MoveKind, encode, parse_octal
 from kayles.engine.sequence import Sequence
 from kayles.kernels.spectrum import HEAP_PARITY, is_rare, split_parity
 
+from conftest import is_compiled
+
 SETTINGS = settings(
     max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
 )
@@ -241,7 +243,7 @@ def test_sparse_equals_plain_under_parity_masks(both_kernels, data, name):
 def test_parity_masks_on_real_games(kernel, code):
     """Sparse (one thread, in pieces, and a crew of two on the compiled core) equals plain
     where the mask holds HEAP_PARITY, whose rare heaps are counted one by one."""
-    compiled = kernel.__name__.endswith("_core")
+    compiled = is_compiled(kernel)
     n = 20000 if compiled else 1500
     kinds = encode((GAMES[code] if code in GAMES else parse_octal(code)).kinds)
     plain = memoryview(bytearray(2 * n)).cast("H")
@@ -260,7 +262,7 @@ def test_parity_masks_on_real_games(kernel, code):
 
 @pytest.mark.parametrize("code", ["0.04", "0.354", "0.376", "4.04"])
 def test_sparse_equals_plain_on_real_games(kernel, code):
-    n = 4000 if kernel.__name__.endswith("_core") else 700
+    n = 4000 if is_compiled(kernel) else 700
     kinds = encode(parse_octal(code).kinds)
     plain = memoryview(bytearray(2 * n)).cast("H")
     sparse = memoryview(bytearray(2 * n)).cast("H")

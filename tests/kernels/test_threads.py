@@ -28,7 +28,7 @@ from kayles.engine.rules import GAMES, MoveKind, encode, parse_octal
 from kayles.engine.sequence import Sequence
 from kayles.kernels.constants import MAX_THREADS
 
-from conftest import new_table
+from conftest import is_compiled, new_table
 
 # Games whose crews run by 20,000 heaps, with two-part moves of spans 1 to 3 (and a
 # one-part move of span 1 or 2, left out of a heap till its part is known: .161, .376).
@@ -55,7 +55,7 @@ def largest_crew(kinds) -> int:
 def crews_give_the_plain_values(kernel, kinds, n: int, crews: tuple[int, ...], **where):
     """extend_sparse on each crew (where: Scratch's crew_from, crew_rare) gives the plain
     scan's values; the compiled core ran the whole crew, and solved some heaps again."""
-    compiled = kernel.__name__.endswith("_core")
+    compiled = is_compiled(kernel)
     expected = plain(kernel, kinds, n)
     for threads in crews:
         table = new_table(n)
@@ -69,7 +69,7 @@ def crews_give_the_plain_values(kernel, kinds, n: int, crews: tuple[int, ...], *
 
 @pytest.mark.parametrize("code", CREW_GAMES)
 def test_a_crew_gives_the_plain_values(kernel, code):
-    n = 20000 if kernel.__name__.endswith("_core") else 500
+    n = 20000 if is_compiled(kernel) else 500
     crews_give_the_plain_values(kernel, encode(parse_octal(code).kinds), n, (2, 3, 4, 5))
 
 
@@ -89,7 +89,7 @@ def test_unequal_splits_run_a_crew_past_the_independence(kernel, name):
     """A kind that forbids equal parts drops the rare pass's 0 where only the equal split
     gave it, judged from the pairs already in the table; the rest are checked when the
     heap is settled, as for any crew."""
-    n = 20000 if kernel.__name__.endswith("_core") else 500
+    n = 20000 if is_compiled(kernel) else 500
     crews_give_the_plain_values(kernel, encode(UNEQUAL_GAMES[name]), n, (2, 3, 5))
 
 
@@ -108,7 +108,7 @@ EARLY_GAMES = {
 
 @pytest.mark.parametrize("name", EARLY_GAMES)
 def test_crews_from_the_first_heap(kernel, name):
-    n = 3000 if kernel.__name__.endswith("_core") else 300
+    n = 3000 if is_compiled(kernel) else 300
     crews_give_the_plain_values(kernel, encode(EARLY_GAMES[name]), n, (2, 3, 5),
                                 crew_from=0, crew_rare=0)
 
@@ -138,7 +138,7 @@ def test_any_game_on_any_crew_gives_the_plain_values(both_kernels, kinds, n, thr
 def test_a_crew_on_every_vector_path_and_in_pieces(kernel):
     """A crew goes on across calls with the same scratch (pieces cut anywhere, some
     inside a crew's stretch), on each instruction set this CPU has."""
-    compiled = kernel.__name__.endswith("_core")
+    compiled = is_compiled(kernel)
     n = 24000 if compiled else 500
     kinds = encode(parse_octal("0.161").kinds)
     expected = plain(kernel, kinds, n)
@@ -156,7 +156,7 @@ def test_games_with_few_rare_heaps_run_one_thread(kernel):
     """.167 has 60 rare heaps, too few to share a heap's work: one thread, and so has
     Kayles-xox under a mask with the heap's parity (30).  0.15 runs a crew until the
     one-hot path takes over (from 8,192)."""
-    compiled = kernel.__name__.endswith("_core")
+    compiled = is_compiled(kernel)
     n = 20000 if compiled else 400
     for kinds, crew in ((parse_octal("0.167").kinds, 1), (GAMES["kayles-xox"].kinds, 1),
                         (parse_octal("0.15").kinds, 4)):
@@ -197,7 +197,7 @@ def test_a_crew_is_no_larger_than_the_cores(both_kernels):
 
 
 def test_a_sequence_with_threads_has_the_values_of_one_without(kernel):
-    n = 30000 if kernel.__name__.endswith("_core") else 500
+    n = 30000 if is_compiled(kernel) else 500
     game = parse_octal("0.014")
     alone = Sequence(game, kernel=kernel)
     crew = Sequence(game, kernel=kernel, threads=2)
