@@ -340,6 +340,22 @@ cdef class Scratch:
         return self.st.threads
 
     @property
+    def cores(self):
+        """How many threads a call may run at once (a crew is never larger), at most the
+        cores this process may run on unless given.  Settable between calls, 1 to
+        MAX_THREADS: the next call's crew follows it, and a call that goes on keeps its
+        rare heaps (a sequence runs one thread where other processes keep the cores busy,
+        and its crew again where they are free)."""
+        return self.st.cores
+
+    @cores.setter
+    def cores(self, value):
+        _limits.CORES.check(value)
+        self.hold()  # not while a call runs
+        self.st.cores = value
+        self.let_go()
+
+    @property
     def threads_used(self):
         """How many threads the last call ran at once (1: one heap at a time)."""
         return self.st.crew_ran

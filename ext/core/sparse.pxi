@@ -54,6 +54,11 @@ cdef inline void add_rare(Sparse* st, Py_ssize_t a, int value) noexcept nogil:
     st.by_value_count[value] += 1
 
 
+cdef inline int crew_size(Sparse* st) noexcept nogil:
+    """The threads of a crew on this scratch's kinds (start_groups set the independence)."""
+    return max(1, min(st.threads, st.independence + SLACK, st.cores))
+
+
 cdef bint start_groups(Sparse* st, Kind* ks, int nkinds) except -1:
     """Make the rare pass's groups and the crew ready for the kinds; whether a kind is
     unequal.
@@ -81,7 +86,7 @@ cdef bint start_groups(Sparse* st, Kind* ks, int nkinds) except -1:
     st.widest = widest
     st.independence = independence
     st.slack = SLACK
-    st.crew = max(1, min(st.threads, independence + st.slack, st.cores))
+    st.crew = crew_size(st)
     if st.crew == 1:
         st.slack = 0
     st.block = min(CREW_BLOCK, (independence + st.slack) // st.crew)
@@ -148,6 +153,8 @@ cdef int start_bounded(Sparse* st, const nimber_t* g, Py_ssize_t start, Py_ssize
     cdef int v, k
     if (st.frozen and st.table == g and st.next == start and st.mask == mask
             and prefix >= st.prefix and same_counts(st, counts)):
+        if st.crew != crew_size(st):   # Scratch.cores changed: the crew and its groups
+            start_groups(st, ks, nkinds)
         reserve(<void**> &st.rare, &st.rare_room, st.nrare + room + 1, sizeof(pos_t))
         reserve(<void**> &st.rare_values, &st.rare_values_room, st.nrare + room + 1,
                 sizeof(nimber_t))

@@ -50,6 +50,7 @@ from collections import Counter
 
 from .._numbers import brief
 from ..engine.rules import describe_moves, encode
+from ..engine.sequence import CrewTrials
 from ..errors import InputError, ResourceError
 from ..kernels import chooser
 from ..kernels.constants import MAX_SPAN
@@ -109,6 +110,9 @@ class Run:
         self.checkpoint_seconds = checkpoint_seconds
         self.kernel = chooser.kernel
         self.scratch = self.kernel.Scratch(threads=threads)
+        # a crew only where a trial finds it faster and other processes leave the cores free
+        self.crews = (CrewTrials(threads) if threads > 1 and chooser.compiled(self.kernel)
+                      else None)
         self.table: LongTable | None = None
         self._new_table: str | None = None  # a --keep-table file this run made (see close)
         self._lock: int | None = _lock(self.folder)
@@ -428,9 +432,25 @@ class Run:
         """The next call of the full phase, to a fixed heap (module header)."""
         stop = min(self.to + 1, 2 * self.window, (self.n // FULL_STEP + 1) * FULL_STEP,
                    _power_above(self.n - 1) + 1 if self.n > 1 else self.n + 1)
+        stop, trial = self._crew_for(stop)
         self.table.reserve(stop)
+        began = time.perf_counter()
         self.kernel.extend_sparse(self.table.values, self.n, stop, self.kinds, self.scratch)
+        self._timed(trial, began, stop)
         return stop
+
+    def _crew_for(self, stop: int) -> tuple[int, str | None]:
+        """Where the next call stops and which half of a crew trial it is (CrewTrials): the
+        scratch's cores set for it."""
+        if self.crews is None:
+            return stop, None
+        stop, trial = self.crews.half(self.n, stop)
+        self.scratch.cores = self.crews.cores(trial)
+        return stop, trial
+
+    def _timed(self, trial: str | None, began: float, stop: int) -> None:
+        if self.crews is not None:
+            self.crews.timed(trial, time.perf_counter() - began, stop - self.n, stop)
 
     def _enter_bounded(self) -> None:
         """At the switch: the mask for the rest of the run, chosen from the values so far as
@@ -462,10 +482,12 @@ class Run:
         """extend_bounded to the next record or ``chunk`` heaps on; the memory behind given
         back.  With the table on disk, any search may read it all (no reach) and a new rare
         heap moves the prefix past it."""
-        target = min(self.to + 1, self.n + chunk, _power_above(self.n - 1) + 1)
+        target, trial = self._crew_for(min(self.to + 1, self.n + chunk,
+                                           _power_above(self.n - 1) + 1))
         reach = 0 if self.keep_table else self.window
         start, counts = self.n, self.counts
         self.table.reserve(target)
+        began = time.perf_counter()
         while start < target:
             stop, why = self.kernel.extend_bounded(
                 self.table.values, start, target, self.kinds, self.scratch, self.mask, counts,
@@ -487,6 +509,7 @@ class Run:
                     "bounded run cannot go on; start again in a new folder with --keep-table")
             self.prefix = stop + 1   # "rare": no search is cut without a reach
             start, counts = stop, self.scratch.histogram()
+        self._timed(trial, began, target)
         return target
 
     # -- what a run keeps of its values -------------------------------------------------------

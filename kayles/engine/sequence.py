@@ -50,53 +50,85 @@ COST_PREFIX = 1 << 12  # values of a take-and-break game computed before its mem
 
 class CrewTrials:
     """When a sequence's threads work as a crew: only where a timed trial finds the crew
-    faster than one thread.
+    faster than one thread, and only while other processes leave the cores free.
 
     A crew wins only on long runs on idle cores: on a short run its start costs more than
-    it saves, and beside another busy process its threads wait for each other (they spin).
-    So a sequence asked for threads > 1 computes on one thread (its own scratch, no crew
-    set up) until TRIAL_FROM heaps; then, each time the heaps double, it times n/TRIAL_SHARE
-    heaps on one thread and as many on the crew (a second scratch) and goes on with the
-    crew only where its time a heap was below TRIAL_GAIN of one thread's.  A trial costs a
-    few percent of the work at most; the values are the same either way.  Where one thread
-    runs and other processes kept the cores so busy since the last look that fewer than
-    FREE_CORES were free (kayles.engine.cpu_load), the trial is skipped: beside a busy core a
-    crew only waits, and a short run would pay for learning so.
+    it saves, and beside another busy process its threads wait for each other.  So a
+    sequence asked for threads > 1 computes on one thread (its scratch's ``cores`` set to
+    1, ``cores(half)`` says what to set before each call) until TRIAL_FROM heaps; then,
+    each time the heaps double, it times a share of heaps on one thread and as many on the
+    crew (the same scratch: the rare heaps go on) and goes on with the crew only where its
+    time a heap was below TRIAL_GAIN of one thread's.  A half is n/TRIAL_SHARE heaps and at
+    least TRIAL_SECONDS of work, so load's noise does not decide it; a trial costs a few
+    percent at most, and the values are the same either way.
+
+    The machine is looked at (kayles.engine.cpu_load: the cores other processes kept busy
+    since the last look) before a trial, and every LOOK_SECONDS while a crew runs or while
+    one thread runs because the cores were busy (calls are cut to about that much work):
+    fewer than FREE_CORES free skips the trial or drops the crew at once (beside a busy
+    core a crew only waits), and free again brings the trial at once.
     """
 
     TRIAL_FROM = 1 << 15  # heaps before the first trial (below, a crew seldom pays)
     TRIAL_SHARE = 32
+    TRIAL_SECONDS = 0.05  # ... and each half of a trial at least this much work
     TRIAL_GAIN = 0.9
-    FREE_CORES = 1.5  # cores others must leave free for a trial to run
+    FREE_CORES = 1.5  # cores others must leave free for a crew to run
+    LOOK_SECONDS = 2.0  # between looks at the machine while the choice may change
+    LEAST = 1 << 12  # heaps: the shortest half and the shortest cut call
 
-    def __init__(self, threads: int, load=None) -> None:
+    def __init__(self, threads: int, load=None, clock=perf_counter) -> None:
         self.threads = threads
         self.load = load  # a test's stand-in for _free_cores: () -> free cores, or None
-        self.solo = self.crew = None  # their scratches, made when first needed
+        self.clock = clock  # a test's stand-in for perf_counter
         self.at = self.TRIAL_FROM  # the next trial starts here
         self.size = 0  # heaps each half of the trial under way computes (0: none)
         self.alone = 0.0  # seconds a heap, on one thread, in the trial under way
+        self.rate = 0.0  # heaps a second of the last call (0: none timed yet)
         self.chosen = "solo"
+        self.busy = False  # one thread runs because other processes kept the cores
         self.skipped = 0  # trials skipped: the other cores were busy
+        self.dropped = 0  # crews dropped: other processes took the cores
         self.seen = None  # the machine's last snapshot (kayles.engine.cpu_load)
+        self.looked = None  # when (clock) the machine was last looked at
+
+    def cores(self, half: str | None) -> int:
+        """The scratch's ``cores`` for a call of ``half`` (None: the choice in force)."""
+        return self.threads if (half or self.chosen) == "crew" else 1
 
     def half(self, length: int, stop: int) -> tuple[int, str | None]:
         """Where the next kernel call stops, and which half of a trial it is (None: none)."""
         if self.size:  # the second half: the crew
             return min(stop, length + self.size), "crew"
         if length >= self.at // 2 and self.load is None and self.seen is None:
-            self.seen = self._snapshot()  # a look some heaps before the trial
+            self.seen, self.looked = self._snapshot(), self.clock()  # a look before the trial
+        watching = self.chosen == "crew" or self.busy
+        if watching and self.clock() - (self.looked or 0.0) >= self.LOOK_SECONDS:
+            free = self._free_cores()
+            if free is not None and free < self.FREE_CORES:
+                self.dropped += self.chosen == "crew"
+                self.chosen, self.busy = "solo", True
+            elif free is not None and self.busy:  # free again: the trial now
+                self.busy, self.at = False, length
         if length >= self.at:
-            size = max(1 << 12, length // self.TRIAL_SHARE)
+            size = max(self.LEAST, length // self.TRIAL_SHARE,
+                       int(self.rate * self.TRIAL_SECONDS))
             if stop - length >= 2 * size:
                 free = self._free_cores() if self.chosen == "solo" else None
                 if free is not None and free < self.FREE_CORES:
                     self.skipped += 1
-                    self.at = length + length // 2  # a look at the next checkpoint (about
-                    return stop, None               # 2 * length, often a heap or two short)
+                    self.busy = True  # looked at again in LOOK_SECONDS, or here at the
+                    self.at = length + length // 2  # next checkpoint (about 2 * length,
+                    return self._cut(length, stop), None  # often a heap or two short)
                 self.size = size
                 return length + size, "solo"
-        return stop, None
+        return self._cut(length, stop), None
+
+    def _cut(self, length: int, stop: int) -> int:
+        """``stop``, or sooner where the choice may change: about LOOK_SECONDS of work."""
+        if (self.chosen == "crew" or self.busy) and self.rate:
+            return min(stop, length + max(self.LEAST, int(self.rate * self.LOOK_SECONDS)))
+        return stop
 
     def _snapshot(self):
         from . import cpu_load
@@ -105,6 +137,7 @@ class CrewTrials:
 
     def _free_cores(self) -> float | None:
         """The machine's cores others left free since the last look (None: not known)."""
+        self.looked = self.clock()
         if self.load is not None:
             return self.load()
         from . import cpu_load
@@ -115,23 +148,18 @@ class CrewTrials:
         self.seen = now
         return None if busy is None else cores - busy
 
-    def scratch(self, half: str, kernel):
-        if half == "solo":
-            self.solo = self.solo or kernel.Scratch(threads=1)
-            return self.solo
-        self.crew = self.crew or kernel.Scratch(threads=self.threads)
-        return self.crew
-
-    def timed(self, half: str, seconds: float, heaps: int, reached: int):
-        """Note a half's time; the scratch to go on with."""
+    def timed(self, half: str | None, seconds: float, heaps: int, reached: int) -> None:
+        """Note a call's time (of a trial's ``half``, or None); a trial's verdict after its
+        second half."""
+        if heaps > 0 and seconds > 0:
+            self.rate = heaps / seconds
         if half == "solo":
             self.alone = seconds / heaps
-            return self.solo
-        self.size = 0
-        self.at = 2 * reached
-        self.seen = None  # the next look starts after the trial
-        self.chosen = "crew" if seconds / heaps < self.TRIAL_GAIN * self.alone else "solo"
-        return self.crew if self.chosen == "crew" else self.solo
+        elif half == "crew":
+            self.size = 0
+            self.at = 2 * reached
+            self.seen, self.looked = None, self.clock()  # the next look starts after it
+            self.chosen = "crew" if seconds / heaps < self.TRIAL_GAIN * self.alone else "solo"
 
 
 class Period(tuple):
@@ -404,14 +432,10 @@ class Sequence:
             if self._scratch is None:
                 self._scratch = (kernel.Scratch(threads=self._first_threads()) if self.octal
                                  else kernel.Scratch())
-                if self._crews is not None:
-                    self._crews.solo = self._scratch
             trial = None
             if self._crews is not None:
                 stop, trial = self._crews.half(self._length, stop)
-                if trial is not None:
-                    self._scratch = self._crews.scratch(trial, kernel)
-                    began = perf_counter()
+                self._scratch.cores = self._crews.cores(trial)
             if not self.octal:
                 extend = kernel.extend
             elif self.method == "sparse":
@@ -424,9 +448,9 @@ class Sequence:
             except OverflowError as exc:  # a value of 2**16 or more: the table's bound
                 raise ResourceError(f"{self.game.name}: {exc} (nim-values are kept below "
                                     "65536)") from None
-            if trial is not None:
-                self._scratch = self._crews.timed(trial, perf_counter() - began,
-                                                  stop - self._length, stop)
+            if self._crews is not None:
+                self._crews.timed(trial, perf_counter() - began_call, stop - self._length,
+                                  stop)
             if not self.octal and self.progress is not None:  # calls of PROGRESS_SECONDS
                 took = perf_counter() - began_call
                 grown = self._progress_step * 2 if took < PROGRESS_SECONDS / 2 else (
@@ -439,14 +463,14 @@ class Sequence:
                 listener(self)
 
     def _first_threads(self) -> int:
-        """Threads of the scratch the sequence makes: one where crews must first win a trial
-        (the compiled octal kernel's sparse method, threads > 1; see CrewTrials)."""
+        """Threads of the scratch the sequence makes; where crews must first win a trial
+        (the compiled octal kernel's sparse method, threads > 1), its CrewTrials sets the
+        scratch's cores before each call."""
         from ..kernels.chooser import compiled
 
         if (self.threads > 1 and self.method == "sparse" and self.octal
                 and compiled(self.kernel)):
             self._crews = CrewTrials(self.threads)
-            return 1
         return self.threads
 
     def _check(self) -> None:

@@ -97,17 +97,26 @@ def test_records_are_the_published_tables_and_the_plain_scan(tmp_path, game):
     assert bounded and all(r.mask == bounded[0].mask > 0 for r in bounded)
 
 
-def test_a_run_on_several_threads_has_the_records_of_one(tmp_path):
-    """Crews solve the bounded heaps of .161 (threads_used: compiled only); a run broken
-    and resumed with another number of threads goes on alike."""
+@pytest.mark.parametrize("gain", [0.0, 1e9], ids=["never-the-crew", "always-the-crew"])
+def test_a_run_on_several_threads_has_the_records_of_one(tmp_path, monkeypatch, gain):
+    """A run on threads has crew trials as a sequence has (CrewTrials, its verdict forced
+    here and the cores seen idle): crews solve the bounded heaps of .161 where chosen
+    (threads_used: compiled only); a run broken and resumed with another number of threads
+    goes on alike."""
+    from kayles.engine import cpu_load
+    from kayles.engine.sequence import CrewTrials
+
+    monkeypatch.setattr(CrewTrials, "TRIAL_GAIN", gain)
+    monkeypatch.setattr(cpu_load, "others_busy", lambda *stretch: 0.0)
+    monkeypatch.setattr(cpu_load, "cores", lambda: 2)
     for game in (".161",) if COMPILED else (".356",):
         window, to = RUNS[game]
         alone = untimed(run_to_end(tmp_path / game / "1", game, to, window))
         with Run(tmp_path / game / "2", get_game(game), to, window, threads=2) as run:
             assert run.advance()
             assert untimed(run.records) == alone
-            assert run.scratch.threads_used == (min(2, len(os.sched_getaffinity(0)))
-                                                if COMPILED else 1)
+            crew = min(2, len(os.sched_getaffinity(0))) if COMPILED and gain else 1
+            assert run.scratch.threads_used == crew
         resumed = broken_run(tmp_path / game / "3", game, to, window, [3, 7], threads=3)
         assert untimed(resumed) == alone
 

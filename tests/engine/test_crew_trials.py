@@ -24,34 +24,54 @@ def idle_machine(monkeypatch):
     monkeypatch.setattr(cpu_load, "others_busy", lambda *stretch: 0.0)
 
 
+class Clock:
+    """A clock a test moves by hand (CrewTrials' looks at the machine follow it)."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
 def test_the_trial_schedule_and_its_verdict():
-    trials = CrewTrials(2)
+    trials = CrewTrials(2, clock=Clock())
     start = CrewTrials.TRIAL_FROM
     assert trials.half(0, 1 << 20) == (1 << 20, None)  # short: one thread, no trial
+    assert trials.cores(None) == 1
     assert trials.half(start, start + 8191) == (start + 8191, None)  # no room for two halves
     size = max(1 << 12, start // CrewTrials.TRIAL_SHARE)
     assert trials.half(start, 1 << 20) == (start + size, "solo")
-    trials.solo = "the solo scratch"
-    trials.crew = "the crew scratch"
-    assert trials.timed("solo", 1.0, size, start + size) == "the solo scratch"
+    assert trials.cores("solo") == 1
+    trials.timed("solo", 1.0, size, start + size)
     assert trials.half(start + size, 1 << 20) == (start + 2 * size, "crew")
+    assert trials.cores("crew") == 2
     # the crew a heap in 0.95 of one thread's time: not enough
-    assert trials.timed("crew", 0.95, size, start + 2 * size) == "the solo scratch"
+    trials.timed("crew", 0.95, size, start + 2 * size)
     assert trials.chosen == "solo" and trials.at == 2 * (start + 2 * size)
     assert trials.half(start + 2 * size, 1 << 20) == (1 << 20, None)  # till the heaps double
     at = trials.at
     assert trials.half(at, 1 << 22)[1] == "solo"
     trials.timed("solo", 1.0, at // 32, at + at // 32)
     trials.half(at + at // 32, 1 << 22)
-    assert trials.timed("crew", 0.5, at // 32, at + at // 16) == "the crew scratch"
-    assert trials.chosen == "crew"
+    trials.timed("crew", 0.5, at // 32, at + at // 16)
+    assert trials.chosen == "crew" and trials.cores(None) == 2
+
+
+def test_a_trial_half_is_at_least_trial_seconds_of_work():
+    """Measured 2**20 heaps a second: a half of 0.05 s is 52,428 heaps, more than n/32."""
+    trials = CrewTrials(2, clock=Clock())
+    trials.timed(None, 1.0, 1 << 20, CrewTrials.TRIAL_FROM)
+    stop, half = trials.half(CrewTrials.TRIAL_FROM, 1 << 22)
+    assert half == "solo" and stop - CrewTrials.TRIAL_FROM == int(
+        (1 << 20) * CrewTrials.TRIAL_SECONDS)
 
 
 def test_a_short_run_starts_no_crew():
     sequence = Sequence(get_game(".04"), kernel=load_kernel("cython"), threads=2)
     sequence.table(CrewTrials.TRIAL_FROM)
-    assert sequence._crews is not None and sequence._crews.crew is None
-    assert sequence._scratch.threads == 1
+    assert sequence._crews is not None and sequence._crews.chosen == "solo"
+    assert sequence._scratch.cores == 1 and sequence._scratch.threads_used == 1
 
 
 @pytest.mark.parametrize("gain", [0.0, 1e9], ids=["never-the-crew", "always-the-crew"])
@@ -64,7 +84,8 @@ def test_the_values_are_one_threads_whichever_the_verdict(monkeypatch, game, gai
     crews = Sequence(get_game(game), kernel=compiled, threads=2)
     assert bytes(crews.table(count)) == bytes(alone.table(count))
     assert crews._crews.chosen == ("crew" if gain else "solo")
-    assert crews._crews.crew.threads == 2
+    assert crews._scratch.threads == 2
+    assert crews._scratch.cores == (2 if gain else 1)
 
 
 def test_a_trial_is_skipped_beside_busy_cores():
@@ -73,10 +94,10 @@ def test_a_trial_is_skipped_beside_busy_cores():
     machine is looked at again; a crew already chosen always gets its trial (that is how
     it goes back to one thread)."""
     free = [1.0]
-    trials = CrewTrials(2, load=lambda: free[0])
+    trials = CrewTrials(2, load=lambda: free[0], clock=Clock())
     start = CrewTrials.TRIAL_FROM
     assert trials.half(start, 1 << 20) == (1 << 20, None)
-    assert trials.skipped == 1 and trials.chosen == "solo"
+    assert trials.skipped == 1 and trials.chosen == "solo" and trials.busy
     assert trials.half(start + start // 2 - 1, 1 << 20) == (1 << 20, None)  # too soon
     assert trials.skipped == 1
     checkpoint = 2 * start - 2  # the next checkpoint, a little short of the doubling
@@ -86,12 +107,40 @@ def test_a_trial_is_skipped_beside_busy_cores():
     checkpoint = 4 * start - 3
     size = max(1 << 12, checkpoint // CrewTrials.TRIAL_SHARE)
     assert trials.half(checkpoint, 1 << 22) == (checkpoint + size, "solo")
-    trials.solo, trials.crew = "the solo scratch", "the crew scratch"
     trials.timed("solo", 1.0, size, checkpoint + size)
     trials.half(checkpoint + size, 1 << 22)
-    assert trials.timed("crew", 0.5, size, checkpoint + 2 * size) == "the crew scratch"
+    trials.timed("crew", 0.5, size, checkpoint + 2 * size)
+    assert trials.chosen == "crew"
     free[0] = 0.0
     assert trials.half(trials.at, 1 << 23)[1] == "solo" and trials.skipped == 2
+
+
+def test_a_crew_is_dropped_when_the_cores_get_busy_and_tried_again_when_free():
+    """While a crew runs, a look every LOOK_SECONDS (calls cut to about that much work):
+    others busy -> one thread at once; free again -> a trial at once."""
+    free, clock = [2.0], Clock()
+    trials = CrewTrials(2, load=lambda: free[0], clock=clock)
+    start = CrewTrials.TRIAL_FROM
+    size = max(1 << 12, start // CrewTrials.TRIAL_SHARE)
+    trials.half(start, 1 << 30)
+    trials.timed("solo", 1.0, size, start + size)
+    trials.half(start + size, 1 << 30)
+    trials.timed("crew", 0.1, size, start + 2 * size)  # the crew won
+    n = start + 2 * size
+    assert trials.chosen == "crew"
+    rate = size / 0.1
+    stop, half = trials.half(n, 1 << 30)  # cut to LOOK_SECONDS of work, no look yet
+    assert (stop, half) == (n + int(rate * CrewTrials.LOOK_SECONDS), None)
+    assert trials.cores(half) == 2
+    free[0] = 0.5
+    clock.now += CrewTrials.LOOK_SECONDS
+    trials.half(stop, 1 << 30)  # the look: others busy
+    assert (trials.chosen, trials.busy, trials.dropped) == ("solo", True, 1)
+    assert trials.cores(None) == 1
+    free[0] = 1.9
+    clock.now += CrewTrials.LOOK_SECONDS
+    assert trials.half(stop, 1 << 30)[1] == "solo"  # free again: the trial at once
+    assert not trials.busy
 
 
 def test_no_free_cores_known_means_the_trial_runs():

@@ -97,6 +97,16 @@ def _store(table, n: int, value: int) -> None:
     table[n] = value
 
 
+def _cores_here() -> int:
+    """The cores this process may run on (the compiled twin's kayles_cores)."""
+    from ..._environ import system
+
+    try:
+        return max(1, min(len(system.sched_getaffinity(0)), CORES.high))
+    except (AttributeError, OSError):
+        return max(1, min(system.cpu_count() or 1, CORES.high))
+
+
 class Scratch:
     """Working memory for extend_plain and extend_sparse, allocated once and reused.
 
@@ -110,7 +120,7 @@ class Scratch:
     another thread waits for the one under way to end (``lock``).
     """
 
-    __slots__ = ("counts", "lock", "mask", "rare_positions", "threads", "vector")
+    __slots__ = ("_cores", "counts", "lock", "mask", "rare_positions", "threads", "vector")
 
     def __init__(self, vector: str | None = None, threads: int = 1,
                  cores: int | None = None, crew_from: int | None = None,
@@ -124,11 +134,24 @@ class Scratch:
             if value is not None and value < 0:
                 raise ValueError(f"{name} must be 0 or more, not {value}")
         self.threads = threads
+        self._cores = cores or _cores_here()
         self.vector = VECTORS[0]
         self.lock = allocate_lock()
         self.counts: list[int] = []
         self.mask = 0
         self.rare_positions: list[int] = []
+
+    @property
+    def cores(self) -> int:
+        """How many threads a call may run at once (the compiled twin's crew follows it;
+        here one thread runs); settable between calls, 1 to MAX_THREADS."""
+        return self._cores
+
+    @cores.setter
+    def cores(self, value: int) -> None:
+        CORES.check(value)
+        with self.lock:
+            self._cores = value
 
     def histogram(self) -> list[int]:
         """How many heaps of the table the last call filled (G(0..stop-1)) have each value:
