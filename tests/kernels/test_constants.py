@@ -15,6 +15,7 @@ from conftest import load_kernel
 def test_the_compiled_modules_were_built_with_the_python_constants(concern):
     built = load_kernel("cython", concern).CONSTANTS
     assert built, "a compiled module exports no constants"
+    assert built == load_kernel("python", concern).CONSTANTS  # the twins read the same
     differ = {name: (value, getattr(constants, name, None)) for name, value in built.items()
               if getattr(constants, name, None) != value}
     assert not differ, f"compiled value, Python value: {differ}"

@@ -12,6 +12,7 @@ from _thread import allocate_lock
 from bisect import bisect_left
 from operator import mul, xor
 
+from .. import constants
 from ..constants import MAX_KINDS, MAX_SPAN, PIN, VALUE_LIMIT
 from ..limits import CORES, THREADS
 from ..spectrum import (
@@ -26,6 +27,7 @@ from ..spectrum import (
 from ._common import check_kinds, constant, mex, options
 
 __all__ = [
+    "CONSTANTS",
     "VECTORS",
     "Scratch",
     "choose_mask",
@@ -39,6 +41,10 @@ __all__ = [
     "row_move",
     "row_nim_sum",
 ]
+
+# The sizes this twin works with, as the compiled one exports what its C was built with
+CONSTANTS = {name: getattr(constants, name) for name in
+             ("VALUE_LIMIT", "MAX_KINDS", "MAX_KEPT", "MAX_SPAN", "PIN", "MAX_THREADS")}
 
 POSITION_LIMIT = (1 << 32) - 1  # the compiled core keeps rare positions in 32 bits
 SAVING = 1  # split when its estimated cost is under 1/SAVING of the plain scan's

@@ -31,13 +31,19 @@ from __future__ import annotations
 
 from _thread import allocate_lock
 
+from .. import constants
 from ..checks import for_takebreak
 from ..constants import ALL_DIFFERENT, ALL_SAME, NO_MARK, NOT_ALL_SAME, VALUE_LIMIT
 from ..limits import interrupt
 from ._common import multisets
 from ._core import VECTORS
 
-__all__ = ["VECTORS", "Scratch", "extend"]
+__all__ = ["CONSTANTS", "VECTORS", "Scratch", "extend"]
+
+# The sizes and marks this twin works with, as the compiled one exports its C's
+CONSTANTS = {name: getattr(constants, name) for name in
+             ("VALUE_LIMIT", "NO_MARK", "ALL_DIFFERENT", "NOT_ALL_SAME", "ALL_SAME", "MIN_ROOM",
+              "MAX_KEPT", "MAX_KINDS", "AHEAD", "ACCUMULATORS")}
 
 PULSE_STEPS = 1 << 12  # search steps between looks at the interrupt hook (a server's cap)
 
