@@ -5,8 +5,9 @@
     .venv/bin/python benchmarks/threads.py --vector avx2 --log2 20 --games .04   # AVX2 paths
     .venv/bin/python benchmarks/threads.py --games .167 --crew-rare 0   # crews where the
                                                       # core would not run one (60 rare heaps)
-    .venv/bin/python benchmarks/threads.py --default --games 0.1307 .04 --log2 20
-                                   # the default (kayles period's sequence), quiet and busy
+    .venv/bin/python benchmarks/threads.py --default --games .161 .04 --log2 20
+                       # the default of period, grundy and run beside --threads 1, beside
+                       # 0, 2 and 6 busy loops (--loads), KAYLES_VECTOR as --vector says
 
 For each game, extend_sparse fills G(0..2**K) in one call, with one thread and
 with T, in turn, --repeat times each (alternating, so a slow spell of a shared
@@ -17,11 +18,11 @@ table yet was given by one of them) and whether the tables are the same
 (Fletcher-32).  The machine line names the instruction set the kernels ran.
 Nothing here asserts: it reports.
 
-With --default, the sequence as `kayles period --game G --to 2**K` runs it (Sequence with
-threads = the cores, whose crews must win a timed trial first, kayles.engine.sequence's
-CrewTrials) beside threads=1, on the machine as it is and then with a busy loop (another
-process) on every core but one: the default must not be slower than one thread in
-either, and faster where the crew wins.
+With --default, whole commands as a user runs them (`kayles period --game G --to 2**K`,
+`kayles grundy`, `kayles run`: threads = the cores, whose crews must win a timed trial and
+keep the cores free, kayles.engine.sequence's CrewTrials) beside --threads 1, on the
+machine as it is and beside L busy loops (other processes) for each L of --loads: the
+default must not be slower than one thread in any, and faster where the crew wins.
 """
 
 from __future__ import annotations
@@ -61,19 +62,28 @@ def fill(kinds, count: int, threads: int, vector: str,
     return seconds, scratch.threads_used, scratch.solved_again, f"{fletcher32(table):08x}"
 
 
-def proved(game: str, count: int, threads: int) -> tuple[float, str, str]:
-    """(seconds, 'crew' or 'solo', Fletcher-32) of kayles period's sequence to count."""
-    from kayles.engine.sequence import Sequence
+COMMANDS = {  # what a user runs, with the default threads or one: {game}, {n}, {dir}
+    "period": ["period", "--game", "{game}", "--to", "{n}"],
+    "grundy": ["grundy", "{last}", "--game", "{game}", "--checksum"],
+    "run": ["run", "{game}", "--to", "{n}", "--dir", "{dir}"],
+}
 
-    sequence = Sequence(get_game(game), threads=threads)
-    began = time.perf_counter()
-    sequence.prove(count)
-    seconds = time.perf_counter() - began
-    crews = sequence._crews
-    chosen = "one thread" if crews is None else (
-        f"{crews.chosen}, {crews.skipped} trial(s) skipped: busy" if crews.skipped
-        else crews.chosen)
-    return seconds, chosen, f"{fletcher32(sequence.table(len(sequence))):08x}"
+
+def command_time(name: str, game: str, count: int, threads: int | None, vector: str) -> float:
+    """Wall seconds of one ``kayles NAME`` (threads None: the default, as a user runs it)."""
+    import subprocess
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as folder:
+        words = [word.format(game=game, n=count, last=count - 1, dir=f"{folder}/run")
+                 for word in COMMANDS[name]]
+        if threads is not None:
+            words += ["--threads", str(threads)]
+        env = {**os.environ, "KAYLES_VECTOR": vector}
+        began = time.perf_counter()
+        subprocess.run([sys.executable, "-m", "kayles", *words], check=True, env=env,
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        return time.perf_counter() - began
 
 
 def spin() -> None:
@@ -82,31 +92,28 @@ def spin() -> None:
 
 
 def defaults(args) -> None:
+    """Each command with the default threads beside --threads 1, in turn, --repeat times,
+    beside each number of busy loops (other processes) of --loads."""
     import multiprocessing
 
-    cores = len(os.sched_getaffinity(0))
-    for load in ("as it is", f"{cores - 1} busy loop(s) beside"):
-        busy = []
-        if load != "as it is":
-            busy = [multiprocessing.Process(target=spin, daemon=True) for _ in range(cores - 1)]
-            for process in busy:
-                process.start()
+    for loops in args.loads:
+        busy = [multiprocessing.Process(target=spin, daemon=True) for _ in range(loops)]
+        for process in busy:
+            process.start()
         try:
-            for game in args.games:
-                runs: dict[int, list[float]] = {1: [], cores: []}
-                chosen, sums = set(), set()
-                for _ in range(args.repeat):
-                    for threads in runs:
-                        seconds, crew, checksum = proved(game, 1 << args.log2, threads)
-                        runs[threads].append(seconds)
-                        sums.add(checksum)
-                        if threads > 1:
-                            chosen.add(crew)
-                one, default = (statistics.median(runs[t]) for t in runs)
-                print(f"{game}, machine {load}: 1 thread {one:.2f} s, default ({cores}) "
-                      f"{default:.2f} s: {one / default:.2f}x (went on with: "
-                      f"{', '.join(sorted(chosen))}); same table: "
-                      f"{'yes' if len(sums) == 1 else 'NO'}")
+            for name in args.commands:
+                for game in args.games:
+                    runs: dict[str, list[float]] = {"one": [], "default": []}
+                    for _ in range(args.repeat):
+                        runs["one"].append(command_time(name, game, 1 << args.log2, 1,
+                                                        args.vector))
+                        runs["default"].append(command_time(name, game, 1 << args.log2,
+                                                            None, args.vector))
+                    one, default = (statistics.median(runs[k]) for k in ("one", "default"))
+                    print(f"{name} {game}, {loops} busy loop(s) beside: --threads 1 "
+                          f"{one:.2f} s, default {default:.2f} s: {one / default:.2f}x "
+                          f"(runs {[round(t, 2) for t in runs['one']]} and "
+                          f"{[round(t, 2) for t in runs['default']]})")
         finally:
             for process in busy:
                 process.terminate()
@@ -124,11 +131,17 @@ def main() -> None:
     parser.add_argument("--crew-rare", type=int, metavar="K",
                         help="crews once a game has K rare heaps (default: the core's, 256)")
     parser.add_argument("--default", action="store_true",
-                        help="the default threads of kayles period, quiet and busy (above)")
+                        help="the default threads of kayles period, grundy and run beside one "
+                        "thread, quiet and busy (above)")
+    parser.add_argument("--commands", nargs="+", choices=list(COMMANDS), default=list(COMMANDS),
+                        help="with --default: which commands (default: all)")
+    parser.add_argument("--loads", nargs="+", type=int, default=[0, 2, 6], metavar="L",
+                        help="with --default: busy loops beside, each in turn (default 0 2 6)")
     args = parser.parse_args()
     print(machine(args.vector))
     if args.default:
-        print(f"kayles period's sequence to 2**{args.log2}: medians of {args.repeat} runs")
+        print(f"whole commands to 2**{args.log2} (KAYLES_VECTOR={args.vector}): medians of "
+              f"{args.repeat} runs each")
         defaults(args)
         return
     print(f"to 2**{args.log2}, one call; medians of {args.repeat} runs, 1 and {args.threads} "
