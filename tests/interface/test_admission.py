@@ -221,18 +221,44 @@ def test_the_work_of_clients_that_hang_up_is_cancelled(serve):
     service = Service(seconds=3600)
     server = serve(service, admission)
     with Hold() as hold:
-        clients = [Client(server, 2 + k, f"/api/sequence?game={slow_code(k)}&count=10")
-                   for k in range(5)]
-        wait_for(lambda: (admission.running, admission.waiting) == (2, 3), "all admitted")
-        for client in clients:
+        clients = []
+        for k in range(5):  # one at a time: the first two compute, the others wait
+            clients.append(Client(server, 2 + k, f"/api/sequence?game={slow_code(k)}&count=10"))
+            wait_for(lambda k=k: admission.running + admission.waiting == k + 1, "admitted")
+        assert (admission.running, admission.waiting) == (2, 3)
+        for client in clients[2:]:
             client.hang_up()
-        wait_for(lambda: admission.running == admission.waiting == 0, "the work cancelled")
+        wait_for(lambda: admission.waiting == 0, "the queue empty")
+        assert (admission.running, admission.dropped, service.cancelled) == (2, 3, 0)
+        for client in clients[:2]:
+            client.hang_up()
+        wait_for(lambda: admission.running == 0, "the work cancelled")
         assert service.cancelled == 2 and admission.dropped == 3
         hold.released.set()
         status, _, report = Client(server, 2, "/api/analyse", {
             "game": "kayles", "misere": True, "position": [4, 3]}).answer()  # heavy: misère
         assert status == 200 and report["outcome"] in ("N", "P"), report
     assert service.cancelled == 2 and admission.running == 0
+
+
+def test_a_request_waiting_for_its_games_lock_is_cancelled_too(serve):
+    """Two heavy requests on one game: the second waits, on a worker, for the game's lock
+    that the first (held in its kernel) has; its client hangs up and it ends there, its
+    worker free, while the first goes on."""
+    admission = Admission(workers=2, queue=0, per_client=4)
+    service = Service(seconds=3600)
+    server = serve(service, admission)
+    with Hold():
+        first = Client(server, 2, f"/api/sequence?game={slow_code(0)}&count=10")
+        wait_for(lambda: admission.running == 1, "the first one computing")
+        second = Client(server, 3, f"/api/sequence?game={slow_code(0)}&count=10")
+        wait_for(lambda: admission.running == 2, "the second one on a worker")
+        second.hang_up()
+        wait_for(lambda: admission.running == 1, "the second one cancelled")
+        assert service.cancelled == 1 and first.reply is None
+        first.hang_up()
+        wait_for(lambda: admission.running == 0, "the first one cancelled")
+    assert service.cancelled == 2
 
 
 def test_past_the_limits_per_address_and_in_all_the_answer_is_503_at_once(serve):

@@ -19,12 +19,13 @@ request holds the engine long and Ctrl-C is obeyed within milliseconds.
 
 Cheap or heavy: ``quick`` answers a request at once when its answer comes from values
 already computed (the game's table holds them, or its period is proved) or from a
-small table computed on the spot (an octal game's first SMALL_TABLE values), and the
-move search is short (tokens times move kinds at most CHEAP_STEPS); a misère search,
-a proof search, a long table and the survey database never are: ``quick`` says None,
-and the app sends the request to its admission queue (``admission``), whose workers
-call ``serve``.  A quick answer takes no lock that heavy work holds: a table is read
-while it grows elsewhere (kayles.engine.sequence says why that is safe).
+small table computed on the spot (an octal game's first values, SMALL_TABLE values
+times move kinds at most), and the move search is short (tokens times move kinds at
+most CHEAP_STEPS); a misère search, a proof search, a long table and the survey
+database never are: ``quick`` says None, and the app sends the request to its
+admission queue (``admission``), whose workers call ``serve``.  A quick answer takes
+no lock that heavy work holds: a table is read while it grows elsewhere
+(kayles.engine.sequence says why that is safe).
 
 A game's sequence and misère solver are not safe to grow from two threads at
 once: each game has a lock, held by one heavy request's engine work at a time, so
@@ -73,8 +74,9 @@ MAX_GAMES = 16  # games whose sequence and solver are kept (each up to some 20 M
 REQUEST_SECONDS = 10.0  # a request's time, by the clock and in CPU time (serve --seconds)
 CHUNK_SECONDS = 0.05  # the CPU time a chunk of values aims at: how soon a limit is seen
 FIRST_CHUNK = 64  # values in a request's first chunk, before its pace is known
-SMALL_TABLE = 1 << 10  # an octal game's values a cheap request may compute on the spot
-                       # (the compiled kernel: well under a millisecond)
+SMALL_TABLE = 1 << 11  # an octal game's values times its move kinds that a cheap request
+                       # may compute on the spot (Kayles' 1,024 values: 2-7 ms, compiled,
+                       # on a busy 2-core EPYC; the pure twin takes a sixteenth of it)
 CHEAP_STEPS = 100_000  # a cheap move search: tokens times move kinds, at most
 REQUESTS = ("analyse", "move", "reply", "sequence", "nimber", "survey")  # quick and serve
 
@@ -250,7 +252,9 @@ class Service:
                 if answering is None:
                     raise _Heavy
                 return work(answering)
-            with entry.lock:
+            while not entry.lock.acquire(timeout=CHUNK_SECONDS):
+                pace.check()  # another request has the game: this one's time runs meanwhile
+            try:
                 sequence = entry.sequence
                 pace.attach(sequence)
                 try:
@@ -258,17 +262,21 @@ class Service:
                 finally:
                     sequence.listeners.remove(pace)
                     sequence.step = None
+            finally:
+                entry.lock.release()
         finally:
             _request.pace = None
 
     @staticmethod
     def _small(game: Game, n: int) -> _Game | None:
         """A game entry over a table computed here of G(0..n), where the game is octal
-        and n below SMALL_TABLE (the pure twin's kernel: an eighth); else None."""
+        and n + 1 times its move kinds at most SMALL_TABLE (the pure twin: a sixteenth);
+        else None."""
         from ...kernels.chooser import IMPLEMENTATION
 
-        if not game.octal or n >= (SMALL_TABLE if IMPLEMENTATION == "cython"
-                                   else SMALL_TABLE >> 3):
+        work = (n + 1) * len(game.kinds)
+        if not game.octal or work > (SMALL_TABLE if IMPLEMENTATION == "cython"
+                                     else SMALL_TABLE >> 4):
             return None
         sequence = Sequence(game)
         sequence.nimber(n)
