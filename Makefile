@@ -83,7 +83,7 @@ test-pure: Kayles-xox $(EXTRAS) $(LAUNCHER)
 # STRESS_TESTS (default: the tests that start threads, processes and servers; STRESS_TESTS=tests
 # for all), each beside one busy loop a core; the first failure stops it and shows its log.
 RUNS ?= 20
-STRESS_TESTS ?= tests/kernels/test_threads.py tests/test_api_threads.py tests/kernels/test_bounded.py tests/interface/test_serve.py tests/interface/test_web.py \
+STRESS_TESTS ?= tests/kernels/test_threads.py tests/test_api_threads.py tests/kernels/test_bounded.py tests/interface/test_serve.py tests/interface/test_admission.py tests/interface/test_web.py \
 	tests/interface/test_reliability.py tests/analysis/test_long_run.py tests/interface/test_cli_xox.py tests/interface/test_long_run_command.py
 stress: Kayles-xox $(EXTRAS) $(LAUNCHER)
 	@hogs=""; for core in $$(seq $$(nproc)); do yes >/dev/null & hogs="$$hogs $$!"; done; \

@@ -1,10 +1,10 @@
 """`kayles serve` as a real process, attacked as a hostile client or page would.
 
 Each test talks HTTP over a socket to a server started on a free port: work bounded
-per request (CPU time, so the same on a loaded machine) and stopped by Ctrl-C,
-bodies counted as they arrive, requests from other sites refused (Host header,
-content type), slow clients closed, deep JSON a 400, no files written into the
-user's cache, a busy port one clear line.
+per request and stopped by Ctrl-C, bodies counted as they arrive, requests from other
+sites refused (Host header, content type), slow clients closed, what is not HTTP a
+JSON 400, deep JSON a 400, no files written into the user's cache, a busy port one
+clear line.  (tests/interface/test_admission.py: many slow clients at once.)
 """
 
 from __future__ import annotations
@@ -54,6 +54,16 @@ class Server:
             reply = read_reply(s)
         head, _, body = reply.partition(b"\r\n\r\n")
         return int(head.split()[1]), body
+
+    def get_from(self, k: int, path: str) -> tuple[int, dict]:
+        """GET from loopback address 127.0.0.k (another client, as the server counts them)."""
+        with socket.create_connection(("127.0.0.1", self.port), timeout=120,
+                                      source_address=(f"127.0.0.{k}", 0)) as s:
+            s.sendall(f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1:{self.port}\r\n"
+                      "Connection: close\r\n\r\n".encode())
+            reply = read_reply(s)
+        head, _, body = reply.partition(b"\r\n\r\n")
+        return int(head.split()[1]), json.loads(body)
 
     def get(self, path: str, host: str | None = None) -> tuple[int, dict]:
         host = host or f"127.0.0.1:{self.port}"
@@ -144,35 +154,48 @@ def test_other_clients_are_answered_while_a_long_request_computes(tmp_path, requ
         asked.join()
 
 
-@pytest.mark.parametrize("request_kind", ["sequence", "takebreak", "misere"])
+@pytest.mark.parametrize("request_kind", ["sequence", "takebreak", "misere", "forty"])
 def test_ctrl_c_stops_the_server_in_the_middle_of_a_long_request(tmp_path, request_kind):
-    """A sequence request, a take-and-break one (its kernel's pulse) and a misère search
-    (the kernels' interrupt hook), each well under way: Ctrl-C ends the server quietly."""
+    """A sequence request, a take-and-break one (its kernel's pulse), a misère search
+    (the kernels' interrupt hook) and forty take-and-break ones from forty addresses
+    (computing, waiting for a worker, refused), each well under way: Ctrl-C ends the
+    server quietly, and every client that was let in gets its answer (none is left
+    hanging)."""
     running = Server(tmp_path, "--seconds", "3600")
     if request_kind == "sequence":
-        ask = (running.get, f"/api/sequence?game={SEVENS}&count=131072")
+        asks = [(running.get, f"/api/sequence?game={SEVENS}&count=131072")]
     elif request_kind == "takebreak":
-        ask = (running.get, f"/api/sequence?game={MANY_PARTS}&count=100")
+        asks = [(running.get, f"/api/sequence?game={MANY_PARTS}&count=100")]
+    elif request_kind == "misere":
+        asks = [(running.post, "/api/analyse", json.dumps(MISERE_HEAVY).encode())]
     else:
-        ask = (running.post, "/api/analyse", json.dumps(MISERE_HEAVY).encode())
-    asked = threading.Thread(target=lambda: _ignore_errors(*ask))
+        asks = [(running.get_from, 2 + k, "/api/sequence?game="
+                 f"{quote(f'0.&{2**64 - 8 - k};')}&count=10") for k in range(40)]
+    answers: list = []
+    asked = [threading.Thread(target=lambda ask=ask: answers.append(_ignore_errors(*ask)))
+             for ask in asks]
     try:
-        asked.start()
+        for thread in asked:
+            thread.start()
         wait_until_busy(running.proc, 1.5)  # well into the work
         took, _, err = signal_and_measure(running.proc, signal.SIGINT)
     finally:
         running.stop()
-        asked.join()
+        for thread in asked:
+            thread.join()
     assert took < 2, took
     assert running.proc.returncode in (0, 130), err
     assert b"Traceback" not in err, err
+    if request_kind == "forty":
+        statuses = sorted({status for status, _ in answers})
+        assert set(statuses) <= {400, 503} and len(answers) == 40, statuses
 
 
-def _ignore_errors(call, *args) -> None:
+def _ignore_errors(call, *args):
     try:
-        call(*args)
+        return call(*args)
     except (OSError, ValueError, IndexError):
-        pass  # the server went away: what the test wants
+        return None  # the server went away: what the test wants
 
 
 def test_a_chunked_body_is_refused_once_it_is_too_long(server):
@@ -272,6 +295,30 @@ def test_slow_request_bodies_lock_no_client_out(server):
     assert server.get("/api/nimber?game=kayles&n=10")[0] == 200
     server.stop()
     assert b"Traceback" not in server.said, server.said[-2000:]
+
+
+@pytest.mark.parametrize("sent", [
+    b"NOT HTTP AT ALL\r\n\r\n",
+    b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\na header with no colon\r\n\r\n",
+    b"POST /api/analyse HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: many\r\n\r\n",
+    b"GET /\x00 HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n",
+], ids=["request line", "header", "length", "control character"])
+def test_what_is_not_http_gets_the_apis_json_error(server, sent):
+    """A bad request line or header is answered as every other error: 400 and one JSON
+    object (uvicorn sent a line of plain text), then the connection closes."""
+    with server.connect() as s:
+        try:
+            s.sendall(sent)
+        except OSError:
+            pass  # the server answered and closed before the end of the head
+        reply = read_reply(s)
+    head, _, body = reply.partition(b"\r\n\r\n")
+    lines = head.decode("latin-1").lower().split("\r\n")
+    assert lines[0].split()[1] == "400", reply[:300]
+    assert "content-type: application/json" in lines and "connection: close" in lines, lines
+    said = json.loads(body)
+    assert set(said) == {"error"} and "not an HTTP request" in said["error"], said
+    assert server.get("/api/nimber?game=kayles&n=10")[0] == 200
 
 
 def test_a_busy_port_is_one_line(server):

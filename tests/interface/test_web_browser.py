@@ -86,6 +86,54 @@ def page(browser, server, tmp_path):
     yield from opened(browser, server, tmp_path, 1280, 900)
 
 
+def test_the_page_is_drawn_before_its_script_and_its_data_come(browser, server, tmp_path):
+    """On a busy machine the first answers come late (a screenshot taken early was blank):
+    the layout, the first board (ten pins), the game's rules and the places of what is to
+    come are drawn by the HTML and CSS alone, with the script and every API request held;
+    the script, let in, keeps them while the API is still held; the answers fill them in."""
+    page = browser.new_page(viewport={"width": 390, "height": 844})
+    page.set_default_timeout(TIMEOUT * 1000)
+    held: list = []
+
+    def hold(route) -> None:
+        held.append(route)
+
+    page.route("**/static/app.js", hold)
+    page.route("**/api/**", hold)
+    try:
+        page.goto(server, wait_until="commit")
+        page.wait_for_selector("#board .pin", state="visible")
+        page.wait_for_function("document.readyState !== 'loading'")  # all of the HTML
+        page.screenshot(path=str(tmp_path / "drawn-at-once.png"))
+        assert [r.request.url.rsplit("/", 1)[1] for r in held] == ["app.js"]
+
+        def drawn() -> None:
+            pins = page.query_selector_all("#board .pin")
+            assert len(pins) == 10 and all(pin.is_visible() for pin in pins)
+            box = page.query_selector("#board").bounding_box()
+            assert box["width"] > 0 and box["y"] + box["height"] <= 844
+            assert page.inner_text("#game-rules") == ("take one pin, or the outer two of "
+                                                      "three consecutive pins")
+            assert page.inner_text("#message") == "Working out the position…"
+            assert page.is_disabled("#hint")
+            assert sideways(page) == 0
+
+        drawn()
+        with page.expect_request("**/api/analyse"):
+            held.pop().continue_()  # the script, now: its API requests are held
+        drawn()
+        page.unroute("**/api/**")
+        while held:
+            held.pop().continue_()
+        page.wait_for_selector("body[data-ready=yes]")
+        assert not page.is_disabled("#hint") and page.inner_text("#message") == ""
+        expected = row.winning_move("xxxxxxxxxx", shared("kayles-xox"))
+        assert page.inner_text("#best").endswith(f"=> {expected}")
+        assert "G(n + 12) = G(n)" in page.inner_text("#proof")
+    finally:
+        page.close()
+
+
 def start(page, position: str, game: str = "kayles-xox") -> None:
     page.select_option("#game-name", game)
     page.fill("#game-code", "")

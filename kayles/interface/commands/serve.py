@@ -27,8 +27,9 @@ def register(sub) -> None:
                    help="a survey database to show (kayles survey)")
     p.add_argument("--open", action="store_true", help="open the page in a browser")
     p.add_argument("--seconds", type=_seconds, default=None, metavar="SECONDS",
-                   help="the CPU time one request's engine work may use (default 10); past "
-                   "it the request gets a 400 that says so")
+                   help="the time one request may take, by the clock from its arrival and "
+                   "in CPU time, whichever ends first (default 10); past it the request "
+                   "gets a 400 that says so (a 503 if it was still waiting for a worker)")
     p.set_defaults(handler=command_serve)
 
 
@@ -89,6 +90,7 @@ def command_serve(args, out) -> int:
     try:
         import uvicorn
 
+        from ..web.admission import Admission
         from ..web.app import create_app, loopback_hosts
         from ..web.server import slow_clients_closed
         from ..web.service import Service
@@ -102,13 +104,15 @@ def command_serve(args, out) -> int:
     port = listener.getsockname()[1]
     service = Service(args.db) if args.seconds is None else Service(args.db, args.seconds)
     hosts = loopback_hosts(port) if args.host in LOOPBACK else None
-    config = uvicorn.Config(create_app(service, hosts), log_level="warning", lifespan="off",
-                            http=slow_clients_closed())
+    admission = Admission()
+    config = uvicorn.Config(create_app(service, hosts, admission), log_level="warning",
+                            lifespan="off", http=slow_clients_closed())
     server = uvicorn.Server(config)
     handle_exit = server.handle_exit
 
     def stop(number, frame) -> None:  # Ctrl-C, SIGTERM: the work under way ends too
-        service.stop()
+        service.stop()  # at its next look at the interrupt hook
+        admission.stop()  # what waits for a worker is refused
         handle_exit(number, frame)
 
     server.handle_exit = stop

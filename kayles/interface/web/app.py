@@ -17,8 +17,15 @@ past a bound (``kayles.errors``' InputError and ResourceError), is HTTP 400 with
 {"error": "one sentence"}; a bug is 500 with the same kind of object (the server's
 log has the traceback); an unknown path 404, a wrong method 405, a body
 over MAX_BODY bytes 413 (counted as it arrives, chunked or not), a POST whose
-body is not declared application/json 415, each with the same kind of object.
-No request names a file.
+body is not declared application/json 415, a heavy request past the admission
+queue's bounds 503 with Retry-After (kayles.interface.web.admission), each with the
+same kind of object.  No request names a file.
+
+Cheap or heavy: each API request is first offered to ``Service.quick`` on Starlette's
+thread pool (with the pages, the static files and the game list), which answers at
+once what comes from values already computed; what it cannot answer goes to the
+admission queue and its workers, and while it waits or computes, its client's hanging
+up (the ASGI disconnect) cancels it.
 
 Other sites the user visits must not drive the page: a request whose Host header
 is not one of the names the server answers to (the loopback names and port
@@ -31,7 +38,9 @@ imports only when it serves.
 
 from __future__ import annotations
 
+import functools
 import json
+import math
 from pathlib import Path
 
 from starlette.applications import Starlette
@@ -43,7 +52,8 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from ...errors import InputError, ResourceError
-from .service import Service
+from .admission import Admission, Busy, Gone
+from .service import Service, Ticket
 
 __all__ = ["MAX_BODY", "create_app", "loopback_hosts"]
 
@@ -51,10 +61,17 @@ MAX_BODY = 64 * 1024  # bytes of a request's JSON body
 STATIC = Path(__file__).with_name("static")
 
 
-def _error(status: int, message: str) -> JSONResponse:
+def _error(status: int, message: str, headers: dict | None = None) -> JSONResponse:
     # A body too long is not read further: the connection closes after the answer.
-    headers = {"Connection": "close"} if status == 413 else None
+    if status == 413:
+        headers = {**(headers or {}), "Connection": "close"}
     return JSONResponse({"error": message}, status_code=status, headers=headers)
+
+
+async def _gone(receive) -> None:
+    """Return once the client has hung up (the ASGI server's http.disconnect)."""
+    while (await receive())["type"] != "http.disconnect":
+        pass
 
 
 async def _body(request: Request) -> dict:
@@ -102,24 +119,38 @@ def loopback_hosts(port: int) -> frozenset[str]:
     return frozenset(name + suffix for name in names for suffix in ("", f":{port}"))
 
 
-def create_app(service: Service | None = None, hosts: frozenset[str] | None = None):
+def create_app(service: Service | None = None, hosts: frozenset[str] | None = None,
+               admission: Admission | None = None):
     """The app, over ``service`` (a new Service without a survey database by default),
-    answering requests whose Host header is in ``hosts`` (None: any)."""
+    answering requests whose Host header is in ``hosts`` (None: any), its heavy requests
+    let in by ``admission`` (a new Admission with the default bounds by default)."""
     service = service or Service()
+    admission = admission or Admission()
+    retry_after = max(1, math.ceil(service.seconds))  # every request computing ends by then
 
-    def posted(method):
+    async def answer(request: Request, name: str, data: dict, ticket: Ticket) -> JSONResponse:
+        found = await run_in_threadpool(service.quick, name, data, ticket)
+        if found is None:
+            found = await admission.run(
+                request.client.host if request.client else "",
+                functools.partial(service.serve, name, data, ticket),
+                deadline=ticket.arrived + service.seconds, retry_after=retry_after,
+                cancel=ticket.gone, gone=_gone(request.receive))
+        return JSONResponse(found)
+
+    def posted(name: str):
         async def endpoint(request: Request) -> JSONResponse:
-            body = await _body(request)
-            return JSONResponse(await run_in_threadpool(method, body))
+            ticket = Ticket()
+            return await answer(request, name, await _body(request), ticket)
         return endpoint
 
-    def queried(method):
+    def queried(name: str):
         async def endpoint(request: Request) -> JSONResponse:
-            return JSONResponse(await run_in_threadpool(method, dict(request.query_params)))
+            return await answer(request, name, dict(request.query_params), Ticket())
         return endpoint
 
     async def games(request: Request) -> JSONResponse:
-        return JSONResponse(service.games())
+        return JSONResponse(await run_in_threadpool(service.games))
 
     async def page(request: Request) -> FileResponse:
         return FileResponse(STATIC / "index.html")
@@ -130,7 +161,11 @@ def create_app(service: Service | None = None, hosts: frozenset[str] | None = No
     async def http_error(request: Request, exc: HTTPException) -> JSONResponse:
         return _error(exc.status_code, exc.detail)
 
-    async def gone(request: Request, exc: ClientDisconnect) -> Response:
+    async def busy(request: Request, exc: Busy) -> JSONResponse:
+        headers = None if exc.retry_after is None else {"Retry-After": str(exc.retry_after)}
+        return _error(503, str(exc), headers)
+
+    async def gone(request: Request, exc: Exception) -> Response:
         return Response(status_code=400)  # sent nowhere: the client went (or was closed)
 
     async def internal_error(request: Request, exc: Exception) -> JSONResponse:
@@ -140,14 +175,14 @@ def create_app(service: Service | None = None, hosts: frozenset[str] | None = No
     routes = [
         Route("/", page),
         Route("/api/games", games),
-        Route("/api/analyse", posted(service.analyse), methods=["POST"]),
-        Route("/api/move", posted(service.move), methods=["POST"]),
-        Route("/api/reply", posted(service.reply), methods=["POST"]),
-        Route("/api/sequence", queried(service.sequence)),
-        Route("/api/nimber", queried(service.nimber)),
-        Route("/api/survey", queried(service.survey)),
+        Route("/api/analyse", posted("analyse"), methods=["POST"]),
+        Route("/api/move", posted("move"), methods=["POST"]),
+        Route("/api/reply", posted("reply"), methods=["POST"]),
+        Route("/api/sequence", queried("sequence")),
+        Route("/api/nimber", queried("nimber")),
+        Route("/api/survey", queried("survey")),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
     handlers = {InputError: bad_input, ResourceError: bad_input, HTTPException: http_error,
-                ClientDisconnect: gone, Exception: internal_error}
+                Busy: busy, ClientDisconnect: gone, Gone: gone, Exception: internal_error}
     return _host_check(Starlette(routes=routes, exception_handlers=handlers), hosts)

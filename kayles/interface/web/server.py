@@ -1,4 +1,5 @@
-"""The HTTP connections of ``kayles serve``: slow or idle clients are closed.
+"""The HTTP connections of ``kayles serve``: slow or idle clients are closed, and what is
+not HTTP gets the API's JSON error.
 
 uvicorn's own protocol waits as long as a client likes for a request, head or body,
 so a few hundred half-sent requests would hold every file descriptor and lock every
@@ -10,19 +11,28 @@ complete (a client that is quick is always served; a slow one is the one to wait
 or is closed at once when every other one is being answered: the server keeps
 descriptors for its own files.  KAYLES_CLIENT_SECONDS (a number of seconds) overrides
 REQUEST_SECONDS, for tests.
+
+A request h11 cannot read (a bad request line, a bad header, a head past h11's size
+limit) is answered as every other error of the API: status 400 and one JSON object
+{"error": "one sentence"}, where uvicorn would send a line of plain text; the
+connection then closes (what follows cannot be told apart from the bad request).
 """
 
 from __future__ import annotations
 
+import json
 import os
 import resource
 
+import h11
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
 __all__ = ["MAX_CONNECTIONS", "REQUEST_SECONDS", "slow_clients_closed"]
 
 REQUEST_SECONDS = 10.0  # a whole request arrives within this, or the connection closes
 MAX_CONNECTIONS = 256  # open connections; more are closed as they come
+NOT_HTTP = json.dumps({"error": "this is not an HTTP request the server can read (a bad "
+                                "request line or header)"}).encode()
 
 
 def _request_seconds() -> float:
@@ -61,6 +71,15 @@ def slow_clients_closed() -> type[H11Protocol]:
         def on_response_complete(self) -> None:
             super().on_response_complete()
             self._await_request()
+
+        def send_400_response(self, msg: str) -> None:
+            """The answer to what h11 cannot read: the API's JSON error, then close."""
+            headers = [(b"content-type", b"application/json"), (b"connection", b"close"),
+                       (b"content-length", str(len(NOT_HTTP)).encode())]
+            for event in (h11.Response(status_code=400, headers=headers, reason=b"Bad Request"),
+                          h11.Data(data=NOT_HTTP), h11.EndOfMessage()):
+                self.transport.write(self.conn.send(event))
+            self.transport.close()
 
         def incomplete(self) -> bool:
             """Whether the request awaited has not arrived whole yet (head or body)."""

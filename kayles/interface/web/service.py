@@ -7,15 +7,29 @@ misère searches of at most ``MISERE_BUDGET`` positions, numbers of at most
 ``_numbers.MAX_DIGITS`` digits.  Bad input is a ValueError (one sentence); the
 app turns it into HTTP 400.
 
-Work is bounded too: a request's nim-sequence grows in chunks of about
-CHUNK_SECONDS, and between two chunks the request ends (a ValueError) once it has
-used ``seconds`` of CPU time (thread time: the same on a loaded machine) or the
-server is stopping (``Service.stop``), so no request holds the engine long and
-Ctrl-C is obeyed within a chunk.
+Work is bounded too, by the clock and in CPU time, whichever ends first: a request
+ends (a ResourceError) once ``seconds`` have passed since it arrived (its Ticket's
+time; a call of the Python API: since the call) or its work has used ``seconds`` of
+CPU time (thread time), once the server is stopping (``Service.stop``), and once its
+client has hung up (its Ticket's ``gone``: ``Cancelled``, counted in
+``Service.cancelled``).  Those are looked at between two chunks of its nim-sequence
+(each of about CHUNK_SECONDS) and from the kernels' long loops (their interrupt hook,
+kayles.kernels.limits.set_interrupt: no signal reaches a request's thread), so no
+request holds the engine long and Ctrl-C is obeyed within milliseconds.
+
+Cheap or heavy: ``quick`` answers a request at once when its answer comes from values
+already computed (the game's table holds them, or its period is proved) or from a
+small table computed on the spot (an octal game's first values, SMALL_TABLE values
+times move kinds at most), and the move search is short (tokens times move kinds at
+most CHEAP_STEPS); a misère search, a proof search, a long table and the survey
+database never are: ``quick`` says None, and the app sends the request to its
+admission queue (``admission``), whose workers call ``serve``.  A quick answer takes
+no lock that heavy work holds: a table is read while it grows elsewhere
+(kayles.engine.sequence says why that is safe).
 
 A game's sequence and misère solver are not safe to grow from two threads at
-once: each game has a lock, held by one request's engine work at a time, so a
-long request on one game never holds up another game.  At most MAX_GAMES games
+once: each game has a lock, held by one heavy request's engine work at a time, so
+a long request on one game never holds up another game.  At most MAX_GAMES games
 are kept (the least recently used one goes first), so memory stays bounded
 whatever games are asked for.  Proofs are read from the user's proof cache but
 never written there: a page that anyone on the machine may call leaves no files.
@@ -45,7 +59,8 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-__all__ = ["MAX_GAMES", "MAX_VALUES", "MISERE_BUDGET", "REQUEST_SECONDS", "Service"]
+__all__ = ["CHEAP_STEPS", "MAX_GAMES", "MAX_VALUES", "MISERE_BUDGET", "REQUEST_SECONDS",
+           "REQUESTS", "SMALL_TABLE", "Cancelled", "Service", "Ticket"]
 
 MAX_VALUES = 1 << 17  # values a sequence request may compute (or copy past a proof)
 SURVEY_ROWS = 5000  # the rows of the survey database one request shows (the first, by code)
@@ -56,9 +71,33 @@ TAKEBREAK_SEARCH = 1 << 12  # ... for codes of other moves (their kernel is cubi
 MISERE_BUDGET = 200_000  # positions a misère request may store (the command's is 1,000,000)
 MAX_GAME_TEXT = 80  # characters of a game's name or octal code
 MAX_GAMES = 16  # games whose sequence and solver are kept (each up to some 20 MB)
-REQUEST_SECONDS = 10.0  # CPU seconds of engine work one request may use (serve --seconds)
+REQUEST_SECONDS = 10.0  # a request's time, by the clock and in CPU time (serve --seconds)
 CHUNK_SECONDS = 0.05  # the CPU time a chunk of values aims at: how soon a limit is seen
 FIRST_CHUNK = 64  # values in a request's first chunk, before its pace is known
+SMALL_TABLE = 1 << 11  # an octal game's values times its move kinds that a cheap request
+                       # may compute on the spot (Kayles' 1,024 values: 2-7 ms, compiled,
+                       # on a busy 2-core EPYC; the pure twin takes a sixteenth of it)
+CHEAP_STEPS = 100_000  # a cheap move search: tokens times move kinds, at most
+REQUESTS = ("analyse", "move", "reply", "sequence", "nimber", "survey")  # quick and serve
+
+
+class Cancelled(ResourceError):
+    """The request's client hung up: its work ended at its next look (no answer is sent)."""
+
+
+class _Heavy(Exception):
+    """A request ``quick`` cannot answer at once: it needs the engine (the admission queue)."""
+
+
+class Ticket:
+    """One request as the server received it: when it arrived (time.monotonic(); its time
+    counts from there, waiting included) and ``gone``, set when its client hangs up."""
+
+    __slots__ = ("arrived", "gone")
+
+    def __init__(self) -> None:
+        self.arrived = time.monotonic()
+        self.gone = threading.Event()
 
 
 class _Game:
@@ -66,23 +105,32 @@ class _Game:
 
     __slots__ = ("lock", "sequence", "solver")
 
-    def __init__(self, game: Game) -> None:
+    def __init__(self, game: Game, sequence: Sequence | None = None) -> None:
         self.lock = threading.Lock()
-        self.sequence = cached_proof(game) or Sequence(game)
+        self.sequence = sequence or cached_proof(game) or Sequence(game)
         self.solver: Solver | None = None
 
 
 class _Pace:
     """One request's pace: a sequence listener that asks for chunks of about CHUNK_SECONDS
-    of CPU time, and ``check``, which raises once the request's time is spent or the server
-    stops: between two chunks, and from the misère and quotient kernels' loops (their
-    interrupt hook, ``_interrupt``), which no signal reaches in a request's thread."""
+    of CPU time, and ``check``, which raises once the request's time is spent (by the
+    clock since its arrival, or in CPU time since its work began), the server stops or
+    its client has gone: between two chunks, and from the kernels' loops (their interrupt
+    hook, ``_interrupt``), which no signal reaches in a request's thread."""
 
-    def __init__(self, service: Service, sequence: Sequence) -> None:
+    def __init__(self, service: Service, what: str, ticket: Ticket | None) -> None:
         self.service = service
-        self.game = sequence.game.name
+        self.game = what
         self.started = self.last = time.thread_time()
+        self.began = time.monotonic()
+        self.arrived = self.began if ticket is None else ticket.arrived
+        self.gone = None if ticket is None else ticket.gone
+        self.length = 0
+
+    def attach(self, sequence: Sequence) -> None:
         self.length = len(sequence)
+        sequence.step = FIRST_CHUNK
+        sequence.listeners.append(self)
 
     def __call__(self, sequence: Sequence) -> None:
         now = time.thread_time()
@@ -93,15 +141,29 @@ class _Pace:
         self.check()
 
     def check(self) -> None:
-        if self.service.stopping.is_set():
+        service = self.service
+        if service.stopping.is_set():
             raise ResourceError("the server is stopping")
-        if time.thread_time() - self.started > self.service.seconds:
-            raise ResourceError(f"{self.game}: this needs more than the page's "
-                                f"{self.service.seconds:g} s of work: ask the command line "
-                                f"(kayles grundy, kayles period, kayles move)")
+        if self.gone is not None and self.gone.is_set():
+            self.gone = None  # counted once
+            service._count_cancelled()
+            raise Cancelled(f"{self.game}: the client has gone")
+        seconds, now = service.seconds, time.monotonic()
+        cpu = time.thread_time() - self.started
+        if cpu > seconds:
+            raise ResourceError(f"{self.game}: this needs more than the page's {seconds:g} s "
+                                f"of work: ask the command line (kayles grundy, kayles "
+                                f"period, kayles move)")
+        if now - self.arrived > seconds:
+            waited = self.began - self.arrived
+            queued = f"{waited:.1f} s waiting for a worker, then " if waited >= 0.05 else ""
+            raise ResourceError(f"{self.game}: this needs more than the page's {seconds:g} s "
+                                f"of work (by the clock: {queued}{now - self.began:.1f} s "
+                                f"computing, {cpu:.1f} s of it on the CPU): ask the command "
+                                f"line (kayles grundy, kayles period, kayles move)")
 
 
-_request = threading.local()  # the pace of the request a thread is working on
+_request = threading.local()  # a thread's request: its pace, its ticket, whether quick
 
 
 def _interrupt() -> None:
@@ -115,8 +177,10 @@ def _interrupt() -> None:
 class Service:
     """The engine behind the page: one per server, shared by its requests.
 
-    seconds: the CPU time one request's engine work may use; stop() ends the work
-    under way at its next chunk (the server calls it when it is told to stop).
+    seconds: the time one request may take, by the clock and in CPU time, whichever ends
+    first (the module header); stop() ends the work under way at its next look (the
+    server calls it when it is told to stop).  ``cancelled`` counts the requests whose
+    work ended because their client had gone.
     """
 
     def __init__(self, store_path: str | None = None,
@@ -124,12 +188,43 @@ class Service:
         self.store_path = store_path
         self.seconds = seconds
         self.stopping = threading.Event()
-        self._guard = threading.Lock()  # over _games
+        self.cancelled = 0
+        self._guard = threading.Lock()  # over _games and cancelled
         set_interrupt(_interrupt)  # the kernels' loops look at this thread's request
         self._games: OrderedDict[str, _Game] = OrderedDict()
 
     def stop(self) -> None:
         self.stopping.set()
+
+    def _count_cancelled(self) -> None:
+        with self._guard:
+            self.cancelled += 1
+
+    # -- cheap or heavy ---------------------------------------------------------------------------
+
+    def quick(self, name: str, request: dict, ticket: Ticket | None = None) -> dict | None:
+        """The answer to request ``name`` (one of REQUESTS: 'analyse', 'sequence', ...) at
+        once, from values already computed or a small table (the module header), waiting
+        for no lock that heavy work holds; None when it needs the engine (``serve`` it).
+        Bad input is refused here too, at once."""
+        _request.quick = True
+        try:
+            return self.serve(name, request, ticket)
+        except _Heavy:
+            return None
+        finally:
+            _request.quick = False
+
+    def serve(self, name: str, request: dict, ticket: Ticket | None = None) -> dict:
+        """Request ``name`` (one of REQUESTS), its time counted from ``ticket``'s arrival
+        and its work cancelled once ``ticket.gone`` is set (no ticket: from now, never)."""
+        if name not in REQUESTS:
+            raise ValueError(f"no request {name!r}")
+        _request.ticket = ticket
+        try:
+            return getattr(self, name)(request)
+        finally:
+            _request.ticket = None
 
     # -- the engine, one request a game at a time -----------------------------------------------
 
@@ -141,23 +236,69 @@ class Service:
                 self._games.popitem(last=False)
             return entry
 
-    def run(self, game: Game, work: Callable[[_Game], dict]) -> dict:
-        """``work(entry)`` under the game's lock, its sequence paced (see _Pace)."""
+    def run(self, game: Game, work: Callable[[_Game], dict],
+            ready: Callable[[_Game], _Game | None] | None = None) -> dict:
+        """``work(entry)`` under the game's lock, its sequence paced (see _Pace).  Asked
+        by ``quick``: ``work`` on what ``ready(entry)`` gives (the entry, or one over a
+        small table) with no lock, or _Heavy where it gives None (or there is no
+        ``ready``: always heavy)."""
         if self.stopping.is_set():
             raise ResourceError("the server is stopping")
         entry = self._entry(game)
-        with entry.lock:
-            sequence = entry.sequence
-            pace = _Pace(self, sequence)
-            sequence.step = FIRST_CHUNK
-            sequence.listeners.append(pace)
-            _request.pace = pace
+        _request.pace = pace = _Pace(self, game.name, getattr(_request, "ticket", None))
+        try:
+            if getattr(_request, "quick", False):
+                answering = ready(entry) if ready is not None else None
+                if answering is None:
+                    raise _Heavy
+                return work(answering)
+            while not entry.lock.acquire(timeout=CHUNK_SECONDS):
+                pace.check()  # another request has the game: this one's time runs meanwhile
             try:
-                return work(entry)
+                sequence = entry.sequence
+                pace.attach(sequence)
+                try:
+                    return work(entry)
+                finally:
+                    sequence.listeners.remove(pace)
+                    sequence.step = None
             finally:
-                _request.pace = None
-                sequence.listeners.remove(pace)
-                sequence.step = None
+                entry.lock.release()
+        finally:
+            _request.pace = None
+
+    @staticmethod
+    def _small(game: Game, n: int) -> _Game | None:
+        """A game entry over a table computed here of G(0..n), where the game is octal
+        and n + 1 times its move kinds at most SMALL_TABLE (the pure twin: a sixteenth);
+        else None."""
+        from ...kernels.chooser import IMPLEMENTATION
+
+        work = (n + 1) * len(game.kinds)
+        if not game.octal or work > (SMALL_TABLE if IMPLEMENTATION == "cython"
+                                     else SMALL_TABLE >> 4):
+            return None
+        sequence = Sequence(game)
+        sequence.nimber(n)
+        return _Game(game, sequence)
+
+    def _ready_to_play(self, position, misere: bool) -> Callable[[_Game], _Game | None]:
+        """``ready`` for a position's analysis or move: normal play on a game whose moves
+        leave at most two parts, the move search short (CHEAP_STEPS), every part's value
+        in the table (or the period proved) or a small table enough."""
+
+        def ready(entry: _Game) -> _Game | None:
+            sizes = _sizes(position)  # bad input: refused at once
+            game, sequence = entry.sequence.game, entry.sequence
+            longest = max(sizes, default=0)
+            if misere or not game.two_parts or (
+                    sum(sizes) * len(game.kinds_upto(longest)) > CHEAP_STEPS):
+                return None
+            if longest < len(sequence) or sequence.period is not None:
+                return entry
+            return self._small(game, longest)
+
+        return ready
 
     def _game(self, spec) -> Game:
         if not isinstance(spec, str) or not spec.strip():
@@ -173,17 +314,7 @@ class Service:
         return entry.solver
 
     def _match(self, entry: _Game, position, misere: bool) -> Match:
-        if isinstance(position, str):
-            if len(position) > MAX_TOKENS:
-                raise InputError(f"a row has at most {MAX_TOKENS} pins")
-            from ...analysis.row import parse_row
-
-            parse_row(position)
-        elif isinstance(position, list) and all(type(h) is int and h >= 0 for h in position):
-            if len(position) > MAX_TOKENS or sum(position) > MAX_TOKENS:
-                raise InputError(f"at most {MAX_TOKENS} tokens in all")
-        else:
-            raise InputError("a position is a row of 'x' and '.', or a list of heap sizes")
+        _sizes(position)
         return Match(entry.sequence, position, misere)
 
     # -- requests -------------------------------------------------------------------------------
@@ -199,8 +330,9 @@ class Service:
         """The position's parts and their values, the outcome and the winning move, why."""
         game = self._game(request.get("game"))
         misere = _flag(request.get("misere", False), "misere")
+        position = request.get("position")
         return self.run(game, lambda entry: self._analysis(
-            entry, self._match(entry, request.get("position"), misere)))
+            entry, self._match(entry, position, misere)), self._ready_to_play(position, misere))
 
     def move(self, request: dict) -> dict:
         """The user's move (text, as the terminal takes it), then the program's answer."""
@@ -224,7 +356,7 @@ class Service:
             answer["analysis"] = self._analysis(entry, match)
             return answer
 
-        return self.run(game, work)
+        return self.run(game, work, self._ready_to_play(request.get("position"), misere))
 
     def reply(self, request: dict) -> dict:
         """The program's move from a position (when it moves first, or after an undo)."""
@@ -241,7 +373,7 @@ class Service:
             answer["analysis"] = self._analysis(entry, match)
             return answer
 
-        return self.run(game, work)
+        return self.run(game, work, self._ready_to_play(request.get("position"), misere))
 
     def sequence(self, request: dict) -> dict:
         """G(0..count-1) with the proof of the period (when there is one) and rare values."""
@@ -255,7 +387,15 @@ class Service:
             values = sequence.table(wanted).tolist()
             return _sequence_report(game, sequence, values)
 
-        return self.run(game, work)
+        def ready(entry: _Game) -> _Game | None:  # the proof settled, the values computed
+            sequence = entry.sequence
+            found = sequence.period
+            if found is None and game.provable:
+                return None  # a proof to search for
+            wanted = _count(count, found.values if found else DEFAULT_VALUES)
+            return entry if wanted <= len(sequence) else None
+
+        return self.run(game, work, ready)
 
     def nimber(self, request: dict) -> dict:
         """G(n) for any n: at once past a proved period, else computed up to the limit."""
@@ -273,7 +413,13 @@ class Service:
                                     f"below {MAX_VALUES}")
             return {"game": game.name, "n": str(n), "value": sequence.nimber(n)}
 
-        return self.run(game, work)
+        def ready(entry: _Game) -> _Game | None:
+            sequence = entry.sequence
+            if n < len(sequence) or sequence.period is not None:
+                return entry
+            return self._small(game, n)
+
+        return self.run(game, work, ready)
 
     def survey(self, request: dict) -> dict:
         """The done rows of the survey database the server was started with (--db), read
@@ -285,10 +431,11 @@ class Service:
         from ...analysis.survey import published
         from ...storage.store import Store
 
+        if getattr(_request, "quick", False):
+            raise _Heavy
         if self.stopping.is_set():
             raise ResourceError("the server is stopping")
-        _request.pace = pace = _Pace(self, Sequence(GAMES["kayles"]))
-        pace.game = "the survey"
+        _request.pace = _Pace(self, "the survey", getattr(_request, "ticket", None))
         try:
             with Store(self.store_path, read_only=True) as store:
                 limits = store.limits()
@@ -360,6 +507,23 @@ def _octal_codes() -> dict[str, str]:
                 by_moves.setdefault(tuple(sorted(encode(parse_octal(code).kinds))), code)
     return {name: by_moves[moves] for name, game in GAMES.items()
             if (moves := tuple(sorted(encode(game.kinds)))) in by_moves}
+
+
+def _sizes(position) -> list[int]:
+    """The sizes of a position's parts (a row's runs, or the heaps), or InputError saying
+    why it is not a position of at most MAX_TOKENS pins or tokens."""
+    if isinstance(position, str):
+        if len(position) > MAX_TOKENS:
+            raise InputError(f"a row has at most {MAX_TOKENS} pins")
+        from ...analysis.row import parse_row
+
+        parse_row(position)
+        return [size for _, size in runs(position)]
+    if isinstance(position, list) and all(type(h) is int and h >= 0 for h in position):
+        if len(position) > MAX_TOKENS or sum(position) > MAX_TOKENS:
+            raise InputError(f"at most {MAX_TOKENS} tokens in all")
+        return position
+    raise InputError("a position is a row of 'x' and '.', or a list of heap sizes")
 
 
 def _flag(value, name: str) -> bool:
@@ -471,17 +635,18 @@ def _proof_text(game: Game, sequence: Sequence) -> str:
               else f"{period.theorem} (docs/how-it-works.md)")
         return (f"G(n + {period.period}) = G(n){plus} for every n >= {period.preperiod}: "
                 f"proved by {by} from the first {period.values} values.")
+    length = len(sequence)  # once: another request may grow the table meanwhile
     if not game.octal:
         from ...engine.regularity import observe
 
-        seen = observe(sequence.table(len(sequence)), len(sequence))
+        seen = observe(sequence.table(length), length)
         if seen is not None:
             n0, p, saltus = seen
             plus = f" + {saltus}" if saltus else ""
-            return (f"G(n + {p}) = G(n){plus} for n = {n0} to {len(sequence) - p - 1}: "
+            return (f"G(n + {p}) = G(n){plus} for n = {n0} to {length - p - 1}: "
                     "observed, not proved (no theorem here covers it).")
     if not game.provable:
         why = ("splits into unequal parts" if game.octal
                else "marks, 'or more' counts, repeating tails or kept tokens")
         return f"No periodicity theorem covers {why}: values are computed."
-    return f"No period is proved within {len(sequence)} values."
+    return f"No period is proved within {length} values."

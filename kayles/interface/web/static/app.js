@@ -1,6 +1,7 @@
 // The page of `kayles serve`: play against perfect play, see why, explore a nim-sequence.
 // Plain JavaScript, no build step: every rule and every value comes from the server's JSON API
-// (/api/...), the same engine as the command line.
+// (/api/...), the same engine as the command line.  The page's HTML draws its layout and the
+// first board before this runs; each part is filled in here as its answer comes.
 
 const $ = (id) => document.getElementById(id);
 
@@ -13,14 +14,25 @@ const state = {
   yours: true,          // whose turn: yours, or the computer's
 };
 
-async function api(path, body) {
+// A 503 (the server busy: its queue full) is asked again after its Retry-After, twice at most.
+async function api(path, body, tries = 3) {
   const options = body === undefined ? {} : {
     method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body),
   };
   const response = await fetch(path, options);
-  const data = await response.json();
+  const data = await response.json().catch(() => ({}));
+  const wait = Number(response.headers.get("Retry-After"));
+  if (response.status === 503 && wait > 0 && tries > 1) {
+    await new Promise((done) => setTimeout(done, 1000 * Math.min(wait, 10)));
+    return api(path, body, tries - 1);
+  }
   if (!response.ok) throw new Error(data.error || `HTTP ${response.status}`);
   return data;
+}
+
+function fill(id, text) {  // a placeholder's place, filled in
+  $(id).textContent = text;
+  $(id).classList.remove("note");
 }
 
 function say(text, kind = "") {
@@ -86,9 +98,10 @@ async function newGame(event) {
     state.history = [];
     $("log").replaceChildren();
     showWhy(false);  // the Why panel waits till the student moves or asks
-    say("");
+    say("Working out the position…", "note");
     state.yours = state.first === "you";
     await analyse();
+    say("");
     if (!state.yours && state.analysis.has_move) await computerMove();
   } catch (error) {
     say(error.message, "error");
@@ -209,7 +222,7 @@ function render() {
         if (state.picked.has(n)) state.picked.delete(n); else state.picked.add(n);
         pin.classList.toggle("picked");
         pin.setAttribute("aria-pressed", String(state.picked.has(n)));
-        $("play-move").disabled = !state.picked.size || !state.analysis.has_move;
+        $("play-move").disabled = !state.picked.size || !state.analysis?.has_move;
       });
       board.append(pin);
     });
@@ -230,7 +243,7 @@ function render() {
         document.querySelectorAll(".heap.picked").forEach((el) => el.classList.remove("picked"));
         heap.classList.add("picked");
         state.heap = i + 1;
-        $("play-move").disabled = !state.analysis.has_move;
+        $("play-move").disabled = !state.analysis?.has_move;
       });
       board.append(heap);
     });
@@ -238,6 +251,8 @@ function render() {
   }
   $("play-move").disabled = true;
   $("undo").disabled = !state.history.length;
+  $("hint").disabled = false;
+  board.setAttribute("aria-busy", "false");
   explain();
 }
 
@@ -282,7 +297,7 @@ async function show(event) {
   try {
     const query = new URLSearchParams({ game: $("explore-game").value, count: $("explore-count").value });
     const data = await api(`/api/sequence?${query}`);
-    $("proof").textContent = `${data.game}: ${data.proof}`;
+    fill("proof", `${data.game}: ${data.proof}`);
     $("rare").textContent = data.mask
       ? `Rare values (mask ${data.mask}, ${data.rare} of ${data.count} heaps): ${data.rare_values.join(", ")}`
       : "No rare/common split of these values.";
@@ -531,6 +546,7 @@ function xoxMoves(n) {  // [what, [row sizes left]] for each move on a row of n 
 }
 
 function drawMex() {
+  if (!lesson.values.length) return;  // (till the values come)
   const n = Math.max(0, Math.min(30, Number($("lesson-n").value) || 0));
   const G = lesson.values;
   const reached = new Set();
@@ -550,6 +566,7 @@ function drawMex() {
   let mex = 0;
   while (reached.has(mex)) mex++;
   const values = [...reached].sort((a, b) => a - b);
+  $("lesson-mex").classList.remove("note");
   $("lesson-mex").textContent = n === 0
     ? "A row of 0 pins has no move: the mex of nothing is 0, so G(0) = 0 (the player to move has lost)."
     : `The moves reach the values {${values.join(", ")}}; the least number missing is ${mex}, ` +
@@ -557,6 +574,7 @@ function drawMex() {
 }
 
 function drawSum() {
+  if (!lesson.values.length) return;
   const a = Math.max(0, Math.min(200, Number($("lesson-a").value) || 0));
   const b = Math.max(0, Math.min(200, Number($("lesson-b").value) || 0));
   const [x, y] = [lesson.values[a], lesson.values[b]];
@@ -578,10 +596,10 @@ async function drawCode() {
       item.textContent = text;
       return item;
     }));
-    $("lesson-code-values").textContent = `${data.game}: G(0..23) = ${data.values.join(", ")}`;
+    fill("lesson-code-values", `${data.game}: G(0..23) = ${data.values.join(", ")}`);
   } catch (error) {
     $("lesson-moves").replaceChildren();
-    $("lesson-code-values").textContent = error.message;
+    fill("lesson-code-values", error.message);
   }
 }
 
@@ -611,8 +629,8 @@ function cycleRows(values, preperiod, period, saltus) {  // one period a row, si
 async function drawPeriod() {
   const data = await api(`/api/sequence?${new URLSearchParams({ game: "kayles" })}`);
   const { preperiod, period } = data.period;
-  $("lesson-period").textContent = `Kayles (0.77): ${data.proof} So G(n) for n = ` +
-    `${preperiod} on, ${period} at a time, one row each: every column repeats.`;
+  fill("lesson-period", `Kayles (0.77): ${data.proof} So G(n) for n = ` +
+    `${preperiod} on, ${period} at a time, one row each: every column repeats.`);
   $("lesson-cycle").tBodies[0].replaceChildren(...cycleRows(data.values, preperiod, period, 0));
 }
 
@@ -630,27 +648,34 @@ async function drawSaltus() {
         : ` Its values repeat with period ${found.period}: a saltus of 0.`;
       rows = cycleRows(data.values, found.preperiod, found.period, found.saltus);
     }
-    $("saltus-proof").textContent = said;
+    fill("saltus-proof", said);
     $("saltus-cycle").tBodies[0].replaceChildren(...rows);
   } catch (error) {
-    $("saltus-proof").textContent = error.message;
+    fill("saltus-proof", error.message);
     $("saltus-cycle").tBodies[0].replaceChildren();
   }
 }
 
 async function startLesson() {
-  const data = await api(`/api/sequence?${new URLSearchParams({ game: "kayles-xox", count: "256" })}`);
-  lesson.values = data.values;
-  drawLessonRow();
-  drawMex();
-  drawSum();
   $("lesson-n").addEventListener("input", drawMex);
   $("lesson-a").addEventListener("input", drawSum);
   $("lesson-b").addEventListener("input", drawSum);
   $("lesson-code").addEventListener("change", drawCode);
   $("saltus-code").addEventListener("change", drawSaltus);
+  try {
+    const data = await api(`/api/sequence?${new URLSearchParams({ game: "kayles-xox", count: "256" })}`);
+    lesson.values = data.values;
+    drawMex();
+    drawSum();
+  } catch (error) {
+    fill("lesson-mex", error.message);
+  }
   await drawCode();
-  await drawPeriod();
+  try {
+    await drawPeriod();
+  } catch (error) {
+    fill("lesson-period", error.message);
+  }
   await drawSaltus();
 }
 
@@ -665,22 +690,30 @@ function showTab(name) {
   if (name === "explore" && plot.values.length) drawPlot();  // now it has a width
 }
 
-async function start() {
+async function listGames() {
   const { games } = await api("/api/games");
-  for (const game of games) {
+  const chosen = $("game-name").value;
+  const options = games.map((game) => {
     const option = document.createElement("option");
     option.value = game.name;
     option.textContent = game.name;  // short: a phone's list shows it whole
     option.dataset.summary = game.summary;
-    $("game-name").append(option);
     if (game.code) codes.set(game.code, game.name);
-  }
+    return option;
+  });
   const custom = document.createElement("option");
   custom.value = CUSTOM;
   custom.textContent = "custom";
   custom.dataset.summary = "the code typed below";
-  $("game-name").append(custom);
+  $("game-name").replaceChildren(...options, custom);  // the HTML's first choice, and all
+  $("game-name").value = chosen;
   showRules();
+}
+
+// The layout and the first board are the HTML's, drawn at once; here every control is wired,
+// then each part asks for its data and is filled in as it comes: the game list and the first
+// position together, then Explore's picture, the lesson, the survey.
+async function start() {
   $("game-name").addEventListener("change", gameChosen);
   $("game-code").addEventListener("input", codeTyped);
   $("why-toggle").addEventListener("click", () => showWhy($("explain").hidden));
@@ -700,7 +733,8 @@ async function start() {
   for (const tab of document.querySelectorAll("[role=tab]")) {
     tab.addEventListener("click", () => showTab(tab.dataset.tab));
   }
-  await newGame();
+  drawLessonRow();  // the lesson's first step needs the rules alone, no value
+  await Promise.all([listGames().catch((error) => say(error.message, "error")), newGame()]);
   await show();  // Explore opens on a drawn nim-sequence, not a blank page
   await startLesson();
   await loadSurvey();
