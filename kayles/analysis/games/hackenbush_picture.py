@@ -61,35 +61,39 @@ def layout(picture: Picture) -> tuple[dict[str, tuple[float, float]], float]:
     place: dict[str, tuple[float, float]] = {}
     slot = 0.0
     grounded = _tree(GROUND, neighbours)
-    slot = _spread(grounded, GROUND, place, slot, lift=0.0)
+    slot = _spread(grounded, GROUND, place, slot, 0.0, neighbours)
     if place:
         slot += 0.6
     for name in neighbours:  # what the ground does not reach: lifted, to the right
         if name != GROUND and name not in place:
-            slot = _spread(_tree(name, neighbours), None, place, slot + 0.4, lift=1.0)
+            slot = _spread(_tree(name, neighbours), None, place, slot + 0.4, 1.0, neighbours)
     return place, max(slot, 1.0)
 
 
-def _tree(root: str, neighbours: dict[str, list[str]]) -> tuple[list[str], dict[str, list[str]],
-                                                                  dict[str, int]]:
-    """A breadth-first search from ``root``: the order met, each one's children, depth."""
+def _tree(root: str, neighbours: dict[str, list[str]]) -> tuple:
+    """A breadth-first search from ``root``: the order met, each one's children, depth and
+    parent."""
     depth = {root: 0}
+    parent: dict[str, str] = {}
     children: dict[str, list[str]] = defaultdict(list)
     order = [root]
     for u in order:  # (the list grows as it is read: a queue)
         for w in neighbours.get(u, ()):
             if w not in depth:
                 depth[w] = depth[u] + 1
+                parent[w] = u
                 children[u].append(w)
                 order.append(w)
-    return order, children, depth
+    return order, children, depth, parent
 
 
-def _spread(tree, ground: str | None, place: dict, slot: float, lift: float) -> float:
+def _spread(tree, ground: str | None, place: dict, slot: float, lift: float,
+            neighbours: dict[str, list[str]]) -> float:
     """Place a search tree's vertices: leaves at successive slots, parents over the middle
-    of their children (bottom-up over the breadth-first order), rows by depth.  Returns
-    the next free slot."""
-    order, children, depth = tree
+    of their children, rows by depth; then, from the ground up, a vertex with several
+    neighbours in the row below moves over their middle (a roof's ridge over both walls),
+    what stands on it with it.  Returns the next free slot."""
+    order, children, depth, parent = tree
     x: dict[str, float] = {}  # leaves left to right, in a depth-first order of the tree
     stack = [(order[0], False)]
     while stack:
@@ -104,9 +108,16 @@ def _spread(tree, ground: str | None, place: dict, slot: float, lift: float) -> 
             continue
         stack.append((u, True))
         stack.extend((k, False) for k in reversed(kids))
+    moved = {order[0]: 0.0}  # how far each vertex moved, and so what stands on it
+    final = {order[0]: x[order[0]]}
+    for u in order[1:]:
+        below = {w for w in neighbours[u] if depth.get(w) == depth[u] - 1 and w != ground}
+        final[u] = (sum(final[w] for w in below) / len(below) if len(below) > 1
+                    else x[u] + moved[parent[u]])
+        moved[u] = final[u] - x[u]
     for u in order:
         if u != ground:
-            place[u] = (x[u], depth[u] + lift)
+            place[u] = (final[u], depth[u] + lift)
     return slot
 
 
