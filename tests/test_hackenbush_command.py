@@ -13,7 +13,7 @@ import random
 import hackenbush_oracle as oracle
 import pytest
 
-from conftest import assert_io_failure, assert_usage_error, in_process
+from conftest import ROOT, assert_io_failure, assert_usage_error, in_process
 
 TRIANGLE_AND_STALK = "g-a a-b b-g b-c c-d\n"  # *1 (3 loops at the ground) ^ *2 on b: 3
 
@@ -125,6 +125,20 @@ def test_a_missing_file_and_a_directory(tmp_path):
     result = kayles(str(tmp_path))
     assert_usage_error(result)
     assert b"is a directory" in result.stderr
+
+
+def test_the_documented_example_is_what_the_brute_force_says():
+    """docs/commands/hackenbush.md works examples/hackenbush.txt by hand; the brute force
+    agrees, and so does every cut's value the page states."""
+    edges = edges_of((ROOT / "examples" / "hackenbush.txt").read_text())
+    truth = oracle.Oracle(edges)
+    assert (truth.value(), oracle.winning_cuts(edges)) == (1, [0, 1, 2, 5, 6])
+    assert [truth.after_cut(i) for i in (3, 4, 7, 8, 9, 10)] == [2, 2, 3, 4, 3, 4]
+    assert truth.cuts(2) == [3, 4]  # beside a stalk of two, the roof wins
+
+
+def test_the_documented_picture_is_a_png_of_its_stated_size(image):
+    assert image(str(ROOT / "docs" / "hackenbush-example.png")).shape[:2] == (600, 1000)
 
 
 # -- pictures ------------------------------------------------------------------------------
