@@ -95,6 +95,16 @@ def test_every_picture_on_the_ground_and_two_vertices_of_up_to_five_edges():
             assert Picture(edges).cuts() == oracle.winning_cuts(edges), edges
 
 
+def test_the_parity_lemma_by_brute_force_alone():
+    """v(H) = |H| (mod 2), the edges counted that reach the ground: the lemma the fusion
+    principle rests on (docs/how-it-works.md), checked on the brute force only."""
+    rng = random.Random(SEED + 6)
+    for _ in range(800):
+        edges = random_picture(rng)
+        truth = oracle.Oracle(edges)
+        assert truth.value() % 2 == len(truth.start()) % 2, (SEED, edges)
+
+
 def test_sums_agree_with_the_brute_force_of_the_whole_sum():
     """The brute force plays the sum as one game (no XOR assumed)."""
     rng = random.Random(SEED + 1)
