@@ -311,6 +311,19 @@ def test_crlf_and_blank_lines_are_whitespace_and_an_empty_text_is_the_empty_pict
         assert (len(picture), picture.value, picture.cuts()) == (0, 0, [])
 
 
+def test_a_picture_past_the_bound_on_edges_is_refused_before_its_search(monkeypatch):
+    from kayles.errors import ResourceError
+
+    monkeypatch.setattr(hackenbush, "MAX_EDGES", 5)
+    monkeypatch.setattr(hackenbush, "CHUNK", 8)
+    assert parse_picture("g-a " * 5).value == 1
+    for many in ("g-a " * 6, "g-a\n" * 4 + "g-b g-c"):
+        with pytest.raises(ResourceError, match="at most 5 edges"):
+            parse_picture(many)
+    with pytest.raises(ResourceError, match="at most 5 edges"):
+        Picture([("g", "a")] * 6)
+
+
 def test_pictures_from_pairs_refuse_bad_names():
     assert Picture([("g", "a")]).value == 1
     for bad in ("", "a-b", "a b", 7):

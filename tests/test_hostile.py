@@ -147,6 +147,7 @@ FILES: dict[str, bytes | str] = {
     "hb_circuit": " ".join(f"v{i}-v{i + 1}" for i in range(10**6)).replace("v0-", "g-", 1)
     + " v1000000-g",  # 10**6 + 1 edges round one circuit through the ground
     "hb_star": " ".join(f"g-v{i}" for i in range(100_001)),  # *1: every edge a winning cut
+    "hb_too_many": "g-a " * (2**22 + 1),  # past the bound on a picture's edges (16 MB)
 }
 
 # nim_huge's sets: k pairs "1 2" (XOR 3 each), then a 4: the first heap to lower is the 4
@@ -341,6 +342,8 @@ HOSTILE: dict[str, Hostile] = {
                                              stdout_is=b"value: 1000000\ncuts: 0:g-v1\n"),
     "hackenbush-million-edge-circuit": answered(
         ["hackenbush", "{hb_circuit}", "--json"], stdout_is=b'{"value": 1, "cuts": [500000]}\n'),
+    "hackenbush-past-the-edge-bound": refused(["hackenbush", "{hb_too_many}"],
+                                              "at most 4,194,304 edges"),
     "hackenbush-stdin-twice": refused(["hackenbush", "-", "-"], "can be read once"),
     "hackenbush-stdin-closed": refused(["hackenbush", "-"], "standard input is closed",
                                        stdin="closed"),

@@ -70,7 +70,7 @@ from contextlib import contextmanager
 from itertools import accumulate, count
 from operator import xor
 
-from ...errors import InputError, shown
+from ...errors import InputError, ResourceError, shown
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -80,6 +80,7 @@ __all__ = ["GROUND", "Picture", "chain_values", "parse_picture", "sum_cuts", "su
 
 GROUND = "g"  # the ground's name in an edge list: every 'g' is the one ground vertex
 CHUNK = 1 << 20  # characters of text split at a time (a 32 MB line stays a few MB of lists)
+MAX_EDGES = 1 << 22  # edges a picture may have: its search holds some 150 bytes an edge
 DIRECT_PER_LEVEL = 4  # the arms by direct evaluation while nonzero weights <= this x trie depth
 _SPACE = re.compile(r"\s")
 _TOKEN = re.compile(r"\S+")
@@ -105,7 +106,8 @@ def parse_picture(text: str) -> Picture:
     """The picture of an edge list: tokens ``u-v`` separated by whitespace (any lines),
     ``g`` the ground; a vertex name is any run of non-space characters other than '-'.
     An empty text is the empty picture (value 0).  A bad token is an ``InputError``
-    naming its line, its place on the line and its edge number."""
+    naming its line, its place on the line and its edge number; more than MAX_EDGES
+    edges a ``ResourceError``."""
     ids: defaultdict[str, int] = defaultdict(count().__next__)  # a new name: the next number
     ids[GROUND]  # noqa: B018 - the ground is vertex 0
     us, vs = array("i"), array("i")
@@ -123,12 +125,19 @@ def parse_picture(text: str) -> Picture:
             if (chunk.count("-") != len(tokens) or len(ends) != 2 * len(tokens)
                     or not all(map(has_dash, tokens, ["-"] * len(tokens)))):
                 raise InputError(_bad_token(text, start, chunk, len(us)))
+            if len(us) + len(tokens) > MAX_EDGES:
+                raise _too_many()
             numbers = list(map(ids.__getitem__, ends))
             us.extend(numbers[0::2])
             vs.extend(numbers[1::2])
             start = end
     names = list(ids)
     return Picture._of(names, us, vs)
+
+
+def _too_many() -> ResourceError:
+    return ResourceError(f"a picture has at most {MAX_EDGES:,} edges (its search holds some "
+                         "150 bytes an edge), and this one has more")
 
 
 def _bad_token(text: str, chunk_start: int, chunk: str, edges_before: int) -> str:
@@ -173,6 +182,8 @@ class Picture:
         names = [GROUND]
         us, vs = array("i"), array("i")
         for number, pair in enumerate(edges):
+            if number == MAX_EDGES:
+                raise _too_many()
             u, v = pair
             for name in (u, v):
                 if not isinstance(name, str) or not name or "-" in name or name != "".join(
@@ -323,8 +334,8 @@ class _Search:
 
     def _dfs(self) -> None:
         n, us, vs, above = self.n, self.us, self.vs, self.above
-        core = [e for e, u, v in zip(range(len(us)), us, vs)
-                if u != v and above[u] < 0 and above[v] < 0]
+        core = array("i", (e for e, u, v in zip(range(len(us)), us, vs)
+                           if u != v and above[u] < 0 and above[v] < 0))
         m = len(core)
         ends = [us[e] for e in core], [vs[e] for e in core]
         src, dst = ends[0] + ends[1], ends[1] + ends[0]  # arc a from src[a] to dst[a]
@@ -353,17 +364,24 @@ class _Search:
         self.up_edge = [core[a - m if a >= m else a] if a >= 0 else -1 for a in up]
         self.depth, self.order = depth, order
 
-    def back_edges(self) -> list[tuple[int, int, int]]:
-        """(lower, upper, edge) of every core edge off the search tree, loops aside:
-        ``upper`` an ancestor of ``lower``."""
+    def back_edges(self) -> tuple[array, array, array]:
+        """The core edges off the search tree, loops aside, as three arrays: each one's
+        lower end, its upper end (an ancestor of the lower) and its number."""
         us, vs, depth = self.us, self.vs, self.depth
         on_tree = bytearray(len(us))
         for e in self.up_edge:
             if e >= 0:
                 on_tree[e] = 1
-        return [(u, v, e) if depth[u] > depth[v] else (v, u, e)
-                for e, u, v in zip(range(len(us)), us, vs)
-                if u != v and not on_tree[e] and depth[u] >= 0 and depth[v] >= 0]
+        ids = array("i", (e for e, u, v in zip(range(len(us)), us, vs)
+                          if u != v and not on_tree[e] and depth[u] >= 0 and depth[v] >= 0))
+        lower, upper = array("i"), array("i")
+        for e in ids:
+            u, v = us[e], vs[e]
+            if depth[u] < depth[v]:
+                u, v = v, u
+            lower.append(u)
+            upper.append(v)
+        return lower, upper, ids
 
     def loops(self) -> dict[int, int]:
         """The loops at each core vertex the ground reaches."""
@@ -385,7 +403,8 @@ class _Search:
         inner = [0] * n
         for v, k in self.loops().items():
             inner[v] = k
-        for low, high, _ in self.back_edges():
+        lower, upper, _ = self.back_edges()
+        for low, high in zip(lower, upper):
             count[low] += 1
             count[high] -= 1
             inner[high] += 1
@@ -476,18 +495,30 @@ class _Search:
         """The winning cuts of edges inside parts (not bridges), by classes of cut pairs."""
         n, depth, parent, count, order = self.n, self.depth, self.parent, self.count, self.order
         up_edge, inner, hang, part = self.up_edge, self.inner, self.hang, self.part
-        backs = list(self.back_edges())
+        lower, upper, ids = self.back_edges()
         # high[v]: the depth of the deepest landing among the edges over v's tree edge
-        # (back edges taken from the deepest landing up; union-find skips the vertices done)
-        backs.sort(key=lambda b: depth[b[1]], reverse=True)
+        # (back edges taken from the deepest landing up, a counting sort by depth;
+        # union-find skips the vertices done)
+        deepest = max(depth) + 1
+        start = [0] * (deepest + 1)
+        for h in upper:
+            start[deepest - depth[h]] += 1
+        start = list(accumulate(start))
+        by_depth = array("i", bytes(4 * len(ids)))
+        for i in range(len(ids) - 1, -1, -1):
+            d = deepest - depth[upper[i]]
+            start[d] -= 1
+            by_depth[start[d]] = i
+        del start
         high = [-1] * n
         jump = list(range(n))  # jump[x] == x: x has no high yet
         over = [0] * n  # XOR of the numbers of the edges over v (exact where count[v] == 1)
-        for low, upper, e in backs:
+        for low, top_end, e in zip(lower, upper, ids):
             over[low] ^= e
-            over[upper] ^= e
-            h = depth[upper]
-            x = low
+            over[top_end] ^= e
+        for i in by_depth:
+            h = depth[upper[i]]
+            x = lower[i]
             while True:
                 while jump[x] != x:  # find, halving the path
                     jump[x] = jump[jump[x]]
@@ -549,7 +580,7 @@ class _Search:
             for v in order:
                 if v and count[v] >= 2 and not linked[v] and link[v] < 0 and top[v] in single:
                     won.append(up_edge[v])
-            for low, _, e in backs:
+            for low, e in zip(lower, ids):
                 if e not in in_class and top[low] in single:
                     won.append(e)
             us, vs = self.us, self.vs

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import argparse
 
-from ...errors import InputError, path_text
+from ...errors import InputError, ResourceError, path_text
 from .._frontend import read_text
 from ._shared import add_json_option, dump_json, file_name
 
@@ -79,8 +79,8 @@ def command_hackenbush(args, out) -> None:
         text = read_text(name)
         try:
             pictures.append(hackenbush.parse_picture(text))
-        except InputError as exc:
-            raise InputError(f"{_where(name)}: {exc}") from None
+        except (InputError, ResourceError) as exc:  # the file named: one of several
+            raise type(exc)(f"{_where(name)}: {exc}") from None
         del text
     names = [_where(name) for name in args.files]
     if args.plot is not None:
