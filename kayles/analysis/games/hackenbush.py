@@ -67,7 +67,7 @@ import re
 from array import array
 from collections import Counter, defaultdict
 from contextlib import contextmanager
-from itertools import accumulate, count
+from itertools import accumulate, count, repeat
 from operator import xor
 
 from ...errors import InputError, ResourceError, shown
@@ -294,9 +294,9 @@ class _Search:
         loops = Counter(u for u, v in zip(us, vs) if u == v)
         ends = Counter(us)
         ends.update(vs)
-        degree = list(map(ends.__getitem__, range(n)))  # edges other than loops at each
-        del ends
-        for u, k in loops.items():
+        degree = list(map(ends.get, range(n), repeat(0)))  # (get: a Counter's [] calls
+        del ends  # Counter.__missing__, in Python, for each vertex it lacks)
+        for u, k in loops.items():  # each vertex's edges, loops aside
             degree[u] -= 2 * k
         edges_at = [0] * n
         for e, u, v in zip(range(m), us, vs):
@@ -316,7 +316,7 @@ class _Search:
                 continue
             e = edges_at[v]
             p = other[e] ^ v
-            g = hang[v] ^ (loops[v] & 1)
+            g = hang[v] ^ (loops.get(v, 0) & 1)
             alone[v] = g
             hang[p] ^= g + 1
             edges_at[p] ^= e
@@ -342,7 +342,7 @@ class _Search:
         del ends
         arcs = sorted(range(2 * m), key=src.__getitem__)  # grouped by the vertex they leave
         leaving = Counter(src)
-        start = [0, *accumulate(map(leaving.__getitem__, range(n)))]
+        start = [0, *accumulate(map(leaving.get, range(n), repeat(0)))]
         del leaving
         depth = [-1] * n
         up = [-1] * n  # the arc down the tree into each vertex
@@ -484,7 +484,7 @@ class _Search:
             if d == 0:
                 won.append(above_edge[v])
             target[v] = d - 1
-            if d and loops[v] and d - 1 == alone[v] ^ 1:  # cutting a loop flips its parity
+            if d and loops.get(v) and d - 1 == alone[v] ^ 1:  # cutting a loop flips its parity
                 flipped.add(v)
         if flipped:
             won.extend(e for e, u, w in zip(range(len(self.us)), self.us, self.vs)
