@@ -329,6 +329,9 @@ def test_pictures_from_pairs_refuse_bad_names():
     for bad in ("", "a-b", "a b", 7):
         with pytest.raises(InputError, match="edge 1: a vertex name"):
             Picture([("g", "a"), ("a", bad)])
+    for pair in (("a",), ("a", "b", "c"), 5):
+        with pytest.raises(InputError, match="edge 1: an edge is a pair of vertex names"):
+            Picture([("g", "a"), pair])
 
 
 def test_edges_away_from_the_ground_are_never_cuts_and_a_cut_to_its_own_value_none():

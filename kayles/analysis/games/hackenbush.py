@@ -184,7 +184,11 @@ class Picture:
         for number, pair in enumerate(edges):
             if number == MAX_EDGES:
                 raise _too_many()
-            u, v = pair
+            try:
+                u, v = pair
+            except (TypeError, ValueError):
+                raise InputError(f"edge {number}: an edge is a pair of vertex names, not "
+                                 f"{shown(repr(pair))}") from None
             for name in (u, v):
                 if not isinstance(name, str) or not name or "-" in name or name != "".join(
                         name.split()):
@@ -238,7 +242,9 @@ class Picture:
         cut for ``target`` 0, which are none when the value is 0)."""
         if not isinstance(target, int) or target < 0:
             raise InputError(f"a target value is a non-negative integer, not {target!r}")
-        return self._searched().cuts(target)
+        search = self._searched()
+        with _gc_paused():
+            return search.cuts(target)
 
     def _searched(self) -> _Search:
         if self._search is None:
