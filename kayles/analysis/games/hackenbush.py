@@ -67,7 +67,7 @@ import re
 from array import array
 from collections import Counter, defaultdict
 from contextlib import contextmanager
-from itertools import accumulate, count, repeat
+from itertools import accumulate, count
 from operator import xor
 
 from ...errors import InputError, ResourceError, shown
@@ -298,22 +298,27 @@ class _Search:
         n, us, vs = self.n, self.us.tolist(), self.vs.tolist()
         m = len(us)
         loops = Counter(u for u, v in zip(us, vs) if u == v)
-        ends = Counter(us)
-        ends.update(vs)
-        degree = list(map(ends.get, range(n), repeat(0)))  # (get: a Counter's [] calls
-        del ends  # Counter.__missing__, in Python, for each vertex it lacks)
-        for u, k in loops.items():  # each vertex's edges, loops aside
+        # arrays, not lists: a million vertices' lists of int objects miss the caches
+        # (a random tree: 2.4 s against 3.3 s for this pass, 0.47 s against 1.1 s for the
+        # XOR of each vertex's edges)
+        degree = array("i", bytes(4 * n))  # each vertex's edges, loops aside
+        for u in us:
+            degree[u] += 1
+        for v in vs:
+            degree[v] += 1
+        for u, k in loops.items():
             degree[u] -= 2 * k
-        edges_at = [0] * n
+        edges_at = array("i", bytes(4 * n))
         for e, u, v in zip(range(m), us, vs):
             edges_at[u] ^= e
             edges_at[v] ^= e
-        other = list(map(xor, us, vs))  # an edge's other end: other[e] ^ this end
-        hang = [0] * n
-        above = [-1] * n
-        above_edge = [-1] * n
-        alone = [0] * n
-        shed: list[int] = []
+        other = array("i", map(xor, us, vs))  # an edge's other end: other[e] ^ this end
+        del us, vs
+        hang = array("i", bytes(4 * n))  # values stay below 2**22 (MAX_EDGES)
+        above = array("i", [-1]) * n
+        above_edge = array("i", [-1]) * n
+        alone = array("i", bytes(4 * n))
+        shed = array("i")
         leaves = [v for v in range(1, n) if degree[v] == 1]
         pop, push, done = leaves.pop, leaves.append, shed.append
         while leaves:
@@ -343,19 +348,20 @@ class _Search:
         core = array("i", (e for e, u, v in zip(range(len(us)), us, vs)
                            if u != v and above[u] < 0 and above[v] < 0))
         m = len(core)
-        ends = [us[e] for e in core], [vs[e] for e in core]
+        ends = array("i", map(us.__getitem__, core)), array("i", map(vs.__getitem__, core))
         src, dst = ends[0] + ends[1], ends[1] + ends[0]  # arc a from src[a] to dst[a]
         del ends
-        arcs = sorted(range(2 * m), key=src.__getitem__)  # grouped by the vertex they leave
-        leaving = Counter(src)
-        start = [0, *accumulate(map(leaving.get, range(n), repeat(0)))]
-        del leaving
-        depth = [-1] * n
-        up = [-1] * n  # the arc down the tree into each vertex
+        start = array("i", bytes(4 * (n + 1)))  # vertex x's arcs: arcs[start[x]:start[x + 1]]
+        for x in src:
+            start[x + 1] += 1
+        start = array("i", accumulate(start))
+        arcs = array("i", sorted(range(2 * m), key=src.__getitem__))  # grouped by vertex
+        depth = array("i", [-1]) * n
+        up = array("i", [-1]) * n  # the arc down the tree into each vertex
         depth[0] = 0
-        order = [0]
+        order = array("i", [0])
         visit = order.append
-        stack = arcs[start[0]:start[1]]
+        stack = list(arcs[start[0]:start[1]])
         pop, push = stack.pop, stack.extend
         while stack:  # a vertex's arcs pushed at once, taken last first: a true DFS
             a = pop()
@@ -366,8 +372,8 @@ class _Search:
                 visit(w)
                 push(arcs[start[w]:start[w + 1]])
         del arcs, start, stack
-        self.parent = [src[a] if a >= 0 else -1 for a in up]
-        self.up_edge = [core[a - m if a >= m else a] if a >= 0 else -1 for a in up]
+        self.parent = array("i", (src[a] if a >= 0 else -1 for a in up))
+        self.up_edge = array("i", (core[a - m if a >= m else a] if a >= 0 else -1 for a in up))
         self.depth, self.order = depth, order
 
     def back_edges(self) -> tuple[array, array, array]:
@@ -405,8 +411,8 @@ class _Search:
 
     def _value(self) -> int:
         n, parent = self.n, self.parent
-        count = [0] * n
-        inner = [0] * n
+        count = array("i", bytes(4 * n))
+        inner = array("i", bytes(4 * n))
         for v, k in self.loops().items():
             inner[v] = k
         lower, upper, _ = self.back_edges()
@@ -444,7 +450,7 @@ class _Search:
         up_edge = self.up_edge
         if want == self.value:  # no option of a game has the game's own value
             return []
-        top = [0] * n  # each vertex's part, by its top vertex
+        top = array("i", bytes(4 * n))  # each vertex's part, by its top vertex
         goal = {0: want}  # each part's target; -1: none can be reached
         won: list[int] = []
         for i in range(1, len(order)):
@@ -516,9 +522,10 @@ class _Search:
             start[d] -= 1
             by_depth[start[d]] = i
         del start
-        high = [-1] * n
-        jump = list(range(n))  # jump[x] == x: x has no high yet
-        over = [0] * n  # XOR of the numbers of the edges over v (exact where count[v] == 1)
+        high = array("i", [-1]) * n
+        jump = array("i", range(n))  # jump[x] == x: x has no high yet
+        over = array("i", bytes(4 * n))  # XOR of the numbers of the edges over v (exact
+        # where count[v] == 1)
         for low, top_end, e in zip(lower, upper, ids):
             over[low] ^= e
             over[top_end] ^= e
@@ -539,8 +546,8 @@ class _Search:
             over[parent[v]] ^= over[v]
         # link[v]: the next tree edge up in v's class (the deepest ancestor u with the same
         # count, when no edge over v lands at u or below), from a walk down the tree
-        link = [-1] * n
-        linked = [False] * n
+        link = array("i", [-1]) * n
+        linked = bytearray(n)
         last: dict[int, int] = {}
         path: list[int] = []
         saved: list[int] = []
@@ -562,7 +569,7 @@ class _Search:
             u = last.get(c, -1)
             if u >= 0 and depth[u] > high[v]:
                 link[v] = u
-                linked[u] = True
+                linked[u] = 1
             saved.append(u)
             last[c] = v
         won: list[int] = []
