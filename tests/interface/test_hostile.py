@@ -140,6 +140,14 @@ FILES: dict[str, bytes | str] = {
     "dag_chain_short": _chain(2 * 10**5),  # 2.6 MB of answers, written at once
     "dag_chain_cycle": _chain(10**6, tail=" v0"),  # 10**6 + 1 edges, one cycle through all
     "dag_huge": _huge("# a comment line, nothing else\n", tail="a:\n"),  # 30 MB
+    "hb_crlf": "g-a\r\na-b b-g\r\n",  # a triangle on the ground: *1, cut its top
+    "hb_bad": "g-a\na--b\n",
+    "hb_long_token": "g-a " + "x" * 10**6,
+    "hb_path": " ".join(f"v{i}-v{i + 1}" for i in range(10**6)).replace("v0-", "g-", 1),
+    "hb_circuit": " ".join(f"v{i}-v{i + 1}" for i in range(10**6)).replace("v0-", "g-", 1)
+    + " v1000000-g",  # 10**6 + 1 edges round one circuit through the ground
+    "hb_star": " ".join(f"g-v{i}" for i in range(100_001)),  # *1: every edge a winning cut
+    "hb_too_many": "g-a " * (2**22 + 1),  # past the bound on a picture's edges (16 MB)
 }
 
 # nim_huge's sets: k pairs "1 2" (XOR 3 each), then a 4: the first heap to lower is the 4
@@ -320,6 +328,39 @@ HOSTILE: dict[str, Hostile] = {
     "dag-disk-full": disk_full(["dag", "{dag_crlf}"]),
     "dag-long-answer-closed-pipe": pipe_closed(["dag", "{dag_chain_short}"]),
     "dag-endless-file": refused(["dag", "/dev/zero"], "not a regular file"),
+    # hackenbush (a stalk of n is *n, cut at the ground; an odd circuit of n through the
+    # ground is *1, and cutting edge j leaves stalks of j and n - 1 - j: the middle one wins)
+    "hackenbush-crlf-is-text": answered(["hackenbush", "{hb_crlf}"],
+                                        stdout_is=b"value: 1\ncuts: 1:a-b\n"),
+    "hackenbush-bad-token": refused(["hackenbush", "{hb_bad}"],
+                                    "line 2, token 1 (edge 1): 'a--b' is not an edge"),
+    "hackenbush-long-token-not-echoed": refused(["hackenbush", "{hb_long_token}"],
+                                                "the first 60 of 1000000"),
+    "hackenbush-empty": answered(["hackenbush", "{empty}"], stdout_is=b"value: 0\ncuts: none\n"),
+    "hackenbush-not-utf8": refused(["hackenbush", "{binary}"], "not UTF-8"),
+    "hackenbush-million-edge-path": answered(["hackenbush", "{hb_path}"],
+                                             stdout_is=b"value: 1000000\ncuts: 0:g-v1\n"),
+    "hackenbush-million-edge-circuit": answered(
+        ["hackenbush", "{hb_circuit}", "--json"], stdout_is=b'{"value": 1, "cuts": [500000]}\n'),
+    "hackenbush-past-the-edge-bound": refused(["hackenbush", "{hb_too_many}"],
+                                              "at most 4,194,304 edges"),
+    "hackenbush-stdin-twice": refused(["hackenbush", "-", "-"], "can be read once"),
+    "hackenbush-stdin-closed": refused(["hackenbush", "-"], "standard input is closed",
+                                       stdin="closed"),
+    "hackenbush-missing-file": io_failure(["hackenbush", "{dir}/missing.txt"], "No such file"),
+    "hackenbush-endless-file": refused(["hackenbush", "/dev/zero"], "not a regular file"),
+    "hackenbush-fifo": refused(["hackenbush", "{fifo}"], "not a regular file"),
+    "hackenbush-past-input-limit": refused(["hackenbush", "{past_input_limit}"],
+                                           "longer than 32 MB"),
+    "hackenbush-disk-full": disk_full(["hackenbush", "{hb_crlf}"]),
+    "hackenbush-json-disk-full": disk_full(["hackenbush", "{hb_crlf}", "--json"]),
+    "hackenbush-long-answer-closed-pipe": pipe_closed(["hackenbush", "{hb_star}"]),
+    "hackenbush-plot-onto-a-fifo": refused(["hackenbush", "{hb_crlf}", "--plot", "{fifo_png}"],
+                                           "not a regular file"),
+    "hackenbush-plot-missing-dir": io_failure(["hackenbush", "{hb_crlf}", "--plot",
+                                               "{dir}/no/p.png"], "No such file"),
+    "hackenbush-plot-too-many-edges": refused(["hackenbush", "{hb_path}", "--plot",
+                                               "{dir}/hb.png"], "at most 2,000 edges"),
     # treblecross
     "treblecross-crlf-is-text": answered(["treblecross", "{tc_crlf}"], twins=True,
                                          stdout_is=b"WINNING\n1 2 3\nLOSING\n"),
