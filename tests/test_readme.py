@@ -31,7 +31,7 @@ from conftest import ROOT
 DOCUMENTS = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
 TIMEOUT = 300
 ANY_LINES = "..."
-NUMBER = re.compile(r"\d+(?:\.\d+)?")
+NUMBER = re.compile(r"\d+(?:,\d{3})*(?:\.\d+)?")  # 16,384 and 0.5 alike
 
 
 def blocks(kind: str) -> list[tuple[str, str, bool]]:
