@@ -448,3 +448,13 @@ def _marked(parts: tuple[int, ...], mark: str) -> bool:
     if mark == "=":
         return distinct == 1
     return True
+
+
+def nim_product_table(n: int) -> list[list[int]]:
+    """a * b for a, b < n by the definition alone: a * b = mex{a'*b ^ a*b' ^ a'*b' : a' < a,
+    b' < b} (Conway, On Numbers and Games, ch. 6)."""
+    t = [[0] * n for _ in range(n)]
+    for a in range(n):
+        for b in range(n):
+            t[a][b] = mex(t[x][b] ^ t[a][y] ^ t[x][y] for x in range(a) for y in range(b))
+    return t
