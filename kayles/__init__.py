@@ -23,7 +23,9 @@ __all__ = [
     "Option",
     "Period",
     "Sequence",
+    "coordinate_rule",
     "get_game",
+    "heap_rule",
     "nim_inverse",
     "nim_power",
     "nim_product",
@@ -43,6 +45,8 @@ _HOMES = {  # name -> the module that holds it (a module's own name: that module
     "parse_octal": "engine.rules",
     "Period": "engine.sequence",
     "Sequence": "engine.sequence",
+    "heap_rule": "engine.functional",
+    "coordinate_rule": "engine.functional",
     **{name: "engine.nimbers" for name in ("nim_inverse", "nim_power", "nim_product",
                                            "nim_sqrt", "nim_sum")},
 }
@@ -63,6 +67,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from .analysis import xox
     from .engine.codes import get_game
+    from .engine.functional import coordinate_rule, heap_rule
     from .engine.nimbers import nim_inverse, nim_power, nim_product, nim_sqrt, nim_sum
     from .engine.rules import GAMES, Game, MoveKind, Option, parse_octal
     from .engine.sequence import Period, Sequence

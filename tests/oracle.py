@@ -458,3 +458,32 @@ def nim_product_table(n: int) -> list[list[int]]:
         for b in range(n):
             t[a][b] = mex(t[x][b] ^ t[a][y] ^ t[x][y] for x in range(a) for y in range(b))
     return t
+
+
+def octal_options(code: str, heap: int) -> list[tuple[int, ...]]:
+    """The options of a heap in an octal code (no leading '4.'): the non-empty heaps each move
+    leaves, every placement, from the digits alone."""
+    digits = code.split(".")[1]
+    found = []
+    for take, d in enumerate(map(int, digits), 1):
+        for left in range(heap - take + 1):
+            right = heap - take - left
+            if d >> ((left > 0) + (right > 0)) & 1:
+                found.append(tuple(p for p in (left, right) if p))
+    return found
+
+
+def sum_value(options, position: tuple) -> int:
+    """The value of a sum of positions by the mex over the options of the whole sum (no
+    Sprague-Grundy theorem): ``options(p)`` gives each component's options, each a tuple of
+    the components it leaves; a position is a sorted tuple of components."""
+    @cache
+    def value(position: tuple) -> int:
+        found = set()
+        for i, p in enumerate(position):
+            rest = position[:i] + position[i + 1:]
+            for option in options(p):
+                found.add(value(tuple(sorted(rest + tuple(option)))))
+        return mex(found)
+
+    return value(tuple(sorted(position)))
