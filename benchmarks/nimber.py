@@ -7,11 +7,14 @@
 Random 64-bit words (seeded: --seed, printed).  Rows: the compiled kernel's bulk loop
 (``dot``: the XOR of count products, the GIL released), the same kernel called once a
 product from Python, the pure twin called once a product (on count // 64 of them), and the
-engine's ``nim_product`` on 1,024-bit ints.  Each is the median of --repeats runs, in CPU
-time of this process, as nanoseconds a product; ratios against the bulk loop.  --anchor
-runs a command that prints one line 'ns-per-product N' for the same count (nothing of it
-lies in this repository: see the lead's notes for how it is built); its figure is printed
-beside the others.  Nothing here asserts: it reports.
+engine's ``nim_product`` on 1,024-bit ints; then a Turning Corners board of --side x --side
+coins, all heads (random rows and columns: --side 1000 is 10**6 coins), valued by the tartan
+theorem (kayles.analysis.games.turning: one nim product a row) and, for comparison, by one
+product a coin through the kernel's bulk loop, wall time.  Each product row is the median of
+--repeats runs, in CPU time of this process, as nanoseconds a product; ratios against the
+bulk loop.  --anchor runs a command that prints one line 'ns-per-product N' for the same
+count (nothing of it lies in this repository); its figure is printed beside the others.
+Nothing here asserts: it reports.
 """
 
 from __future__ import annotations
@@ -51,6 +54,7 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--seed", type=int, default=None)
     parser.add_argument("--anchor", help="a command printing 'ns-per-product N' for --count")
+    parser.add_argument("--side", type=int, default=1000, help="the board's side (1000)")
     args = parser.parse_args()
     seed = random.randrange(1 << 30) if args.seed is None else args.seed
     rng = random.Random(seed)
@@ -83,6 +87,28 @@ def main() -> None:
     bulk = rows[0][1]
     for name, ns in rows:
         print(f"  {name:34} {ns:12.1f} ns/product  {ns / bulk:10.1f} x the bulk loop")
+    board(args.side, rng, args.repeats)
+
+
+def board(side: int, rng: random.Random, repeats: int) -> None:
+    from kayles.analysis.games.turning import tartan
+
+    game = tartan("turning-corners")
+    coins = [list(range(1, side + 1)) for _ in range(side)]
+    rng.shuffle(coins)
+    times = []
+    for _ in range(repeats):
+        start = time.perf_counter()
+        value = game.value(coins)
+        times.append(time.perf_counter() - start)
+    xs = array("Q", [x for x in range(1, side + 1) for _ in range(side)])
+    ys = array("Q", [y for _ in range(side) for y in range(1, side + 1)])
+    start = time.perf_counter()
+    assert _nimber.dot(xs, ys) == value, "the tartan sum and the coin-by-coin sum differ"
+    each = time.perf_counter() - start
+    print(f"Turning Corners, {side} x {side} coins all heads: value {value}; by rows "
+          f"{statistics.median(times):.3f} s (median of {repeats}), one product a coin "
+          f"(bulk loop) {each:.3f} s")
 
 
 if __name__ == "__main__":
