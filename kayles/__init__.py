@@ -23,7 +23,14 @@ __all__ = [
     "Option",
     "Period",
     "Sequence",
+    "coordinate_rule",
     "get_game",
+    "heap_rule",
+    "nim_inverse",
+    "nim_power",
+    "nim_product",
+    "nim_sqrt",
+    "nim_sum",
     "parse_octal",
     "xox",
 ]
@@ -38,11 +45,16 @@ _HOMES = {  # name -> the module that holds it (a module's own name: that module
     "parse_octal": "engine.rules",
     "Period": "engine.sequence",
     "Sequence": "engine.sequence",
+    "heap_rule": "engine.functional",
+    "coordinate_rule": "engine.functional",
+    **{name: "engine.nimbers" for name in ("nim_inverse", "nim_power", "nim_product",
+                                           "nim_sqrt", "nim_sum")},
 }
 # The documented modules by their short names (kayles.row after import kayles; also
 # 'from kayles.row import ...', through _ShortNames): the house keeps them in its layers.
 _MODULES = {
     "rules": "engine.rules", "sequence": "engine.sequence", "checksum": "engine.checksum",
+    "nimbers": "engine.nimbers",
     "spectrum": "kernels.spectrum", "table_file": "storage.table_file",
     "proof_cache": "storage.proof_cache", "store": "storage.store", "row": "analysis.row",
     "heaps": "analysis.heaps", "xox": "analysis.xox", "misere": "analysis.misere",
@@ -55,6 +67,8 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from .analysis import xox
     from .engine.codes import get_game
+    from .engine.functional import coordinate_rule, heap_rule
+    from .engine.nimbers import nim_inverse, nim_power, nim_product, nim_sqrt, nim_sum
     from .engine.rules import GAMES, Game, MoveKind, Option, parse_octal
     from .engine.sequence import Period, Sequence
     from .kernels.chooser import IMPLEMENTATION

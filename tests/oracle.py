@@ -448,3 +448,102 @@ def _marked(parts: tuple[int, ...], mark: str) -> bool:
     if mark == "=":
         return distinct == 1
     return True
+
+
+def nim_product_table(n: int) -> list[list[int]]:
+    """a * b for a, b < n by the definition alone: a * b = mex{a'*b ^ a*b' ^ a'*b' : a' < a,
+    b' < b} (Conway, On Numbers and Games, ch. 6)."""
+    t = [[0] * n for _ in range(n)]
+    for a in range(n):
+        for b in range(n):
+            t[a][b] = mex(t[x][b] ^ t[a][y] ^ t[x][y] for x in range(a) for y in range(b))
+    return t
+
+
+def octal_options(code: str, heap: int) -> list[tuple[int, ...]]:
+    """The options of a heap in an octal code (no leading '4.'): the non-empty heaps each move
+    leaves, every placement, from the digits alone."""
+    digits = code.split(".")[1]
+    found = []
+    for take, d in enumerate(map(int, digits), 1):
+        for left in range(heap - take + 1):
+            right = heap - take - left
+            if d >> ((left > 0) + (right > 0)) & 1:
+                found.append(tuple(p for p in (left, right) if p))
+    return found
+
+
+def sum_value(options, position: tuple) -> int:
+    """The value of a sum of positions by the mex over the options of the whole sum (no
+    Sprague-Grundy theorem): ``options(p)`` gives each component's options, each a tuple of
+    the components it leaves; a position is a sorted tuple of components."""
+    @cache
+    def value(position: tuple) -> int:
+        found = set()
+        for i, p in enumerate(position):
+            rest = position[:i] + position[i + 1:]
+            for option in options(p):
+                found.add(value(tuple(sorted(rest + tuple(option)))))
+        return mex(found)
+
+    return value(tuple(sorted(position)))
+
+
+# -- coin-turning games -----------------------------------------------------------------
+
+
+def turning_legal(coins: tuple[int, ...], rules) -> bool:
+    """Whether turning these coins (1-based positions, ascending) is a move: ``rules`` lists
+    (low, high or None, spacing '' 'C' 'E' 'S', leftmost coin of the strip required, within
+    n adjacent coins or None), any of which may allow it."""
+    k = len(coins)
+    gaps = {b - a for a, b in zip(coins, coins[1:])}
+    for low, high, spacing, first, within in rules:
+        if k < low or high is not None and k > high:
+            continue
+        if spacing == "C" and gaps - {1} or spacing == "E" and len(gaps) > 1:
+            continue
+        if spacing == "S" and any(coins[i] + coins[-1 - i] != coins[0] + coins[-1]
+                                  for i in range(k)):
+            continue
+        if first and coins[0] != 1 or within is not None and coins[-1] - coins[0] >= within:
+            continue
+        return True
+    return False
+
+
+def turning_values(rules, length: int) -> list[int]:
+    """The value of every strip of ``length`` coins (index: the bit mask of heads, bit i the
+    coin at position i + 1) by the mex over literal moves: every set of coins the rules allow
+    whose rightmost coin is heads, turned over."""
+    from itertools import combinations
+
+    moves = [sum(1 << (c - 1) for c in coins) | 0 for k in range(1, length + 1)
+             for coins in combinations(range(1, length + 1), k) if turning_legal(coins, rules)]
+    tops = [1 << (m.bit_length() - 1) for m in moves]
+    values = [0] * (1 << length)
+    for state in range(1 << length):
+        # every option turns the top coin from heads to tails, so it is a smaller state
+        values[state] = mex(values[state ^ m] for m, top in zip(moves, tops) if state & top)
+    return values
+
+
+def tartan_values(rules1, rules2, rows: int, cols: int) -> list[int]:
+    """The value of every rows x cols board of the product game (index: the bit mask of heads,
+    bit (x - 1) * cols + (y - 1) the coin at row x, column y) by the mex over literal moves:
+    S1 x S2 for moves S1 and S2 of the two games, the corner (max S1, max S2) heads."""
+    from itertools import combinations
+
+    def sets(rules, n):
+        return [coins for k in range(1, n + 1) for coins in combinations(range(1, n + 1), k)
+                if turning_legal(coins, rules)]
+
+    moves = []
+    for xs in sets(rules1, rows):
+        for ys in sets(rules2, cols):
+            mask = sum(1 << ((x - 1) * cols + y - 1) for x in xs for y in ys)
+            moves.append((mask, 1 << ((xs[-1] - 1) * cols + ys[-1] - 1)))
+    values = [0] * (1 << rows * cols)
+    for state in range(1 << rows * cols):
+        values[state] = mex(values[state ^ m] for m, corner in moves if state & corner)
+    return values

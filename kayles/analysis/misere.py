@@ -24,6 +24,7 @@ only when it is proved; its text form writes γ0 ... up to where the alternation
 from __future__ import annotations
 
 from .._numbers import brief
+from ..engine.functional import HeapRule, RuleSequence
 from ..engine.rules import Game, encode
 from ..engine.sequence import Sequence
 from ..errors import InputError, ResourceError
@@ -57,10 +58,70 @@ def _check_heaps(heaps: list[int], budget: int) -> None:
                              f"{budget} positions")
 
 
-def _moves(size: int, game: Game):
-    """(left part a, kind index, heaps left) of every move on a heap, in tie-break order."""
+def _moves(size: int, game: Game | HeapRule):
+    """(left part a, kind index, heaps left) of every move on a heap, in tie-break order (a
+    heap rule's options: a = 0, in the function's order)."""
     for option in game.options(size):
-        yield option.a, option.kind, list(option.parts)
+        yield getattr(option, "a", 0), option.kind, list(option.parts)
+
+
+class _RuleSearch:
+    """The misère search of a heap rule (kayles.engine.functional), in Python: the kernels
+    take codes only.  The same values as theirs: positions are sorted multisets of heaps,
+    heaps with no move vanish, a position with no move has value 1 (the player to move has
+    won), any other the mex of its options' values; memoised, at most ``budget`` positions,
+    computed with a stack of its own (no recursion, however deep the game)."""
+
+    def __init__(self, rule: HeapRule, budget: int) -> None:
+        self.rule, self.budget = rule, budget
+        self.values: dict[tuple[int, ...], int] = {}
+        self.heap_moves: dict[int, list[tuple[int, ...]]] = {}
+
+    def _moves(self, n: int) -> list[tuple[int, ...]]:
+        found = self.heap_moves.get(n)
+        if found is None:
+            found = self.heap_moves[n] = [split.parts for split in self.rule.options(n)]
+        return found
+
+    def _key(self, heaps) -> tuple[int, ...]:
+        return tuple(sorted(h for h in heaps if h and self._moves(h)))
+
+    def _options(self, key: tuple[int, ...]) -> list[tuple[int, ...]]:
+        found = []
+        for i, h in enumerate(key):
+            rest = key[:i] + key[i + 1:]
+            found += [self._key(rest + parts) for parts in self._moves(h)]
+        return found
+
+    def misere_value(self, memo, heaps: list[int], twos: int) -> int:
+        if twos:
+            raise InputError(f"{self.rule.name}: misère values with copies of *2 (a genus) "
+                             "are searched for octal games only")
+        start = self._key(heaps)
+        values, stack = self.values, [start]
+        while stack:
+            key = stack[-1]
+            if key in values:
+                stack.pop()
+                continue
+            options = self._options(key)
+            open_ = [o for o in options if o not in values]
+            if open_:
+                stack += open_
+                continue
+            stack.pop()
+            if len(values) >= self.budget:
+                raise ResourceError(f"{self.rule.name}: the misère search passed its budget "
+                                    f"of {self.budget} positions")
+            values[key] = _mex_of({values[o] for o in options}) if options else 1
+        return values[start]
+
+
+def _mex_of(values: set[int]) -> int:
+    m = 0
+    while m in values:
+        m += 1
+    return m
 
 
 class Solver:
@@ -70,6 +131,12 @@ class Solver:
         """``kernel``: a misère kernel module (default: the one ``kayles.kernels.chooser``
         chooses)."""
         MISERE_BUDGET.check(budget)
+        if isinstance(game, RuleSequence):
+            game = game.game
+        if isinstance(game, HeapRule):
+            self.game, self.budget, self.memo, self.quotient = game, budget, None, None
+            self.kernel = _RuleSearch(game, budget)
+            return
         if not game.octal:
             raise InputError(f"{game.name}: misère play is searched for octal games (moves "
                              "that leave at most two parts, unequal or not); normal play "
@@ -144,6 +211,8 @@ class Solver:
         """The genus of every single heap 0..n, each proved (see the module header)."""
         if n < 0:
             raise InputError("the largest heap must be >= 0")
+        if isinstance(self.game, HeapRule):
+            raise InputError(f"{self.game.name}: a genus is searched for octal games only")
         _check_heaps([n], self.budget)
         sequence = Sequence(self.game)
         gammas: list[list[int]] = [[] for _ in range(n + 1)]

@@ -19,8 +19,9 @@ from ._frontend import Output, exit_status, version_line
 
 __all__ = ["COMMAND_FAMILIES", "build_parser", "main"]
 
-COMMAND_FAMILIES = ("heap_games", "classic_games", "misere_games", "surveys", "long_runs",
-                    "pictures", "matches", "serve", "glossary_command", "hackenbush_command")
+COMMAND_FAMILIES = ("heap_games", "classic_games", "nimber_arithmetic", "coin_turning",
+                    "hackenbush_command", "misere_games", "surveys", "long_runs", "pictures",
+                    "matches", "serve", "glossary_command")
 
 
 class _Parser(argparse.ArgumentParser):

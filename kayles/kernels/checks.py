@@ -1,4 +1,4 @@
-"""Argument checks of the misère and quotient kernels, shared by both twins.
+"""Argument checks of the misère, quotient and nimber kernels, shared by both twins.
 
 The compiled kernels (ext/_misere.pyx, ext/_quotient.pyx) index C arrays with
 what they are given, so every Python-callable entry checks its arguments before
@@ -19,10 +19,11 @@ from __future__ import annotations
 
 from array import array
 
-from .constants import MAX_BUDGET
+from .constants import MAX_BUDGET, NIMBER_BITS
 
 __all__ = ["MAX_CELLS", "bad_sets", "copied", "check_count", "check_entries",
            "check_heaps", "check_memo", "check_room", "check_sets", "check_sized",
+           "check_word", "check_words",
            "for_candidates", "for_collapse", "for_columns", "for_grow", "for_minimize",
            "for_product_columns", "for_reach", "for_walk", "out_of_range"]
 
@@ -51,6 +52,34 @@ def check_heaps(heaps) -> tuple[int, ...]:
     for h in heaps:
         check_count(h, "a heap size")
     return heaps
+
+
+def check_word(value, what: str) -> int:
+    """``value`` when it is an int 0 to 2**NIMBER_BITS - 1 (the nimber kernel's operands);
+    else TypeError or ValueError."""
+    if type(value) is not int:
+        if isinstance(value, bool) or not hasattr(type(value), "__index__"):
+            raise TypeError(f"{what} must be an integer, not {type(value).__name__}")
+        value = value.__index__()
+    if not 0 <= value >> NIMBER_BITS <= 0:  # negative, or past the word
+        raise ValueError(f"{what} must be 0 to 2**{NIMBER_BITS} - 1")
+    return value
+
+
+def check_words(buffer, what: str, writable: bool = False) -> memoryview:
+    """``buffer`` as a 1-D memoryview of unsigned 64-bit words (format 'Q': an
+    ``array("Q")``, or bytes cast so), read-write where ``writable``; else TypeError."""
+    try:
+        view = memoryview(buffer)
+    except TypeError:
+        raise TypeError(f"{what} must be a buffer of unsigned 64-bit words (array('Q')), "
+                        f"not {type(buffer).__name__}") from None
+    if view.format != "Q" or view.ndim != 1 or not view.c_contiguous:
+        raise TypeError(f"{what} must be a contiguous buffer of format 'Q' (array('Q')), "
+                        f"not format {view.format!r}")
+    if writable and view.readonly:
+        raise TypeError(f"{what} must be writable")
+    return view
 
 
 def out_of_range(what: str, limit: int) -> ValueError:

@@ -9,8 +9,8 @@ tests/kernels/test_constants.py pins that every one equals the value here.
 
 __all__ = ["ACCUMULATORS", "AHEAD", "ALL_DIFFERENT", "ALL_SAME", "DEFAULT_BUDGET", "GAP",
            "MARK_CODES", "MAX_BUDGET", "MAX_KEPT", "MAX_KINDS", "MAX_SPAN", "MAX_THREADS",
-           "MIN_ROOM", "NOT_ALL_SAME", "NO_MARK", "PIN", "QUOTIENT_STATES", "STATE_ENTRIES",
-           "VALUE_LIMIT", "WORDS_PER_POSITION", "WORDS_SLACK"]
+           "MIN_ROOM", "NIMBER_BITS", "NOT_ALL_SAME", "NO_MARK", "PIN", "QUOTIENT_STATES",
+           "STATE_ENTRIES", "VALUE_LIMIT", "WORDS_PER_POSITION", "WORDS_SLACK"]
 
 VALUE_LIMIT = 1 << 16  # nimbers are stored as unsigned 16-bit integers
 
@@ -34,3 +34,6 @@ MIN_ROOM = 64  # a row set's first room, in heaps (it doubles from there)
 AHEAD = 64  # heaps whose unions one pass makes ahead (KAYLES_AHEAD, ext/src/kernels.h)
 ACCUMULATORS = 8  # accumulators a heap made ahead: one a value of a part's bits 0-2
                   # (KAYLES_CLASSES)
+
+# The nimber kernel (ext/_nimber.pyx): its operands are words of this many bits (ext/src/nimber.h)
+NIMBER_BITS = 64

@@ -18,7 +18,8 @@ from .._numbers import brief
 from ..errors import InputError
 from .constants import MAX_BUDGET, MAX_THREADS
 
-__all__ = ["BYTES_PER_VALUE", "CORES", "MISERE_BUDGET", "QUOTIENT_BUDGET", "QUOTIENT_HEAP",
+__all__ = ["BYTES_PER_VALUE", "CORES", "MISERE_BUDGET", "NIMBER_SIZE", "NIMBER_TABLE",
+           "POWER_BASE_SIZE", "QUOTIENT_BUDGET", "QUOTIENT_HEAP",
            "QUOTIENT_MEMORY", "interrupt", "set_interrupt",
            "RUN_CHECKPOINT_SECONDS", "RUN_WINDOW", "SAVE_CHUNK", "SAVE_CHUNK_SECONDS",
            "SURVEY_MISERE_HEAP", "TABLE_LIMIT", "THREADS", "Range", "cpu_model", "memory",
@@ -76,6 +77,11 @@ QUOTIENT_BUDGET = Range("the budget", 1, None, "states")  # states a quotient's 
 QUOTIENT_HEAP = Range("the largest heap", 0, 100_000)  # a quotient lists each heap's class
 QUOTIENT_MEMORY = Range("the memory bound", 1, None, "bytes")  # one quotient table or walk
 SURVEY_MISERE_HEAP = Range("--misere HEAP", 1, QUOTIENT_HEAP.high)  # kayles survey
+# kayles nimber (the API takes any size): a product of 2**16 bits takes some 25 ms; a power
+# costs as many products as its base's field has bits, so bases stop at 2**12 (~2 s)
+NIMBER_SIZE = Range("a nimber's size", 0, 1 << 16, "bits")
+POWER_BASE_SIZE = Range("the base's size", 0, 1 << 12, "bits")
+NIMBER_TABLE = Range("the table's size N", 0, 1 << 16)  # the field of 2**16, N**2 numbers
 
 # Defaults (kayles.storage.table_file and kayles.analysis.long_run use them under their own names)
 SAVE_CHUNK = 1 << 16  # values per chunk of a saved table unless told (the first and smallest)

@@ -656,7 +656,74 @@ async function drawSaltus() {
   }
 }
 
+// -- the nim product and Turning Corners (lesson 7): worked out here from the definition --------
+
+const corners = { size: 5, heads: new Set(["2,4", "3,3"]), table: [] };
+
+function nimProductTable(n) {  // a (x) b = mex{a'(x)b ^ a(x)b' ^ a'(x)b' : a' < a, b' < b}
+  const t = Array.from({ length: n }, () => new Array(n).fill(0));
+  for (let a = 0; a < n; a++) {
+    for (let b = 0; b < n; b++) {
+      const seen = new Set();
+      for (let x = 0; x < a; x++) for (let y = 0; y < b; y++) seen.add(t[x][b] ^ t[a][y] ^ t[x][y]);
+      let m = 0;
+      while (seen.has(m)) m++;
+      t[a][b] = m;
+    }
+  }
+  return t;
+}
+
+function drawProduct() {
+  const a = Math.max(0, Math.min(15, Number($("corners-a").value) || 0));
+  const b = Math.max(0, Math.min(15, Number($("corners-b").value) || 0));
+  const t = corners.table;
+  $("corners-product").textContent = `${a} \u2297 ${b} = ${t[a][b]}` +
+    (a && b ? `; and ${a} \u2297 ${t[a].indexOf(1)} = 1: every nimber but 0 has an inverse.` : ".");
+}
+
+function drawCorners() {
+  const board = $("corners-board");
+  board.replaceChildren();
+  let total = 0;
+  const worth = [];
+  for (let x = 1; x <= corners.size; x++) {
+    const line = document.createElement("div");
+    for (let y = 1; y <= corners.size; y++) {
+      const key = `${x},${y}`;
+      const coin = document.createElement("button");
+      const heads = corners.heads.has(key);
+      coin.className = heads ? "pin" : "pin gone";
+      coin.dataset.coin = key;
+      coin.textContent = heads ? "H" : "T";
+      coin.setAttribute("aria-label", `coin at row ${x}, column ${y}: ${heads ? "heads" : "tails"}`);
+      coin.addEventListener("click", () => {
+        if (corners.heads.has(key)) corners.heads.delete(key); else corners.heads.add(key);
+        drawCorners();
+      });
+      if (heads) {
+        total ^= corners.table[x][y];
+        worth.push(`${x}\u2297${y} = ${corners.table[x][y]}`);
+      }
+      line.append(coin);
+    }
+    board.append(line);
+  }
+  $("corners-said").textContent = (worth.length ? worth.join(", ") : "No heads coin") +
+    `: the board is worth ${total}, ` +
+    (total ? "a win for the player to move." : "a loss for the player to move.");
+}
+
+function startCorners() {
+  corners.table = nimProductTable(16);
+  drawProduct();
+  drawCorners();
+  $("corners-a").addEventListener("input", drawProduct);
+  $("corners-b").addEventListener("input", drawProduct);
+}
+
 async function startLesson() {
+  startCorners();  // computed here, from the mex definition: drawn at once
   $("lesson-n").addEventListener("input", drawMex);
   $("lesson-a").addEventListener("input", drawSum);
   $("lesson-b").addEventListener("input", drawSum);
