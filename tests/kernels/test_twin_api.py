@@ -22,9 +22,7 @@ CONCERNS = ["core", "misere", "quotient", "takebreak", "nimber"]
 
 
 def api(module) -> set[str]:
-    """Its public names; CONSTANTS (what a compiled module's C was built with) is
-    tests/kernels/test_constants.py's."""
-    return {name for name in dir(module) if not name.startswith("_") and name != "CONSTANTS"
+    return {name for name in dir(module) if not name.startswith("_")
             and not inspect.ismodule(getattr(module, name))
             and getattr(getattr(module, name), "__module__", module.__name__) == module.__name__}
 

@@ -17,9 +17,12 @@ buffer functions look at the interrupt hook every SIGNAL_STEPS products.
 from __future__ import annotations
 
 from .. import checks as args
+from ..constants import NIMBER_BITS
 from ..limits import interrupt
 
-__all__ = ["dot", "inverse", "mul", "mul_many", "power", "scale", "sqrt", "square"]
+__all__ = ["CONSTANTS", "dot", "inverse", "mul", "mul_many", "power", "scale", "sqrt", "square"]
+
+CONSTANTS = {"NIMBER_BITS": NIMBER_BITS}  # the word this twin works in, as the compiled one
 
 SIGNAL_STEPS = 4096  # products between calls of the interrupt hook
 ORDER = 255  # the multiplicative group of the field of 256 nimbers
