@@ -112,15 +112,21 @@ class Signer:
         return _compare_digest(bytes(signature), self.digest())
 
 
+def _home() -> tuple[str, str, str] | None:
+    """(the variable the key's folder comes from, its value, the data home), or None."""
+    base = getenv("XDG_DATA_HOME")
+    if base.startswith(SEP):
+        return "XDG_DATA_HOME", base, base
+    home = getenv("HOME")
+    if not home.startswith(SEP):
+        return None
+    return "HOME", home, f"{home.rstrip(SEP)}{SEP}.local{SEP}share"
+
+
 def key_path() -> str | None:
     """Where the key is (module header), or None when there is no absolute folder for it."""
-    base = getenv("XDG_DATA_HOME")
-    if not base.startswith(SEP):
-        home = getenv("HOME")
-        if not home.startswith(SEP):
-            return None
-        base = f"{home.rstrip(SEP)}{SEP}.local{SEP}share"
-    return f"{base.rstrip(SEP)}{SEP}kayles{SEP}secret"
+    found = _home()
+    return None if found is None else f"{found[2].rstrip(SEP)}{SEP}kayles{SEP}secret"
 
 
 def key(create: bool = True) -> bytes | None:
@@ -149,6 +155,21 @@ def _refused(path: str, why: str) -> SetupError:
                       "to make a new one: what it signed is then derived again)")
 
 
+def _blocked(path: str) -> SetupError | None:
+    """The error of a key whose folder cannot be, because a part of its path is no folder
+    (a variable naming a file is blamed: ``_files.blocked_folder``), or None."""
+    from ._files import blocked_folder
+
+    variable, value, _ = _home() or ("HOME", "", "")
+    why, blamed = blocked_folder(path.rpartition(SEP)[0], variable, value)
+    if not why:
+        return None
+    where = "$XDG_DATA_HOME" if variable == "XDG_DATA_HOME" else "$HOME/.local/share"
+    fix = ("move it away" if not blamed else "set XDG_DATA_HOME to a folder, or unset it"
+           if variable == "XDG_DATA_HOME" else "set HOME, or XDG_DATA_HOME, to a folder")
+    return SetupError(f"{why} (kayles keeps its signing key in {where}/kayles/secret): {fix}")
+
+
 def _read(path: str) -> bytes | None:
     """The key at ``path``, None when there is no file there."""
     flags = _system.O_RDONLY | getattr(_system, "O_NOFOLLOW", 0) | getattr(
@@ -157,6 +178,8 @@ def _read(path: str) -> bytes | None:
         fd = _system.open(path, flags)
     except FileNotFoundError:
         return None
+    except NotADirectoryError:
+        raise _blocked(path) or _refused(path, "a part of its path is not a folder") from None
     except OSError as exc:
         raise _refused(path, exc.strerror or str(exc)) from None
     try:
@@ -200,6 +223,10 @@ def _make(path: str) -> bytes:
             except OSError:
                 pass
     except OSError as exc:
+        blocked = _blocked(path) if isinstance(exc, (NotADirectoryError, FileExistsError)) \
+            else None
+        if blocked is not None:
+            raise blocked from None
         raise SetupError(f"{path_text(path)}: cannot make kayles's signing key: "
                          f"{exc.strerror or exc}; set XDG_DATA_HOME to a folder you may "
                          "write") from None

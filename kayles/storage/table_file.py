@@ -64,6 +64,7 @@ from ._files import (
     check_target,
     display,
     open_regular,
+    refused_here,
     remove_quietly,
     remove_stale,
     sync_folder,
@@ -281,7 +282,7 @@ class TableWriter:
         try:
             fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
         except OSError as exc:
-            raise OSError(exc.errno, exc.strerror, display(path)) from None
+            raise refused_here(exc, path) from None
         try:
             _lock(fd, path)
             _write_all(fd, header, path)

@@ -29,7 +29,13 @@ from kayles.analysis.survey import codes_with_digits, equivalence_classes, summa
 from kayles.kernels.chooser import IMPLEMENTATION
 
 import oracle
-from conftest import ROOT, assert_usage_error, dashboard_port_taken, on_a_terminal
+from conftest import (
+    ROOT,
+    assert_io_failure,
+    assert_usage_error,
+    dashboard_port_taken,
+    on_a_terminal,
+)
 
 TIMEOUT = 120
 
@@ -349,7 +355,8 @@ def test_a_file_that_is_not_a_database_is_a_usage_error(tmp_path):
     junk = tmp_path / "junk.sqlite"
     junk.write_bytes(b"not a database at all, " * 100)
     assert_usage_error(survey("0.77", db=junk, check=False))
-    assert_usage_error(survey("0.77", db=tmp_path / "no" / "such" / "dir.sqlite", check=False))
+    missing = tmp_path / "no" / "such" / "dir.sqlite"  # the system's refusal: status 1
+    assert_io_failure(survey("0.77", db=missing, check=False), missing)
 
 
 def test_unreachable_dask_scheduler_is_one_line(tmp_path):

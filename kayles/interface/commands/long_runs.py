@@ -150,10 +150,11 @@ def _check_folder(folder: str) -> None:
     """ValueError when ``folder`` is there and is no folder."""
     import os
 
-    from ...storage._files import display
+    from ...storage._files import display, kind
 
     if os.path.lexists(folder) and not os.path.isdir(folder):
-        raise InputError(f"{display(folder)}: not a folder")
+        info = os.stat(folder) if os.path.exists(folder) else os.lstat(folder)
+        raise InputError(f"{display(folder)}: {kind(info)}, not a folder")
 
 
 def _print(out, args, records) -> None:
