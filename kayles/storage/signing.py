@@ -38,7 +38,7 @@ from .._environ import getenv
 from .._environ import system as _system
 from ..errors import SetupError, path_text
 
-__all__ = ["KEY_BYTES", "SIZE", "Signer", "key", "key_path", "sign", "verify"]
+__all__ = ["KEY_BYTES", "SIZE", "Signer", "another_key", "key", "key_path", "sign", "verify"]
 
 KEY_BYTES = 32  # the secret's length: SHA-256's output
 SIZE = 32  # bytes of a digest (64 hex digits)
@@ -50,6 +50,7 @@ SEP = "/" if _system.__name__ == "posix" else "\\"
 _INNER = bytes(x ^ 0x36 for x in range(256))  # RFC 2104's ipad and opad, as tables
 _OUTER = bytes(x ^ 0x5C for x in range(256))
 _keys: dict[str, bytes] = {}  # the key read, by its path
+_made: set[str] = set()  # the paths of the keys this process made
 
 
 def _sha256(light: bool):
@@ -129,6 +130,22 @@ def key_path() -> str | None:
     return None if found is None else f"{found[2].rstrip(SEP)}{SEP}kayles{SEP}secret"
 
 
+def another_key() -> str:
+    """What a refusal of data whose signature fails says of the key: kayles's files move
+    between homes and machines with the key that signed them (and, when this process made
+    this user's key, that there was none before)."""
+    where = key_path()
+    if where is None:
+        return "what another home's key signed is kept by copying its kayles/secret file"
+    new = ""
+    if where in _made:
+        new = f"this home had no signing key until now ({path_text(where)} was made); "
+    elif _read_quietly(where) is None:
+        new = f"this home has no signing key yet ({path_text(where)}); "
+    return (f"{new}what another home or machine signed is kept by copying the kayles/secret "
+            f"file of its data home over {path_text(where)}")
+
+
 def key(create: bool = True) -> bytes | None:
     """This user's key: read (once a process), or made when there is none and ``create``
     (None when there is none and not ``create``).  SetupError, naming the file, when it
@@ -148,6 +165,14 @@ def key(create: bool = True) -> bytes | None:
             found = _make(path)
         _keys[path] = found
     return found
+
+
+def _read_quietly(path: str) -> bytes | None:
+    """The key at ``path``, None when there is none or it is refused."""
+    try:
+        return _read(path)
+    except SetupError:
+        return None
 
 
 def _refused(path: str, why: str) -> SetupError:
@@ -215,6 +240,7 @@ def _make(path: str) -> bytes:
                 os.fsync(handle.fileno())
             try:
                 os.link(temporary, path)  # fails if it exists: the first key made stays
+                _made.add(path)
             except FileExistsError:
                 pass
         finally:

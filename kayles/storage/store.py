@@ -111,7 +111,7 @@ from array import array
 from pathlib import Path
 
 from ..engine.checksum import fletcher32_of_pieces
-from ..errors import InputError, path_text
+from ..errors import InputError, counted, path_text
 from ..kernels.limits import interrupt
 from . import signing
 from .database import BUSY_TIMEOUT, Transaction, open_database
@@ -120,7 +120,7 @@ from .records import Record, Summary, pack_counts, unpack_counts
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Iterable
+    from collections.abc import Callable, Iterable
 
 __all__ = ["SCHEMA_VERSION", "Store", "default_path"]
 
@@ -258,17 +258,21 @@ class Store:
     """An open survey database (see the module header); use it as a context manager."""
 
     def __init__(self, path: str | os.PathLike, make_parents: bool = False,
-                 reclaim: bool = False, read_only: bool = False) -> None:
+                 reclaim: bool = False, read_only: bool = False,
+                 notice: Callable[[str], None] | None = None) -> None:
         """``read_only``: open with SQLite's mode=ro, write nothing and never migrate (a
         server that only shows the file); a file this process may not write, or in a folder
         it may not write, is read so (``kayles.storage.database``: immutable=1 where WAL
-        mode needs it)."""
+        mode needs it).  ``notice(line)`` is told, once for each kind, of the rows whose
+        signature fails that are not kept (computed again, or left out)."""
         self.path = Path(path)
         self.name = path_text(os.fsdecode(path))
         self.owner = f"{socket.gethostname()} {os.getpid()}"
         self.reclaim = reclaim
         self._checked: set[bytes] = set()  # digests of the rows found sound (_done_rows)
         self._reader = read_only  # asked to read only (else read-only because it must be)
+        self._notice = notice
+        self._told: set[str] = set()  # the kinds of row notice was told of
         if make_parents and not read_only:
             self.path.parent.mkdir(parents=True, exist_ok=True)
         self._db, self.read_only = open_database(os.fsdecode(path), self.name, read_only)
@@ -322,6 +326,17 @@ class Store:
             why = "" if self._reader else ", and it cannot be written"
             raise InputError(f"{self.name}: no survey in it yet (an empty database{why})")
         return missing
+
+    def _tell_unsigned(self, count: int, what: str, fate: str) -> None:
+        """Tell ``notice``, once for each kind ``what`` (a noun and its plural), of ``count``
+        rows whose signature fails, and their ``fate``."""
+        if not count or self._notice is None or what in self._told:
+            return
+        self._told.add(what)
+        word, words = what.split("|")
+        self._notice(f"{self.name}: {counted(count, word, words)} not signed with this "
+                     f"user's key {'is' if count == 1 else 'are'} {fate} (signed with another "
+                     f"key, or edited); {signing.another_key()}")
 
     def _signature_of(self, table: str) -> str:
         """The signature column of ``table`` in a query (NULL where an older file lacks it)."""
@@ -469,6 +484,7 @@ class Store:
     def _done_rows(self, codes: Iterable[str], where: str, arguments: tuple,
                    keep: int | None):
         wanted = set(codes)
+        lost = 0  # rows whose signature fails, not kept
         saltus = "saltus" if self.saltus_kept else "NULL"
         keys = [(code, limit) for code, limit in _read(self._db.execute(
             f"SELECT code, max FROM games WHERE {where} AND status = 'done'", arguments))
@@ -492,6 +508,7 @@ class Store:
             if not (why or checked or _signed_row(code, limit, seconds, saltus_value, values,
                                                   head, signature)):
                 if not self._derived_again(code, limit, fields, seconds, head, values):
+                    lost += 1
                     continue  # not done: computed again by a survey, not shown
             elif not (why or checked):
                 why = _foreign(code, fields, head)
@@ -506,6 +523,8 @@ class Store:
                 head = zlib.compress(zlib.decompressobj().decompress(head, 2 * keep)
                                      if keep else b"", 1)
             yield Summary(code=code, max=limit, seconds=seconds, packed=head, **fields)
+        self._tell_unsigned(lost, "survey row|survey rows", "left out (a survey that may write "
+                            "the file computes it again)" if self.read_only else "computed again")
 
     def _derived_again(self, code: str, limit: int, fields: dict, seconds, head: bytes,
                        values: list) -> bool:
@@ -583,7 +602,7 @@ class Store:
                                   "name = 'quotients'").fetchone()
         if not exists:  # an older file, read-only
             return []
-        rows = []
+        rows, lost = [], 0
         for row in self._db.execute(
                 "SELECT code, max_heap, heaps, quotient_order, p_size, solved_at, period, "
                 f"preperiod, checksum, states, error, seconds, {self._signature_of('quotients')} "
@@ -601,6 +620,9 @@ class Store:
                                  "that row of its quotients table to compute it again")
             if _signed(_plain_row("quotient", fields), signature) != unsigned:
                 rows.append(fields)
+            elif not unsigned:
+                lost += 1
+        self._tell_unsigned(lost, "misère quotient row|misère quotient rows", "computed again")
         return rows
 
     # -- the records of long runs -----------------------------------------------------------
@@ -644,7 +666,7 @@ class Store:
                                   "name = 'records'").fetchone()
         if not exists:  # a file of schema 1, read-only
             return []
-        found = []
+        found, lost = [], 0
         for row in self._db.execute(
                 "SELECT game, n, largest, first, mask, rare, last_rare, checksum, frequencies, "
                 f"seconds, {self._signature_of('records')} FROM records {where}", arguments):
@@ -663,6 +685,9 @@ class Store:
                     "record", (game, n, largest, first, mask, rare, last_rare, checksum,
                                seconds), blob), signature)):
                 found.pop()  # not this user's: as if absent (a run stores it again)
+                lost += 1
+        self._tell_unsigned(lost, "record of a long run|records of long runs",
+                            "left out (the run that reaches it again stores it anew)")
         return found
 
 

@@ -165,9 +165,9 @@ def read_table(path: str) -> SavedTable:
     def bad(why: str) -> TableFileError:
         return TableFileError(f"{name}: not a usable kayles table file ({why})")
 
-    def unsigned(why: str) -> TableFileError:
+    def unsigned(why: str, key: str = "") -> TableFileError:
         return TableFileError(f"{name}: not a table kayles wrote for this user ({why}): none "
-                              f"of it is used; {AFRESH}")
+                              f"of it is used; {AFRESH}{f'; {key}' if key else ''}")
 
     if data[:8] != MAGIC[: len(data)]:
         raise bad("no kayles table header")
@@ -194,7 +194,8 @@ def read_table(path: str) -> SavedTable:
     signer.update(data[:at])
     if not signer.matches(data[at : at + SIGNATURE]):
         raise unsigned("the signature of its header does not match: edited, copied from "
-                       "another user or machine, or signed with a key since deleted")
+                       "another user or machine, or signed with a key since deleted",
+                       signing.another_key())
     signer.update(data[at : at + SIGNATURE])
     values = array("H")
     at += SIGNATURE

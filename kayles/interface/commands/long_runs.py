@@ -24,6 +24,7 @@ from ._shared import (
     dump_json,
     file_name,
     natural,
+    noticer,
     threads_of,
 )
 
@@ -90,7 +91,7 @@ def command_run(args, out) -> int:
     if not args.show and args.dir is None:
         raise InputError("give --dir DIR (the run's folder), or --show")
     with Store(args.db if args.db is not None else default_path(),
-               make_parents=args.db is None) as store:
+               make_parents=args.db is None, notice=noticer("kayles run")) as store:
         if args.show:
             from ...analysis.long_run import stored_records_differ
 
