@@ -103,7 +103,7 @@ def open_regular(path: str | os.PathLike, flags: int = os.O_RDONLY) -> int:
 def refused_here(exc: OSError, path: str | os.PathLike) -> OSError:
     """``exc``, met making ``path`` (or a file beside it), as the error to say: naming the
     path the user gave; in a folder of the kernel's (under /proc or /sys, whose answer is
-    "No such file or directory"), saying that instead."""
+    "No such file or directory" or "Permission denied"), saying that instead."""
     folder = os.path.dirname(os.path.abspath(os.fsdecode(path)))
     while not os.path.isdir(folder) and folder != os.path.dirname(folder):
         folder = os.path.dirname(folder)

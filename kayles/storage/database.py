@@ -56,8 +56,11 @@ _WORDS = {"disk is full": FULL, "disk I/O error": IOERR, "readonly database": RE
 
 def _writable(path: str) -> bool:
     """Whether SQLite may write ``path``: the file, and its folder (journals go beside it)."""
-    folder = os.path.dirname(os.path.abspath(path))
-    return os.access(path, os.W_OK) and os.access(folder, os.W_OK | os.X_OK)
+    return os.access(path, os.W_OK) and _folder_writable(path)
+
+
+def _folder_writable(path: str) -> bool:
+    return os.access(os.path.dirname(os.path.abspath(path)), os.W_OK | os.X_OK)
 
 
 def _header(path: str, name: str) -> bytes | None:
@@ -73,10 +76,6 @@ def _header(path: str, name: str) -> bytes | None:
         raise InputError(f"{name}: not a survey database: not an SQLite file (its first bytes "
                          "are not SQLite's header)")
     return head
-
-
-def _folder_writable(path: str) -> bool:
-    return os.access(os.path.dirname(os.path.abspath(path)), os.W_OK | os.X_OK)
 
 
 def open_database(path: str, name: str, read_only: bool) -> tuple[Database, bool]:

@@ -361,8 +361,8 @@ class Store:
         on another host, has it; with ``reclaim`` this survey takes it over)."""
         if self.read_only:
             raise InputError(f"{self.name}: {code} (max {limit}) is not done, and the "
-                             "database cannot be written (a survey into a --db FILE that can "
-                             "be computes it)")
+                             "database cannot be written: survey into a --db FILE that can be "
+                             "written to compute it")
         with self._transaction():
             row = self._db.execute("SELECT status, owner FROM games WHERE code = ? AND max = ?",
                                    (code, limit)).fetchone()
