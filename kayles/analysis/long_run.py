@@ -56,7 +56,7 @@ from ..kernels import chooser
 from ..kernels.constants import MAX_SPAN
 from ..kernels.limits import RUN_CHECKPOINT_SECONDS, RUN_WINDOW
 from ..kernels.spectrum import mask_text, split_parity
-from ..storage._files import display
+from ..storage._files import display, kind, refused_here
 from ..storage.checkpoint import Checkpoint
 from ..storage.checkpoint import write as write_checkpoint
 from ..storage.long_table import LongTable
@@ -695,9 +695,14 @@ def _lock(folder: str) -> int:
     import fcntl
 
     if os.path.lexists(folder) and not os.path.isdir(folder):
-        raise InputError(f"{display(folder)}: not a folder")
-    os.makedirs(folder, exist_ok=True)
-    fd = os.open(os.path.join(folder, LOCK), os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW, 0o644)
+        info = os.stat(folder) if os.path.exists(folder) else os.lstat(folder)
+        raise InputError(f"{display(folder)}: {kind(info)}, not a folder")
+    lock = os.path.join(folder, LOCK)
+    try:
+        os.makedirs(folder, exist_ok=True)
+        fd = os.open(lock, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW, 0o644)
+    except OSError as exc:
+        raise refused_here(exc, folder if not os.path.isdir(folder) else lock) from None
     try:
         fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except BlockingIOError:

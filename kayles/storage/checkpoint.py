@@ -104,9 +104,11 @@ class Checkpoint:
         return InputError(f"{display(self.path)}: not a checkpoint kayles can use ({why}); "
                           "a damaged run cannot be resumed: start it again in a new folder")
 
-    def _unsigned(self, why: str) -> ValueError:
+    def _unsigned(self, why: str, key: str = "") -> ValueError:
+        """Refused for its signature (``key``: what a key copied from another home keeps)."""
         return InputError(f"{display(self.path)}: not a checkpoint kayles can use ({why}); "
-                          "none of it is used: start the run again in a new folder")
+                          "none of it is used: start the run again in a new folder"
+                          f"{f'; {key}' if key else ''}")
 
     def _read_header(self, max_values: int) -> dict:
         magic = self._handle.read(len(MAGIC))
@@ -121,7 +123,8 @@ class Checkpoint:
         self._signer = signing.Signer(signing.key(), MAGIC + line)
         if signed != _signature_line(self._signer):
             raise self._unsigned("its signature does not match: edited, copied from another "
-                                 "user or machine, or signed with a key since deleted")
+                                 "user or machine, or signed with a key since deleted",
+                                 signing.another_key())
         self._signer.update(signed)
         try:
             header = json.loads(line, parse_constant=_no_constant, parse_int=_header_int,

@@ -38,7 +38,7 @@ from .._environ import getenv
 from .._environ import system as _system
 from ..errors import SetupError, path_text
 
-__all__ = ["KEY_BYTES", "SIZE", "Signer", "key", "key_path", "sign", "verify"]
+__all__ = ["KEY_BYTES", "SIZE", "Signer", "another_key", "key", "key_path", "sign", "verify"]
 
 KEY_BYTES = 32  # the secret's length: SHA-256's output
 SIZE = 32  # bytes of a digest (64 hex digits)
@@ -50,6 +50,7 @@ SEP = "/" if _system.__name__ == "posix" else "\\"
 _INNER = bytes(x ^ 0x36 for x in range(256))  # RFC 2104's ipad and opad, as tables
 _OUTER = bytes(x ^ 0x5C for x in range(256))
 _keys: dict[str, bytes] = {}  # the key read, by its path
+_made: set[str] = set()  # the paths of the keys this process made
 
 
 def _sha256(light: bool):
@@ -112,15 +113,37 @@ class Signer:
         return _compare_digest(bytes(signature), self.digest())
 
 
+def _home() -> tuple[str, str, str] | None:
+    """(the variable the key's folder comes from, its value, the data home), or None."""
+    base = getenv("XDG_DATA_HOME")
+    if base.startswith(SEP):
+        return "XDG_DATA_HOME", base, base
+    home = getenv("HOME")
+    if not home.startswith(SEP):
+        return None
+    return "HOME", home, f"{home.rstrip(SEP)}{SEP}.local{SEP}share"
+
+
 def key_path() -> str | None:
     """Where the key is (module header), or None when there is no absolute folder for it."""
-    base = getenv("XDG_DATA_HOME")
-    if not base.startswith(SEP):
-        home = getenv("HOME")
-        if not home.startswith(SEP):
-            return None
-        base = f"{home.rstrip(SEP)}{SEP}.local{SEP}share"
-    return f"{base.rstrip(SEP)}{SEP}kayles{SEP}secret"
+    found = _home()
+    return None if found is None else f"{found[2].rstrip(SEP)}{SEP}kayles{SEP}secret"
+
+
+def another_key() -> str:
+    """What a refusal of data whose signature fails says of the key: kayles's files move
+    between homes and machines with the key that signed them (and, when this process made
+    this user's key, that there was none before)."""
+    where = key_path()
+    if where is None:
+        return "what another home's key signed is kept by copying its kayles/secret file"
+    new = ""
+    if where in _made:
+        new = f"this home had no signing key until now ({path_text(where)} was made); "
+    elif _read_quietly(where) is None:
+        new = f"this home has no signing key yet ({path_text(where)}); "
+    return (f"{new}what another home or machine signed is kept by copying the kayles/secret "
+            f"file of its data home over {path_text(where)}")
 
 
 def key(create: bool = True) -> bytes | None:
@@ -144,9 +167,32 @@ def key(create: bool = True) -> bytes | None:
     return found
 
 
+def _read_quietly(path: str) -> bytes | None:
+    """The key at ``path``, None when there is none or it is refused."""
+    try:
+        return _read(path)
+    except SetupError:
+        return None
+
+
 def _refused(path: str, why: str) -> SetupError:
     return SetupError(f"{path_text(path)}: {why}; kayles's signing key is refused (delete it "
                       "to make a new one: what it signed is then derived again)")
+
+
+def _blocked(path: str) -> SetupError | None:
+    """The error of a key whose folder cannot be, because a part of its path is no folder
+    (a variable naming a file is blamed: ``_files.blocked_folder``), or None."""
+    from ._files import blocked_folder
+
+    variable, value, _ = _home() or ("HOME", "", "")
+    why, blamed = blocked_folder(path.rpartition(SEP)[0], variable, value)
+    if not why:
+        return None
+    where = "$XDG_DATA_HOME" if variable == "XDG_DATA_HOME" else "$HOME/.local/share"
+    fix = ("move it away" if not blamed else "set XDG_DATA_HOME to a folder, or unset it"
+           if variable == "XDG_DATA_HOME" else "set HOME, or XDG_DATA_HOME, to a folder")
+    return SetupError(f"{why} (kayles keeps its signing key in {where}/kayles/secret): {fix}")
 
 
 def _read(path: str) -> bytes | None:
@@ -157,6 +203,8 @@ def _read(path: str) -> bytes | None:
         fd = _system.open(path, flags)
     except FileNotFoundError:
         return None
+    except NotADirectoryError:
+        raise _blocked(path) or _refused(path, "a part of its path is not a folder") from None
     except OSError as exc:
         raise _refused(path, exc.strerror or str(exc)) from None
     try:
@@ -192,6 +240,7 @@ def _make(path: str) -> bytes:
                 os.fsync(handle.fileno())
             try:
                 os.link(temporary, path)  # fails if it exists: the first key made stays
+                _made.add(path)
             except FileExistsError:
                 pass
         finally:
@@ -200,6 +249,10 @@ def _make(path: str) -> bytes:
             except OSError:
                 pass
     except OSError as exc:
+        blocked = _blocked(path) if isinstance(exc, (NotADirectoryError, FileExistsError)) \
+            else None
+        if blocked is not None:
+            raise blocked from None
         raise SetupError(f"{path_text(path)}: cannot make kayles's signing key: "
                          f"{exc.strerror or exc}; set XDG_DATA_HOME to a folder you may "
                          "write") from None

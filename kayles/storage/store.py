@@ -75,8 +75,10 @@ trigger or index, the same columns); every row read is checked (types, ranges),
 a done row's head is decompressed with a bound and must hold exactly the values
 it claims, whose Fletcher-32 checksum must be the row's.  A database that fails
 is refused with one line naming what is wrong; nothing of it is printed.  A
-read-only database is read without writing (it answers when every row asked for
-is done).
+database that cannot be written (its mode, a read-only disk, its folder) is read
+without writing, in WAL mode too (``kayles.storage.database``: how, and when it is
+read as immutable): it answers when every row asked for is done.  What is not a
+database is named as what it is, and no message advises deleting a file.
 
 Signed rows.  Each row kayles writes (a done survey row, a record, a quotient row)
 carries the signature (``kayles.storage.signing``: HMAC-SHA256 with this user's
@@ -99,33 +101,31 @@ stands.  What follows is what is cheap:
 
 from __future__ import annotations
 
-import errno
 import hashlib
 import json
 import os
 import socket
-import sqlite3
 import time
 import zlib
 from array import array
 from pathlib import Path
 
 from ..engine.checksum import fletcher32_of_pieces
-from ..errors import InputError, ResourceError, WriteError, path_text
+from ..errors import InputError, counted, path_text
 from ..kernels.limits import interrupt
 from . import signing
+from .database import BUSY_TIMEOUT, Transaction, open_database
 from .derived import too_large
 from .records import Record, Summary, pack_counts, unpack_counts
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Iterable
+    from collections.abc import Callable, Iterable
 
 __all__ = ["SCHEMA_VERSION", "Store", "default_path"]
 
 SCHEMA_VERSION = 5
 ROW_FORMAT = 1  # what a row's signature covers, and how (_row_message): signed with it
-BUSY_TIMEOUT = 60.0  # seconds a writer waits for another survey's transaction
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
@@ -208,13 +208,23 @@ MAX_PID = (1 << 31) - 1  # pid_t
 
 def default_path() -> Path:
     """``survey.sqlite`` in the cache folder (``kayles.storage.proof_cache.cache_dir``: an absolute
-    ``$XDG_CACHE_HOME`` or ``~/.cache``); ValueError when there is none."""
+    ``$XDG_CACHE_HOME`` or ``~/.cache``); InputError when there is none, or when the variable
+    it comes from names a file (``_files.blocked_folder``: the variable is blamed)."""
+    from ._files import blocked_folder
     from .proof_cache import cache_dir
 
     folder = cache_dir()
     if folder is None:
         raise InputError("no cache folder (neither XDG_CACHE_HOME nor HOME is an absolute "
                          "path): give --db FILE")
+    variable = "XDG_CACHE_HOME" if os.environ.get("XDG_CACHE_HOME", "").startswith(os.sep) \
+        else "HOME"
+    why, blamed = blocked_folder(folder, variable, os.environ.get(variable, ""))
+    if why:
+        where = "$XDG_CACHE_HOME" if variable == "XDG_CACHE_HOME" else "$HOME/.cache"
+        fix = f"set {variable} to a folder" if blamed else "move it away"
+        raise InputError(f"{why} (the survey database is {where}/kayles/survey.sqlite unless "
+                         f"--db FILE names another): {fix}, or give --db FILE")
     return Path(folder) / "survey.sqlite"
 
 
@@ -244,54 +254,34 @@ def _is_owner(owner) -> bool:
     return bool(space and host and pid.isascii() and pid.isdigit())
 
 
-def _use_wal(db: sqlite3.Connection) -> None:
-    """Switch to WAL mode.  SQLite answers 'database is locked' at once, without the busy
-    handler, when two connections switch a new database at the same moment: retry."""
-    deadline = time.monotonic() + BUSY_TIMEOUT
-    while True:
-        try:
-            db.execute("PRAGMA journal_mode = WAL")
-            return
-        except sqlite3.OperationalError as exc:
-            if "locked" not in str(exc) or time.monotonic() > deadline:
-                raise
-            time.sleep(0.01)
-
-
 class Store:
     """An open survey database (see the module header); use it as a context manager."""
 
     def __init__(self, path: str | os.PathLike, make_parents: bool = False,
-                 reclaim: bool = False, read_only: bool = False) -> None:
+                 reclaim: bool = False, read_only: bool = False,
+                 notice: Callable[[str], None] | None = None) -> None:
         """``read_only``: open with SQLite's mode=ro, write nothing and never migrate (a
-        server that only shows the file); a file this process may not write is read so."""
+        server that only shows the file); a file this process may not write, or in a folder
+        it may not write, is read so (``kayles.storage.database``: immutable=1 where WAL
+        mode needs it).  ``notice(line)`` is told, once for each kind, of the rows whose
+        signature fails that are not kept (computed again, or left out)."""
         self.path = Path(path)
         self.name = path_text(os.fsdecode(path))
         self.owner = f"{socket.gethostname()} {os.getpid()}"
         self.reclaim = reclaim
         self._checked: set[bytes] = set()  # digests of the rows found sound (_done_rows)
+        self._reader = read_only  # asked to read only (else read-only because it must be)
+        self._notice = notice
+        self._told: set[str] = set()  # the kinds of row notice was told of
         if make_parents and not read_only:
             self.path.parent.mkdir(parents=True, exist_ok=True)
-        if self.path.exists() and not self.path.is_file():
-            raise InputError(f"{self.name}: not a regular file")
-        if read_only and not self.path.exists():
-            raise InputError(f"{self.name}: no such survey database")
-        self.read_only = read_only or (self.path.exists() and not os.access(self.path, os.W_OK))
-        try:
-            if self.read_only:
-                db = sqlite3.connect(f"{self.path.resolve().as_uri()}?mode=ro", uri=True,
-                                     timeout=BUSY_TIMEOUT, isolation_level=None)
-            else:
-                db = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT, isolation_level=None)
-        except sqlite3.Error as exc:
-            raise InputError(f"{self.name}: cannot open the survey database: {exc}") from None
-        self._db = _Database(db, self.name)
+        self._db, self.read_only = open_database(os.fsdecode(path), self.name, read_only)
         try:
             self._db.execute("PRAGMA trusted_schema = OFF")  # no SQL of the file's own runs
             self._db.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT * 1000)}")
             missing = self._check_schema()
             if not self.read_only:
-                _use_wal(db)
+                self._db.use_wal()
                 with self._transaction():
                     self._db.execute(_SCHEMA)
                     self._db.execute(_RECORDS_SCHEMA)
@@ -333,8 +323,20 @@ class Store:
                                  "table has other columns")
             missing += [(table, name, kind) for name, kind in lacking]
         if not objects and self.read_only:
-            raise InputError(f"{self.name}: an empty survey database that cannot be written")
+            why = "" if self._reader else ", and it cannot be written"
+            raise InputError(f"{self.name}: no survey in it yet (an empty database{why})")
         return missing
+
+    def _tell_unsigned(self, count: int, what: str, fate: str) -> None:
+        """Tell ``notice``, once for each kind ``what`` (a noun and its plural), of ``count``
+        rows whose signature fails, and their ``fate``."""
+        if not count or self._notice is None or what in self._told:
+            return
+        self._told.add(what)
+        word, words = what.split("|")
+        self._notice(f"{self.name}: {counted(count, word, words)} not signed with this "
+                     f"user's key {'is' if count == 1 else 'are'} {fate} (signed with another "
+                     f"key, or edited); {signing.another_key()}")
 
     def _signature_of(self, table: str) -> str:
         """The signature column of ``table`` in a query (NULL where an older file lacks it)."""
@@ -350,7 +352,7 @@ class Store:
         self.close()
 
     def _transaction(self):
-        return _Transaction(self._db)
+        return Transaction(self._db)
 
     # -- the life of a row -------------------------------------------------------------------
 
@@ -359,7 +361,8 @@ class Store:
         on another host, has it; with ``reclaim`` this survey takes it over)."""
         if self.read_only:
             raise InputError(f"{self.name}: {code} (max {limit}) is not done, and the "
-                             "database cannot be written")
+                             "database cannot be written: survey into a --db FILE that can be "
+                             "written to compute it")
         with self._transaction():
             row = self._db.execute("SELECT status, owner FROM games WHERE code = ? AND max = ?",
                                    (code, limit)).fetchone()
@@ -400,7 +403,10 @@ class Store:
                 (time.time(), error, code, limit, self.owner))
 
     def release(self) -> None:
-        """Mark every row this survey claimed and did not finish 'stopped'."""
+        """Mark every row this survey claimed and did not finish 'stopped' (none: a store
+        that may not be written claims nothing)."""
+        if self.read_only:
+            return
         with self._transaction():
             self._db.execute("UPDATE games SET status = 'stopped', updated = ? "
                              "WHERE owner = ? AND status = 'running'", (time.time(), self.owner))
@@ -478,12 +484,13 @@ class Store:
     def _done_rows(self, codes: Iterable[str], where: str, arguments: tuple,
                    keep: int | None):
         wanted = set(codes)
+        lost = 0  # rows whose signature fails, not kept
         saltus = "saltus" if self.saltus_kept else "NULL"
-        keys = [(code, limit) for code, limit in _read(self.name, self._db.execute(
+        keys = [(code, limit) for code, limit in _read(self._db.execute(
             f"SELECT code, max FROM games WHERE {where} AND status = 'done'", arguments))
             if code in wanted]  # the values of the rows wanted alone are read (and checked)
         for code, limit in keys:
-            found = list(_read(self.name, self._db.execute(
+            found = list(_read(self._db.execute(
                 f"SELECT seconds, head, {saltus}, {self._signature_of('games')}, "
                 f"{', '.join(_RESULT)} FROM games "
                 "WHERE code = ? AND max = ? AND status = 'done'", (code, limit))))
@@ -501,13 +508,14 @@ class Store:
             if not (why or checked or _signed_row(code, limit, seconds, saltus_value, values,
                                                   head, signature)):
                 if not self._derived_again(code, limit, fields, seconds, head, values):
+                    lost += 1
                     continue  # not done: computed again by a survey, not shown
             elif not (why or checked):
                 why = _foreign(code, fields, head)
             if why:
                 raise InputError(f"{self.name}: the row of {code} (max {limit}) is damaged or "
-                                 f"was edited ({why}); delete it, or the file, to compute it "
-                                 "again")
+                                 f"was edited ({why}); delete that row of its games table to "
+                                 "compute it again")
             self._checked.add(digest)
             fields["proved"] = bool(fields["proved"])
             fields["saltus"] = fields["saltus"] or 0
@@ -515,6 +523,8 @@ class Store:
                 head = zlib.compress(zlib.decompressobj().decompress(head, 2 * keep)
                                      if keep else b"", 1)
             yield Summary(code=code, max=limit, seconds=seconds, packed=head, **fields)
+        self._tell_unsigned(lost, "survey row|survey rows", "left out (a survey that may write "
+                            "the file computes it again)" if self.read_only else "computed again")
 
     def _derived_again(self, code: str, limit: int, fields: dict, seconds, head: bytes,
                        values: list) -> bool:
@@ -592,7 +602,7 @@ class Store:
                                   "name = 'quotients'").fetchone()
         if not exists:  # an older file, read-only
             return []
-        rows = []
+        rows, lost = [], 0
         for row in self._db.execute(
                 "SELECT code, max_heap, heaps, quotient_order, p_size, solved_at, period, "
                 f"preperiod, checksum, states, error, seconds, {self._signature_of('quotients')} "
@@ -607,9 +617,12 @@ class Store:
             if why:
                 raise InputError(f"{self.name}: the quotient row of {code!s:.40} (heap "
                                  f"{max_heap!s:.20}) is damaged or was edited ({why}); delete "
-                                 "it, or the file, to compute it again")
+                                 "that row of its quotients table to compute it again")
             if _signed(_plain_row("quotient", fields), signature) != unsigned:
                 rows.append(fields)
+            elif not unsigned:
+                lost += 1
+        self._tell_unsigned(lost, "misère quotient row|misère quotient rows", "computed again")
         return rows
 
     # -- the records of long runs -----------------------------------------------------------
@@ -653,7 +666,7 @@ class Store:
                                   "name = 'records'").fetchone()
         if not exists:  # a file of schema 1, read-only
             return []
-        found = []
+        found, lost = [], 0
         for row in self._db.execute(
                 "SELECT game, n, largest, first, mask, rare, last_rare, checksum, frequencies, "
                 f"seconds, {self._signature_of('records')} FROM records {where}", arguments):
@@ -666,30 +679,24 @@ class Store:
                 found.append(Record.from_fields(fields))
             except ValueError as exc:
                 raise InputError(f"{self.name}: the record of {game!s:.40} at n = {n!s:.20} "
-                                 f"is damaged or was edited ({exc}); delete it, or the file"
-                                 ) from None
+                                 f"is damaged or was edited ({exc}); delete that row of its "
+                                 "records table to compute it again") from None
             if not (isinstance(blob, bytes) and _signed(_plain_row(
                     "record", (game, n, largest, first, mask, rare, last_rare, checksum,
                                seconds), blob), signature)):
                 found.pop()  # not this user's: as if absent (a run stores it again)
+                lost += 1
+        self._tell_unsigned(lost, "record of a long run|records of long runs",
+                            "left out (the run that reaches it again stores it anew)")
         return found
 
 
-def _damaged(name: str, exc: sqlite3.Error) -> InputError:
-    """A database SQLite could not read as it is (a damaged page, a file that is not one)."""
-    return InputError(f"{name}: not a usable survey database ({exc}): move it away, or "
-                      "delete it, to start a new one")
-
-
-def _read(name: str, rows):
-    """The rows of a query, a damaged file's error said as one InputError naming it; the
-    interrupt hook (``limits.set_interrupt``: a server's time cap) is called at each."""
-    try:
-        for row in rows:
-            interrupt()
-            yield row
-    except sqlite3.DatabaseError as exc:
-        raise _refused(name, exc) from None
+def _read(rows):
+    """The rows of a query (its errors said by ``database.Database``), the interrupt hook
+    (``limits.set_interrupt``: a server's time cap) called at each."""
+    for row in rows:
+        interrupt()
+        yield row
 
 
 def _row_digest(code: str, limit, seconds, fields: dict, head) -> bytes:
@@ -857,76 +864,3 @@ def _quotient_damage(max_heap: int, heaps, order, p_size, solved: tuple, checksu
     if error is None and at is None and heaps != max_heap:
         return "fewer heaps than asked without an error"
     return ""
-
-
-class _Database:
-    """The connection to a database file, each SQLite error said as one line naming the file
-    (a damaged file: InputError; locked past the busy timeout: ResourceError), whether it
-    comes with a statement or with a row read after it."""
-
-    def __init__(self, db: sqlite3.Connection, name: str) -> None:
-        self._db, self.name = db, name
-
-    def execute(self, sql: str, arguments=()):
-        try:
-            return _Rows(self._db.execute(sql, arguments), self.name)
-        except sqlite3.Error as exc:
-            raise _refused(self.name, exc) from None
-
-    def close(self) -> None:
-        self._db.close()
-
-
-class _Rows:
-    """A cursor whose reads say a damaged file as _Database does."""
-
-    def __init__(self, cursor: sqlite3.Cursor, name: str) -> None:
-        self._cursor, self.name = cursor, name
-
-    def __iter__(self):
-        try:
-            yield from self._cursor
-        except sqlite3.Error as exc:
-            raise _refused(self.name, exc) from None
-
-    def fetchone(self):
-        try:
-            return self._cursor.fetchone()
-        except sqlite3.Error as exc:
-            raise _refused(self.name, exc) from None
-
-    def fetchall(self) -> list:
-        return list(self)
-
-
-def _refused(name: str, exc: sqlite3.Error) -> Exception:
-    """One SQLite error as the error a front end says in one line: a write that failed (a
-    full disk, a file size limit: the file stays whole, SQLite rolls back) is a WriteError,
-    a lock held past the busy timeout a ResourceError, anything else a damaged file."""
-    code = getattr(exc, "sqlite_errorcode", None)  # Python 3.11 on; before: its message
-    if code is None:
-        text = str(exc)
-        code = (sqlite3.SQLITE_FULL if "disk is full" in text
-                else sqlite3.SQLITE_IOERR if "disk I/O error" in text else 0)
-    code &= 0xFF  # the primary result code
-    if code in (sqlite3.SQLITE_FULL, sqlite3.SQLITE_IOERR):
-        return WriteError(errno.ENOSPC if code == sqlite3.SQLITE_FULL else errno.EIO,
-                          f"{exc} (the rows finished before are kept: make room and run the "
-                          "same command again to go on)", name)
-    if isinstance(exc, sqlite3.OperationalError) and "locked" in str(exc):
-        return ResourceError(f"{name}: the survey database stayed locked by another survey "
-                             f"for {BUSY_TIMEOUT:g} s; try again")
-    return _damaged(name, exc)
-
-
-class _Transaction:
-    """``BEGIN IMMEDIATE`` ... ``COMMIT`` (``ROLLBACK`` on any exception)."""
-
-    def __init__(self, db: _Database) -> None:
-        self._db = db
-
-    def __enter__(self) -> None:
-        self._db.execute("BEGIN IMMEDIATE")
-
-    def __exit__(self, kind, value, traceback) -> None:
-        self._db.execute("COMMIT" if kind is None else "ROLLBACK")

@@ -43,6 +43,9 @@ truncated away when the run resumes).  Any other damage -- a bad magic, version,
 width, checksum or signature,
 a file that ends inside its header, a chunk that does not start where the
 previous one ended -- makes the file unusable: ``TableFileError`` (a ValueError).
+The header's checksum is checked before its fields are believed: a version or a
+width that no kayles writes, under a checksum that fails, is a damaged byte (the
+message names the field and what it holds), not a format of another kayles.
 A chunk's header has its own checksum, so a damaged count cannot pass for a
 chunk cut short: any one damaged byte of a file is refused.
 """
@@ -64,6 +67,7 @@ from ._files import (
     check_target,
     display,
     open_regular,
+    refused_here,
     remove_quietly,
     remove_stale,
     sync_folder,
@@ -99,6 +103,7 @@ _CRC = struct.Struct("<I")
 _CHUNK = struct.Struct("<4sQI")  # chunk magic, first index, count
 _CRCS = struct.Struct("<II")  # a chunk's CRC-32s: of the three fields above, of its values
 SIGNATURE = signing.SIZE  # bytes of a signature (after the header, after each chunk)
+DESCRIPTION_MOST = 1 << 20  # bytes of a game description: past it, a damaged length
 AFRESH = ("the same command with --save FILE --force in place of --resume FILE starts it "
           "afresh")
 
@@ -151,6 +156,18 @@ class SavedTable:
         self.signer = signer  # the signature's state over the bytes up to ``end``
 
 
+def _damaged_header(version: int, width: int) -> str:
+    """What a header whose checksum fails says: the fields that hold what no kayles writes
+    (a damaged byte, not another format: that one's checksum would hold)."""
+    fields = [f"its {field} holds {found:,}, where kayles writes {wrote}"
+              for field, found, wrote, known in (
+                  ("format version", version, f"{UNSIGNED_VERSION} or {FORMAT_VERSION}",
+                   (UNSIGNED_VERSION, FORMAT_VERSION)),
+                  ("value width", width, WIDTH, (WIDTH,)))
+              if found not in known]
+    return f"its header is damaged: {'; '.join([*fields, 'its checksum does not match'])}"
+
+
 def read_table(path: str) -> SavedTable:
     """Read and check a table file (see the module header for what is refused), its
     signature in the same pass.
@@ -164,26 +181,31 @@ def read_table(path: str) -> SavedTable:
     def bad(why: str) -> TableFileError:
         return TableFileError(f"{name}: not a usable kayles table file ({why})")
 
-    def unsigned(why: str) -> TableFileError:
+    def unsigned(why: str, key: str = "") -> TableFileError:
         return TableFileError(f"{name}: not a table kayles wrote for this user ({why}): none "
-                              f"of it is used; {AFRESH}")
+                              f"of it is used; {AFRESH}{f'; {key}' if key else ''}")
 
     if data[:8] != MAGIC[: len(data)]:
         raise bad("no kayles table header")
     if len(data) < _HEAD.size:
         raise bad("the file ends inside its header")
     _, version, width, size = _HEAD.unpack_from(data)
+    body = _HEAD.size + size
+    if len(data) < body + _CRC.size:
+        raise bad("the file ends inside its header" if size <= DESCRIPTION_MOST else
+                  f"its header is damaged: its game description's length holds {size:,}, "
+                  f"past the file's end")
+    if _CRC.unpack_from(data, body)[0] != zlib.crc32(data[:body]):
+        raise bad(_damaged_header(version, width))
+    # the header is as a kayles wrote it: another format is another kayles's
     if version == UNSIGNED_VERSION:
         raise unsigned("format 1, written by an older kayles, without a signature")
     if version != FORMAT_VERSION:
         raise bad(f"format version {version}; this program reads version {FORMAT_VERSION}")
     if width != WIDTH:
         raise bad(f"values of {width} bytes; this program reads {WIDTH}-byte values")
-    body = _HEAD.size + size
     if len(data) < body + _CRC.size + SIGNATURE:
         raise bad("the file ends inside its header")
-    if _CRC.unpack_from(data, body)[0] != zlib.crc32(data[:body]):
-        raise bad("the header's checksum does not match")
     try:
         description = data[_HEAD.size : body].decode("ascii")
     except UnicodeDecodeError:
@@ -193,7 +215,8 @@ def read_table(path: str) -> SavedTable:
     signer.update(data[:at])
     if not signer.matches(data[at : at + SIGNATURE]):
         raise unsigned("the signature of its header does not match: edited, copied from "
-                       "another user or machine, or signed with a key since deleted")
+                       "another user or machine, or signed with a key since deleted",
+                       signing.another_key())
     signer.update(data[at : at + SIGNATURE])
     values = array("H")
     at += SIGNATURE
@@ -281,7 +304,7 @@ class TableWriter:
         try:
             fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
         except OSError as exc:
-            raise OSError(exc.errno, exc.strerror, display(path)) from None
+            raise refused_here(exc, path) from None
         try:
             _lock(fd, path)
             _write_all(fd, header, path)

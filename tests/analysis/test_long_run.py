@@ -473,6 +473,14 @@ def test_a_stored_record_that_disagrees_stops_the_run(tmp_path):
     assert b"is damaged or was edited" in result.stderr
 
 
+def left_out(result: subprocess.CompletedProcess, db, records: str, verb: str) -> bool:
+    """Whether ``result`` said, in one stderr line, that ``records`` (not signed with this
+    user's key) ``verb`` left out."""
+    said = result.stderr.decode()
+    return said.count("\n") == 1 and said.startswith(
+        f"kayles run: {db}: {records} not signed with this user's key {verb} left out")
+
+
 def test_stored_records_are_derived_again_when_shown(tmp_path):
     """`run --show` derives the records of heaps up to 2**16 from the game's rules: .167's
     records copied under .161's name, or one edited consistently (a heap moved from value 0
@@ -489,7 +497,9 @@ def test_stored_records_are_derived_again_when_shown(tmp_path):
         connection.execute("INSERT INTO records SELECT '0.161', n, largest, first, mask, rare, "
                            "last_rare, checksum, frequencies, seconds, updated, signature "
                            "FROM records")
-    assert ok(kayles("run", ".161", "--show", "--db", str(db))) == ""
+    copied = kayles("run", ".161", "--show", "--db", str(db))
+    assert (copied.returncode, copied.stdout) == (0, b"")
+    assert left_out(copied, db, "13 records of long runs", "are")
     signed_again(db)
     result = kayles("run", ".161", "--show", "--db", str(db))
     assert_usage_error(result)
@@ -504,7 +514,9 @@ def test_stored_records_are_derived_again_when_shown(tmp_path):
         counts[1] += 1
         connection.execute("UPDATE records SET frequencies = ?, checksum = checksum + 1 "
                            "WHERE game = '0.167' AND n = 1024", (pack_counts(counts),))
-    assert b"2**10" not in ok(kayles("run", ".167", "--show", "--db", str(db))).encode()
+    edited = kayles("run", ".167", "--show", "--db", str(db))
+    assert edited.returncode == 0 and b"2**10" not in edited.stdout
+    assert left_out(edited, db, "1 record of a long run", "is")
     signed_again(db)
     result = kayles("run", ".167", "--show", "--db", str(db))
     assert_usage_error(result)

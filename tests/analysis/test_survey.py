@@ -29,7 +29,13 @@ from kayles.analysis.survey import codes_with_digits, equivalence_classes, summa
 from kayles.kernels.chooser import IMPLEMENTATION
 
 import oracle
-from conftest import ROOT, assert_usage_error, dashboard_port_taken, on_a_terminal
+from conftest import (
+    ROOT,
+    assert_io_failure,
+    assert_usage_error,
+    dashboard_port_taken,
+    on_a_terminal,
+)
 
 TIMEOUT = 120
 
@@ -287,8 +293,12 @@ def test_misere_rows_are_stored_proved_and_read_back(tmp_path):
             ("0.77", 20, 20, first[0]["misere"]["order"], 1 << 21)]
         written = dict(con.execute("SELECT code, updated FROM quotients"))
         con.execute("UPDATE quotients SET p_size = 1 WHERE code = '0.07'")
-    again = survey_json("0.77", "0.07", "--max", "3000", "--misere", "20", db=db)
-    assert again == first
+    again = survey("0.77", "0.07", "--max", "3000", "--misere", "20", "--json", db=db,
+                   check=False)
+    assert (again.returncode, json.loads(again.stdout)) == (0, first)
+    said = again.stderr.decode()  # one line: the edited row, computed again
+    assert said.count("\n") == 1 and f"{db}: 1 misère quotient row not signed with this " \
+        "user's key is computed again" in said, said
     with sqlite3.connect(db) as con:
         rewritten = dict(con.execute("SELECT code, updated FROM quotients"))
         assert con.execute("SELECT p_size FROM quotients WHERE code = '0.07'").fetchone() == (
@@ -349,7 +359,8 @@ def test_a_file_that_is_not_a_database_is_a_usage_error(tmp_path):
     junk = tmp_path / "junk.sqlite"
     junk.write_bytes(b"not a database at all, " * 100)
     assert_usage_error(survey("0.77", db=junk, check=False))
-    assert_usage_error(survey("0.77", db=tmp_path / "no" / "such" / "dir.sqlite", check=False))
+    missing = tmp_path / "no" / "such" / "dir.sqlite"  # the system's refusal: status 1
+    assert_io_failure(survey("0.77", db=missing, check=False), missing)
 
 
 def test_unreachable_dask_scheduler_is_one_line(tmp_path):

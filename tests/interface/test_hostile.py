@@ -61,6 +61,7 @@ class Hostile:
     stderr: str = "pipe"  # pipe | closed (then only the status and stdout are checked)
     twins: bool = False  # also run on the pure twin
     stdout_is: bytes | None = None  # the exact stdout of an answer, when known
+    env: tuple = ()  # (NAME, value) set for the child (formatted as argv is; None: unset)
 
 
 def refused(argv, says="", **kw) -> Hostile:
@@ -459,7 +460,7 @@ HOSTILE: dict[str, Hostile] = {
     "survey-huge-digits": refused(["survey", "--digits", BIG], "(100000 digits)"),
     "survey-unicode-max": refused(["survey", "0.77", "--max", "١٠"], "'١٠'"),
     "survey-not-a-database": refused(["survey", "0.77", "--max", "100", "--db", "{nim_crlf}"],
-                                     "not a usable survey database"),
+                                     "not a survey database: not an SQLite file"),
     "survey-database-with-a-view": refused(["survey", "0.77", "--max", "100", "--db",
                                             "{db_with_view}"], "that kayles does not make"),
     "survey-database-with-a-trigger": refused(["survey", "0.77", "--max", "100", "--db",
@@ -479,7 +480,7 @@ HOSTILE: dict[str, Hostile] = {
     "census-plot-not-a-picture": refused(["census", "--plot", "{dir}/c.txt"],
                                          "must end in .png, .svg or .pdf"),
     "census-not-a-database": refused(["census", "--digits", "1", "--to", "65536", "--db",
-                                      "{nim_crlf}"], "not a usable survey database"),
+                                      "{nim_crlf}"], "not a survey database: not an SQLite file"),
     # genus
     "genus-unicode": refused(["genus", "١٢"], "'١٢'"),
     "genus-huge-heap": refused(["genus", BIG], "(100000 digits) is beyond"),
@@ -556,6 +557,52 @@ HOSTILE: dict[str, Hostile] = {
     # to 2**12 it could write all twelve into the pipe and end first)
     "run-pipe-closed": pipe_closed(["run", ".167", "--to", "2**24", "--dir",
                                     "{dir}/run-closed"]),
+    # files that are no files of data, and variables that name them (issue 64)
+    "survey-db-kernel-file": refused(["survey", "0.77", "--max", "100", "--db",
+                                      "/proc/self/status"], "a file of the kernel's (under /proc)"),
+    "census-stored-db-kernel-file": refused(["census", "--stored", "--db", "/proc/version"],
+                                            "a file of the kernel's (under /proc)"),
+    "survey-db-device": refused(["survey", "0.77", "--max", "100", "--db", "/dev/null"],
+                                "/dev/null: a character device, not a regular file"),
+    "census-stored-db-device": refused(["census", "--stored", "--db", "/dev/zero"],
+                                       "/dev/zero: a character device, not a regular file"),
+    "survey-db-directory": refused(["survey", "0.77", "--max", "100", "--db", "{dir}"],
+                                   "is a directory"),
+    "survey-db-in-a-kernel-folder": io_failure(["survey", "0.77", "--max", "100", "--db",
+                                                "/proc/self/s.sqlite"],
+                                               "/proc/self/s.sqlite: in a folder of the kernel's"),
+    "run-show-db-kernel-file": refused(["run", ".167", "--show", "--db", "/proc/version"],
+                                       "a file of the kernel's (under /proc)"),
+    "run-dir-kernel-folder": io_failure(["run", ".167", "--to", "100", "--dir", "/proc/self",
+                                         "--db", "{dir}/run-proc.sqlite"],
+                                        "in a folder of the kernel's (under /proc)"),
+    "run-dir-device": refused(["run", ".167", "--to", "100", "--dir", "/dev/null"],
+                              "/dev/null: a character device, not a folder"),
+    "grundy-save-kernel-file": refused(["grundy", "5", "--save", "/proc/self/status",
+                                        "--force"], "a file of the kernel's (under /proc)"),
+    "grundy-save-in-a-kernel-folder": io_failure(["grundy", "5", "--save", "/proc/self/t.table"],
+                                                 "in a folder of the kernel's (under /proc)"),
+    "grundy-resume-kernel-file": refused(["grundy", "5", "--resume", "/proc/version"],
+                                         "a file of the kernel's (under /proc)"),
+    "nim-kernel-file": refused(["nim", "/proc/version"], "a file of the kernel's (under /proc)"),
+    "dag-kernel-file": refused(["dag", "/proc/version"], "a file of the kernel's (under /proc)"),
+    "treblecross-kernel-file": refused(["treblecross", "/proc/self/status"],
+                                       "a file of the kernel's (under /proc)"),
+    "serve-db-kernel-file": refused(["serve", "--db", "/proc/version"],
+                                    "a file of the kernel's (under /proc)"),
+    "grundy-save-data-home-a-file": refused(
+        ["grundy", "5", "--save", "{dir}/key.table"], "nim_crlf': a file, not a folder (kayles "
+        "keeps its signing key in $XDG_DATA_HOME", env=(("XDG_DATA_HOME", "{nim_crlf}"),)),
+    "run-data-home-kernel-file": refused(
+        ["run", ".167", "--to", "100", "--dir", "{dir}/run-key", "--db", "{dir}/run-key.sqlite"],
+        "XDG_DATA_HOME is '/proc/version': a file of the kernel's (under /proc), not a folder",
+        env=(("XDG_DATA_HOME", "/proc/version"),)),
+    "survey-cache-home-a-device": refused(
+        ["survey", "0.77", "--max", "100"], "XDG_CACHE_HOME is '/dev/null': a character "
+        "device, not a folder", env=(("XDG_CACHE_HOME", "/dev/null"),)),
+    "census-stored-home-a-file": refused(
+        ["census", "--stored"], "nim_crlf': a file, not a folder (the survey database is "
+        "$HOME/.cache", env=(("XDG_CACHE_HOME", None), ("HOME", "{nim_crlf}"))),
     # Kayles-xox
     "xox-bad-number": xox(refused(["grundy", "1e3"], "'1e3'")),
     "xox-unicode-digits": xox(refused(["grundy", "١٢"], "'١٢'")),
@@ -588,8 +635,13 @@ def _child_setup(close: tuple[int, ...]):
     return setup
 
 
-def _env(pure: bool) -> dict[str, str]:
+def _env(pure: bool, row: Hostile, paths: dict[str, str]) -> dict[str, str]:
     env = dict(os.environ)
+    for name, value in row.env:
+        if value is None:
+            env.pop(name, None)
+        else:
+            env[name] = value.format(**paths)
     env.pop("KAYLES_PURE", None)
     env.pop("KAYLES_REQUIRE_NATIVE", None)
     if pure:
@@ -622,7 +674,8 @@ def _run_row(row: Hostile, paths: dict[str, str], pure: bool):
         result = subprocess.run(
             _argv(row, paths), stdin=devnull, stderr=subprocess.PIPE,
             stdout=full if row.stdout == "full" else subprocess.PIPE,
-            preexec_fn=_child_setup(close), env=_env(pure), cwd=ROOT, timeout=DEADLINE,
+            preexec_fn=_child_setup(close), env=_env(pure, row, paths), cwd=ROOT,
+            timeout=DEADLINE,
         )
     return result.returncode, result.stdout or b"", result.stderr
 
@@ -630,7 +683,7 @@ def _run_row(row: Hostile, paths: dict[str, str], pure: bool):
 def _read_then_close(row: Hostile, paths: dict[str, str], pure: bool, close: tuple):
     with subprocess.Popen(_argv(row, paths), stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                           stderr=subprocess.PIPE, preexec_fn=_child_setup(close),
-                          env=_env(pure), cwd=ROOT) as proc:
+                          env=_env(pure, row, paths), cwd=ROOT) as proc:
         try:
             proc.stdout.read(20)
             proc.stdout.close()

@@ -179,6 +179,7 @@ def test_a_table_not_signed_with_this_key_is_not_resumed(tmp_path, how):
     said = result.stderr.decode()
     assert "not a table kayles wrote for this user" in said and "starts it afresh" in said
     assert ("format 1, written by an older kayles" in said) == (how == "older")
+    assert ("copying the kayles/secret file of its data home over" in said) == (how != "older")
 
 
 # -- survey rows -----------------------------------------------------------------------------
@@ -186,6 +187,45 @@ def test_a_table_not_signed_with_this_key_is_not_resumed(tmp_path, how):
 
 def survey(db, *codes, env: dict | None = None) -> str:
     return ok(run_kayles("survey", *codes, "--max", 1000, "--jobs", 1, "--db", db, env=env))
+
+
+def recomputed(db, rows: int) -> str:
+    """The notice of a survey that computes again ``rows`` rows not signed with this user's
+    key (conftest's)."""
+    key = f"{os.environ['XDG_DATA_HOME']}/kayles/secret"
+    return (f"kayles survey: {db}: {rows} survey row{'s' if rows > 1 else ''} not signed with "
+            f"this user's key {'are' if rows > 1 else 'is'} computed again (signed with "
+            f"another key, or edited); what another home or machine signed is kept by "
+            f"copying the kayles/secret file of its data home over {key}\n")
+
+
+def test_a_new_home_says_which_rows_it_computes_again_and_how_to_keep_them(tmp_path):
+    """A survey database taken to a new home (a new key): the rows that cost their full
+    computation (not proved) are computed again, and one stderr line says so, and that
+    copying the old home's kayles/secret keeps them -- which it does: with the old key
+    copied over the new one, nothing is computed again and nothing is said."""
+    import shutil
+    import sqlite3
+
+    old, new = tmp_path / "old", tmp_path / "new"
+    db, kept = tmp_path / "s.sqlite", tmp_path / "kept.sqlite"
+    codes = ("0.77", "0.6")  # 0.6 is not proved within 1,000 values
+    fresh = survey(db, *codes, env={"XDG_DATA_HOME": str(old)})
+    shutil.copyfile(db, kept)
+    moved = run_kayles("survey", *codes, "--max", 1000, "--jobs", 1, "--db", db,
+                       env={"XDG_DATA_HOME": str(new)})
+    key = new / "kayles" / "secret"
+    assert (moved.returncode, moved.stdout.decode()) == (0, fresh)
+    said = moved.stderr.decode()
+    assert said.count("\n") == 1 and said.endswith(f"over {key}\n"), said
+    assert f"{db}: 1 survey row not signed with this user's key is computed again" in said
+    assert f"this home had no signing key until now ({key} was made)" in said  # to sign 0.77's anew
+    with sqlite3.connect(kept) as connection:
+        before = dict(connection.execute("SELECT code, updated FROM games"))
+    shutil.copyfile(old / "kayles" / "secret", key)
+    assert survey(kept, *codes, env={"XDG_DATA_HOME": str(new)}) == fresh  # nothing said
+    with sqlite3.connect(kept) as connection:
+        assert dict(connection.execute("SELECT code, updated FROM games")) == before
 
 
 def forge(db, code: str, head: list[int], **fields) -> None:
@@ -239,8 +279,8 @@ def test_a_forged_survey_row_is_never_shown(tmp_path, forgery):
     """Issue 53, item 1: 0.77's row rewritten as "proved, preperiod 0, period 1", its head
     zlib([0]) and its Fletcher-32 made again; or G(80) of 0.137 (past the 64 values a read
     derives again) edited the same way.  The web page (read only) leaves the row out;
-    `kayles survey` derives it again and prints the true row; the file then holds it,
-    signed."""
+    `kayles survey` derives it again and prints the true row (saying, in one line, that it
+    computes a row not signed with this user's key again); the file then holds it, signed."""
     db = tmp_path / "s.sqlite"
     true = survey(db, "0.77", "0.137")
     shown = served(db)
@@ -256,7 +296,9 @@ def test_a_forged_survey_row_is_never_shown(tmp_path, forgery):
     rows = served(db)["rows"]
     assert [row["code"] for row in rows] == [c for c in ("0.137", "0.77") if c != code]
     assert all(row in shown["rows"] for row in rows)
-    assert survey(db, "0.77", "0.137") == true  # the forged row is computed again
+    again = run_kayles("survey", "0.77", "0.137", "--max", 1000, "--jobs", 1, "--db", db)
+    assert (again.returncode, again.stdout.decode()) == (0, true)  # computed again,
+    assert again.stderr.decode() == recomputed(db, 1)                # and said to be
     assert served(db) == shown
     assert " yes       0       1 " not in true
 
@@ -278,7 +320,9 @@ def test_an_older_or_another_users_database_is_derived_again(tmp_path):
             if how == "older":
                 connection.execute("UPDATE games SET signature = NULL")
             before = dict(connection.execute("SELECT code, updated FROM games"))
-        assert survey(db, *codes) == fresh
+        again = run_kayles("survey", *codes, "--max", 1000, "--jobs", 1, "--db", db)
+        assert (again.returncode, again.stdout.decode()) == (0, fresh)
+        assert again.stderr.decode() == recomputed(db, 1)  # 0.6's row: said, once
         with sqlite3.connect(db) as connection:
             after = dict(connection.execute("SELECT code, updated FROM games"))
             signatures = [row[0] for row in connection.execute("SELECT signature FROM games")]
@@ -352,6 +396,9 @@ def test_a_checkpoint_not_signed_with_this_key_is_refused(tmp_path, how):
     assert "not a checkpoint kayles can use" in said and "start the run again" in said, said
     assert ("older kayles" in said) == (how == "older")
     assert ("signature does not match" in said) == (how != "older")
+    key = f"{os.environ['XDG_DATA_HOME']}/kayles/secret"  # where its header's check fails:
+    assert (f"copying the kayles/secret file of its data home over {key}" in said) == (
+        how in ("another key", "header edited"))  # what a key carried from another home keeps
     assert path.read_bytes() == data
 
 

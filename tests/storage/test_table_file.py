@@ -93,6 +93,42 @@ def test_any_damaged_byte_is_refused(tmp_path, kernel):
                 read_table(path)
 
 
+@pytest.mark.parametrize(("at", "field", "where"), [(8, "format version", "1 or 2"),
+                                                   (10, "value width", "2")])
+def test_a_damaged_header_field_is_said_as_damage_not_as_a_format(tmp_path, kernel, at, field,
+                                                                 where):
+    """One header byte changed (the issue's: the width's low byte made 90): the header's
+    checksum fails, so the file is damaged; the message names the field and what it holds,
+    and never says a format of 90-byte values exists."""
+    path, data = saved_file(tmp_path, kernel)
+    damaged = bytearray(data)
+    damaged[at] = 90  # the field's low byte (little-endian): it holds 90
+    path.write_bytes(bytes(damaged))
+    with pytest.raises(TableFileError) as refused:
+        read_table(path)
+    said = str(refused.value)
+    assert said == (f"{path}: not a usable kayles table file (its header is damaged: its "
+                    f"{field} holds 90, where kayles writes {where}; its checksum does not "
+                    "match)")
+
+
+def test_another_format_under_a_sound_checksum_is_said_as_one(tmp_path, kernel):
+    """A header whose checksum holds, of a format or width this kayles does not read (a
+    later kayles's): said as that format, not as damage."""
+    import zlib
+
+    path, data = saved_file(tmp_path, kernel)
+    body = header_size(data) - 4 - SIGNATURE
+    for at, said in ((8, "format version 3; this program reads version 2"),
+                     (10, "values of 4 bytes; this program reads 2-byte values")):
+        other = bytearray(data)
+        other[at] = 3 if at == 8 else 4
+        other[body:body + 4] = zlib.crc32(bytes(other[:body])).to_bytes(4, "little")
+        path.write_bytes(bytes(other))
+        with pytest.raises(TableFileError, match=said):
+            read_table(path)
+
+
 def test_other_files_are_refused(tmp_path):
     path = tmp_path / "other"
     for content in (b"", b"[0, 1, 0, 2]\n", b"KAYLESTB\x02\x00\x02\x00" + bytes(8)):

@@ -32,6 +32,7 @@ __all__ = [
     "heap_move_json",
     "add_old_name",
     "natural",
+    "noticer",
     "open_sequence",
     "size",
     "threads_of",
@@ -64,6 +65,21 @@ def file_name(text: str) -> str:
     if not text:
         raise argparse.ArgumentTypeError("an empty file name")
     return text
+
+
+def noticer(prog: str) -> Callable[[str], None]:
+    """What a command gives a layer to say a notice through: one stderr line, 'PROG: LINE'
+    (nothing when stderr is closed or failing)."""
+    import sys
+
+    def notice(line: str) -> None:
+        try:
+            sys.stderr.write(f"{prog}: {line}\n")
+            sys.stderr.flush()
+        except (AttributeError, OSError):  # AttributeError: fd 2 closed, sys.stderr is None
+            pass
+
+    return notice
 
 
 def size(what: str) -> Callable[[str], int]:

@@ -24,6 +24,7 @@ from ._shared import (
     dump_json,
     file_name,
     natural,
+    noticer,
     threads_of,
 )
 
@@ -90,7 +91,7 @@ def command_run(args, out) -> int:
     if not args.show and args.dir is None:
         raise InputError("give --dir DIR (the run's folder), or --show")
     with Store(args.db if args.db is not None else default_path(),
-               make_parents=args.db is None) as store:
+               make_parents=args.db is None, notice=noticer("kayles run")) as store:
         if args.show:
             from ...analysis.long_run import stored_records_differ
 
@@ -150,10 +151,11 @@ def _check_folder(folder: str) -> None:
     """ValueError when ``folder`` is there and is no folder."""
     import os
 
-    from ...storage._files import display
+    from ...storage._files import display, kind
 
     if os.path.lexists(folder) and not os.path.isdir(folder):
-        raise InputError(f"{display(folder)}: not a folder")
+        info = os.stat(folder) if os.path.exists(folder) else os.lstat(folder)
+        raise InputError(f"{display(folder)}: {kind(info)}, not a folder")
 
 
 def _print(out, args, records) -> None:

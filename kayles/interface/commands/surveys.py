@@ -17,7 +17,15 @@ import sys
 from ..._numbers import brief, count
 from ...engine.sequence import PROOF_LIMIT
 from ...errors import InputError, Terminated, counted, shown
-from ._shared import RESUMES, add_json_option, add_old_name, dump_json, file_name, natural
+from ._shared import (
+    RESUMES,
+    add_json_option,
+    add_old_name,
+    dump_json,
+    file_name,
+    natural,
+    noticer,
+)
 
 __all__ = ["register"]
 
@@ -260,7 +268,8 @@ def command_survey(args, out) -> int:
     path = args.db if args.db is not None else default_path()
     previous = signal.signal(signal.SIGTERM, _terminated)
     try:
-        with Store(path, make_parents=args.db is None, reclaim=args.reclaim) as store:
+        with Store(path, make_parents=args.db is None, reclaim=args.reclaim,
+                   notice=noticer("kayles survey")) as store:
             jobs = _jobs(args, len(codes))
             with open_executor(jobs, args.dask) as (pool, window):
                 with bar(len(codes), "survey", "games") as shown:
@@ -352,7 +361,8 @@ def command_census(args, out) -> int:
     previous = signal.signal(signal.SIGTERM, _terminated)
     try:
         with Store(path, make_parents=args.db is None and not args.stored,
-                   reclaim=args.reclaim, read_only=args.stored) as store:
+                   reclaim=args.reclaim, read_only=args.stored,
+                   notice=noticer("kayles census")) as store:
             with open_executor(1 if args.stored else _jobs(args, len(codes)),
                                args.dask) as (pool, window):
                 found = census.run(laid, codes, store, pool, window, compute=not args.stored,
@@ -409,7 +419,8 @@ def _misere_census(args, codes: list[str], out) -> int:
     path = args.db if args.db is not None else default_path()
     previous = signal.signal(signal.SIGTERM, _terminated)
     try:
-        with Store(path, make_parents=args.db is None, reclaim=args.reclaim) as store:
+        with Store(path, make_parents=args.db is None, reclaim=args.reclaim,
+                   notice=noticer("kayles census")) as store:
             with open_executor(_jobs(args, len(codes)), args.dask) as (pool, window):
                 found = _quotients(args, codes, pool, window, store)
     except KeyboardInterrupt:

@@ -51,7 +51,7 @@ from ...analysis.row import runs
 from ...engine.codes import get_game
 from ...engine.rules import ALIASES, GAMES, Game, encode, parse_octal
 from ...engine.sequence import Sequence
-from ...errors import InputError, ResourceError, shown
+from ...errors import InputError, ResourceError, path_text, shown
 from ...kernels.limits import set_interrupt
 from ...storage.proof_cache import load as cached_proof
 
@@ -447,6 +447,8 @@ class Service:
                 codes = store.done_codes(limit)
                 shown_codes = codes[:SURVEY_ROWS]
                 found = store.summaries(shown_codes, limit)
+        except OSError as exc:  # refused by the system (kayles.storage.database): one 400
+            raise InputError(f"{path_text(str(exc.filename))}: {exc.strerror or exc}") from None
         finally:
             _request.pace = None
         _, rows = published([found[code] for code in shown_codes if code in found])
