@@ -47,6 +47,9 @@ atexit.register(shutil.rmtree, os.environ["XDG_CACHE_HOME"], True)
 # never the user's ~/.local/share/kayles/secret.
 os.environ["XDG_DATA_HOME"] = tempfile.mkdtemp(prefix="kayles-test-data-")
 atexit.register(shutil.rmtree, os.environ["XDG_DATA_HOME"], True)
+# A log's progress lines come with slowness (10 s of work on a loaded machine): none in any
+# test's stderr unless the test asks for them (KAYLES_PROGRESS_SECONDS of its own).
+os.environ["KAYLES_PROGRESS_SECONDS"] = "86400"
 
 
 def load_kernel(name: str, concern: str = "core"):
