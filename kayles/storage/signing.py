@@ -175,9 +175,14 @@ def _read_quietly(path: str) -> bytes | None:
         return None
 
 
-def _refused(path: str, why: str) -> SetupError:
-    return SetupError(f"{path_text(path)}: {why}; kayles's signing key is refused (delete it "
-                      "to make a new one: what it signed is then derived again)")
+NEW_KEY = ("move it away to have a new one made (what the old key signed is then derived "
+           "again, or put the old file back to keep it)")
+
+
+def _refused(path: str, why: str, fix: str = NEW_KEY) -> SetupError:
+    """The key at ``path`` refused, and how to mend it: never by deleting what could be read
+    (the work it signed would be lost for good)."""
+    return SetupError(f"{path_text(path)}: {why}; kayles's signing key is refused: {fix}")
 
 
 def _blocked(path: str) -> SetupError | None:
@@ -212,10 +217,12 @@ def _read(path: str) -> bytes | None:
         if info.st_mode & 0o170000 != REGULAR:
             raise _refused(path, "not a regular file")
         if hasattr(_system, "geteuid") and info.st_uid != _system.geteuid():
-            raise _refused(path, "another user's file")
+            raise _refused(path, "another user's file", "if it is your key, copy it into a "
+                           "file of your own with mode 600; else " + NEW_KEY)
         if info.st_mode & 0o077:
             raise _refused(path, f"others may read or write it (mode {info.st_mode & 0o777:o}, "
-                           "not 600)")
+                           "not 600)", "where nobody else can have changed it, chmod 600 it; "
+                           "else " + NEW_KEY)
         data = _system.read(fd, KEY_BYTES + 1)
     finally:
         _system.close(fd)

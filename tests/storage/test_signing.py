@@ -81,14 +81,17 @@ def test_a_key_not_to_trust_is_refused_not_replaced(data_home):
     secret = path.read_bytes()
     signing._keys.clear()  # read anew, as another process would
     path.chmod(0o644)
-    with pytest.raises(SetupError, match="others may read or write it"):
+    with pytest.raises(SetupError, match="others may read or write it") as refused:
         signing.key()
+    assert "chmod 600" in str(refused.value)  # the mend for a key that is still good
     path.chmod(0o600)
     path.write_bytes(secret[:16])
     signing._keys.clear()
-    with pytest.raises(SetupError, match="16 bytes, not 32"):
+    with pytest.raises(SetupError, match="16 bytes, not 32") as refused:
         signing.key()
     assert path.read_bytes() == secret[:16]
+    # a key that could be read is never to be deleted: what it signed would be lost
+    assert "delete" not in str(refused.value) and "move it away" in str(refused.value)
 
 
 def test_no_folder_for_the_key_is_one_line(monkeypatch):
