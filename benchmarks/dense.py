@@ -38,7 +38,7 @@ from kayles.kernels import _core  # noqa: E402
 CHILD = r"""
 import json, sys, time
 sys.path.insert(0, sys.argv[1])
-from kayles.engine import _core
+from kayles.kernels import _core
 from kayles.engine.checksum import fletcher32
 from kayles.engine.codes import get_game
 from kayles.engine.sequence import Sequence

@@ -72,7 +72,7 @@ from kayles.engine.sequence import Sequence
 what, game, count, vector = sys.argv[2], sys.argv[3], int(sys.argv[4]), sys.argv[5]
 sequence = Sequence(get_game(game))
 if vector != "-":   # the instructions asked for (else the fastest here)
-    from kayles.engine import _core
+    from kayles.kernels import _core
     sequence = Sequence(get_game(game), kernel=_core)
     sequence._scratch = _core.Scratch(vector=vector)
 wall, cpu = time.perf_counter(), time.process_time()
@@ -95,7 +95,7 @@ print(json.dumps(result))
 SAMPLE_CHILD = r"""
 import json, resource, sys, time
 sys.path.insert(0, sys.argv[1])
-from kayles.engine import _core
+from kayles.kernels import _core
 from kayles.engine.checksum import fletcher32
 from kayles.engine.codes import get_game  # noqa: E402
 from kayles.engine.sequence import Sequence
@@ -259,7 +259,7 @@ def compare_vectors(size: int) -> None:
 README_CHILD = r"""
 import json, sys, time
 sys.path.insert(0, sys.argv[1])
-from kayles.engine import _core
+from kayles.kernels import _core
 from kayles.engine.checksum import fletcher32
 from kayles.engine.codes import get_game
 from kayles.engine.sequence import Sequence

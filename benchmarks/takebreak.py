@@ -121,7 +121,7 @@ print(json.dumps({"cpu": time.process_time() - start, "sum": sum(values)}))
 
 
 def octal_before_after(before: Path, seed: int, repeats: int) -> None:
-    from kayles.engine import _core
+    from kayles.kernels import _core
 
     here = Path(__file__).resolve().parent.parent
     codes = (".04", ".161", "grundy",
@@ -184,7 +184,7 @@ def child(root: Path, code: str, count: int, vector: str) -> dict:
 
 def takebreak_before_after(before: Path, seed: int, heaps: int, count: int,
                            per_vector: bool) -> None:
-    from kayles.engine import _takebreak
+    from kayles.kernels import _takebreak
 
     here = Path(__file__).resolve().parent.parent
     codes = random.Random(seed).sample(open_codes(2), count)

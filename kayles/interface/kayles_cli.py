@@ -34,6 +34,13 @@ class _Parser(argparse.ArgumentParser):
             pass
         sys.exit(2)
 
+    def format_help(self) -> str:
+        """The help; an epilog may be a function, called only now (so building the parser
+        imports nothing it names)."""
+        if callable(self.epilog):
+            self.epilog = self.epilog()
+        return super().format_help()
+
     def _print_message(self, message: str, file=None) -> None:
         """--help and --version: through ``Output``, so a full disk is reported
         (argparse itself would swallow the write error and exit 0)."""

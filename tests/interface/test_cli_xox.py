@@ -59,8 +59,8 @@ def env_with(pure: bool | None = None) -> dict[str, str]:
 
 
 def compiled_core_built() -> bool:
-    engine = ROOT / "kayles" / "engine"
-    return any(engine.glob("_core*.so")) or any(engine.glob("_core*.pyd"))
+    kernels = ROOT / "kayles" / "kernels"
+    return any(kernels.glob("_core*.so")) or any(kernels.glob("_core*.pyd"))
 
 
 @pytest.fixture

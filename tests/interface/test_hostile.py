@@ -646,7 +646,7 @@ def _env(pure: bool, row: Hostile, paths: dict[str, str]) -> dict[str, str]:
     env.pop("KAYLES_REQUIRE_NATIVE", None)
     if pure:
         env["KAYLES_PURE"] = "1"
-    elif any((ROOT / "kayles" / "engine").glob("_core*.so")):
+    elif any((ROOT / "kayles" / "kernels").glob("_core*.so")):
         env["KAYLES_REQUIRE_NATIVE"] = "1"  # compiled rows never fall back silently
     return env
 

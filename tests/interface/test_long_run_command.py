@@ -16,6 +16,8 @@ import time
 
 import pytest
 
+from kayles.storage.table_file import read_table
+
 import oracle
 from conftest import ROOT, assert_io_failure, assert_usage_error, listing, ok, run_kayles
 
@@ -77,8 +79,12 @@ def test_save_then_resume_equals_an_uninterrupted_run(tmp_path, uninterrupted):
 def test_an_interrupted_run_resumes(tmp_path, uninterrupted, how):
     path = tmp_path / "grundy.table"
     stopped = start_then_stop(path, how)
-    if how != signal.SIGKILL:  # Ctrl-C, SIGTERM: the call in progress saved, quiet, 130 / 143
-        assert (stopped.returncode, stopped.stdout, stopped.stderr) == (128 + how, b"", b"")
+    if how != signal.SIGKILL:  # Ctrl-C, SIGTERM: the call in progress saved, 130 / 143
+        kept = len(read_table(str(path)).values)
+        said = (b"" if how == signal.SIGTERM else  # Ctrl-C says where the work is kept
+                f"kayles grundy: stopped after {kept:,} values, saved in {path}; --resume "
+                f"{path} goes on\n".encode())
+        assert (stopped.returncode, stopped.stdout, stopped.stderr) == (128 + how, b"", said)
     else:
         assert stopped.returncode == -signal.SIGKILL
     resumed = ["grundy", str(RESUMED), "--game", "grundy", "--resume", str(path)]

@@ -18,7 +18,7 @@ from conftest import ROOT
 
 MEASURE = r"""
 import json, sys
-from kayles.engine import _takebreak
+from kayles.kernels import _takebreak
 from kayles.engine.codes import get_game
 from kayles.engine.rules import encode_takebreak
 

@@ -33,16 +33,21 @@ winning move's coins print as row,column.
 --json prints {{"value": V, "move": [positions] or null}} (2-D: [[row, column], ...])."""
 
 
-def register(sub) -> None:
+def _epilog() -> str:
+    """The help's last part, with the named games (made when help is shown: building the
+    parser loads no game)."""
     from ...analysis.games.turning import NAMED, PRODUCTS
 
+    return TURNING_FORMAT.format(names=", ".join(NAMED), products=", ".join(PRODUCTS))
+
+
+def register(sub) -> None:
     p = sub.add_parser("turning", help="coin-turning games (Mock Turtles, Ruler, Turnips, "
                        "Turning Corners, ...): value and winning move",
                        description="The value of a strip of coins (or a 2-D board) of a "
                        "coin-turning game, by its heap representation (and the tartan "
                        "theorem in 2-D), and a winning move.",
-                       epilog=TURNING_FORMAT.format(names=", ".join(NAMED),
-                                                    products=", ".join(PRODUCTS)),
+                       epilog=_epilog,
                        formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("code", metavar="CODE", help="a turning code, a name, or CODE1xCODE2")
     p.add_argument("position", metavar="STRIP", nargs="?",

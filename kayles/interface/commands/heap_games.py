@@ -10,7 +10,6 @@ from ...errors import InputError, Terminated, counted
 from ...kernels.limits import SAVE_CHUNK as CHUNK
 from ...kernels.limits import SAVE_CHUNK_SECONDS as SECONDS
 from ...kernels.limits import too_long
-from ...storage._files import display
 from ._shared import (
     add_game_option,
     add_json_option,
@@ -210,6 +209,8 @@ def _stopped_says_so(sequence, saving: _Saving | None, args):
         done = f"stopped after {len(sequence):,} values"
         if saving is None:
             raise KeyboardInterrupt(f"{done}; --save FILE keeps the work") from None
+        from ...storage._files import display
+
         path = display(args.save if args.save is not None else args.resume)
         raise KeyboardInterrupt(f"{done}, saved in {path}; --resume {path} goes on") from None
 
