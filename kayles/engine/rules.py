@@ -37,7 +37,7 @@ from __future__ import annotations
 
 from ..errors import InputError, shown
 from ..kernels.constants import MARK_CODES, MAX_KEPT, MAX_KINDS, MAX_SPAN
-from ..kernels.pure._common import allowed, multisets
+from ..kernels.parts import allowed, multisets
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

@@ -31,7 +31,8 @@ from ...errors import ResourceError
 from .. import checks as args
 from ..constants import WORDS_PER_POSITION, WORDS_SLACK
 from ..limits import interrupt
-from ._common import allowed, check_kinds, mex
+from ..parts import allowed
+from ._common import check_kinds, mex
 
 # words of work (keys written or looked up) between looks at the interrupt hook: the
 # compiled twin's rule, with 2**16 words where it has 2**22 (Python is some 64 times slower)

@@ -35,7 +35,7 @@ from .. import constants
 from ..checks import for_takebreak
 from ..constants import ALL_DIFFERENT, ALL_SAME, NO_MARK, NOT_ALL_SAME, VALUE_LIMIT
 from ..limits import interrupt
-from ._common import multisets
+from ..parts import multisets
 from ._core import VECTORS
 
 __all__ = ["CONSTANTS", "VECTORS", "Scratch", "extend"]
