@@ -19,12 +19,16 @@ __all__ = [
     "GAMES",
     "IMPLEMENTATION",
     "Game",
+    "ImpartialGame",
     "MoveKind",
     "Option",
     "Period",
     "Sequence",
+    "Solution",
+    "Solver",
     "get_game",
     "parse_octal",
+    "solve",
     "xox",
 ]
 
@@ -38,6 +42,10 @@ _HOMES = {  # name -> the module that holds it (a module's own name: that module
     "parse_octal": "engine.rules",
     "Period": "engine.sequence",
     "Sequence": "engine.sequence",
+    "ImpartialGame": "engine.search",
+    "Solution": "analysis.solver",
+    "Solver": "analysis.solver",
+    "solve": "analysis.solver",
 }
 # The documented modules by their short names (kayles.row after import kayles; also
 # 'from kayles.row import ...', through _ShortNames): the house keeps them in its layers.
@@ -48,14 +56,17 @@ _MODULES = {
     "heaps": "analysis.heaps", "xox": "analysis.xox", "misere": "analysis.misere",
     "quotient": "analysis.quotient", "survey": "analysis.survey", "plot": "analysis.plot",
     "play": "analysis.play", "games": "analysis.games", "web": "interface.web",
+    "search": "engine.search", "solver": "analysis.solver",
 }
 _HOMES.update(_MODULES)
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from .analysis import xox
+    from .analysis.solver import Solution, Solver, solve
     from .engine.codes import get_game
     from .engine.rules import GAMES, Game, MoveKind, Option, parse_octal
+    from .engine.search import ImpartialGame
     from .engine.sequence import Period, Sequence
     from .kernels.chooser import IMPLEMENTATION
 del TYPE_CHECKING  # not a name of the package's

@@ -20,7 +20,7 @@ from ._frontend import Output, exit_status, version_line
 __all__ = ["COMMAND_FAMILIES", "build_parser", "main"]
 
 COMMAND_FAMILIES = ("heap_games", "classic_games", "misere_games", "surveys", "long_runs",
-                    "pictures", "matches", "serve", "glossary_command")
+                    "pictures", "matches", "solve", "serve", "glossary_command")
 
 
 class _Parser(argparse.ArgumentParser):
