@@ -37,15 +37,21 @@ How the search works.
 * Every few milliseconds of work the search calls ``kayles.kernels.limits.interrupt`` and
   its ``progress`` callback: the stride between two looks (in positions expanded)
   adapts to the time the game's own methods take.
+* Python's cyclic garbage collector is paused while a search runs (as ``LoopyGame``
+  does): it would scan the table's millions of keys again and again (a quarter of the
+  time).  What the search makes holds no reference cycle; cyclic garbage the game's own
+  code makes is collected once the search ends.
 """
 
 from __future__ import annotations
 
+import gc
 import os
 from sys import getsizeof
 from time import monotonic
 
 from ..errors import GameError, InputError, ResourceError, shown
+from ..kernels import limits
 from ..kernels.limits import interrupt
 from .transposition import Table, deep_size
 
@@ -62,6 +68,9 @@ TICK_SECONDS = 0.01  # between two looks at the interrupt hook and the progress,
 MAX_STRIDE = 1 << 12  # positions expanded between two looks, at most
 BIG = 1 << 12  # options of one position past which its loops look at the hook as they go
 GRAPH_CHECK = 1 << 10  # vertices of an explored graph between two measurements of it
+FRAME_BYTES = {"mex": 300, "lv": 800, "lv-": 800}  # what a frame of the search path holds,
+                   # about (measured on take-1-or-2 10**6 deep: 265 MB of "mex" frames, some
+                   # 700 MB of "lv" frames and their options' records)
 _PACKAGE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
@@ -148,7 +157,10 @@ class Rules:
 
 
 def _named(game) -> str:
-    return game.__name__ if isinstance(game, type) else f"a {type(game).__name__}"
+    if isinstance(game, type):
+        return game.__name__
+    name = type(game).__name__
+    return f"{'an' if name[:1].lower() in 'aeiou' else 'a'} {name}"
 
 
 def _optional(game, name: str):
@@ -191,6 +203,8 @@ class Search:
         self._keep_exclusions = strategy == "lv"
         self._below = True
         self._open: set = set()  # keys of the components (or sums) on the search path
+        self._stack: list = []  # the search path's frames, while a search runs
+        self._path_limit = max(memory, limits.memory()[0] // 2)  # bytes the path may hold
         self._stride = 1
         self._next = 1
         self._last = monotonic()
@@ -231,6 +245,11 @@ class Search:
 
     def _tick(self) -> None:
         interrupt()
+        if len(self._stack) * FRAME_BYTES[self.strategy] > self._path_limit:
+            raise ResourceError(
+                f"the search is {len(self._stack):,} moves deep: its path alone needs more "
+                f"than {self._path_limit >> 20:,} MB (the tables' memory, or half the "
+                "memory there is, whichever is more)")
         now = monotonic()
         spent = now - self._last
         if spent > 2 * TICK_SECONDS and self._stride > 1:
@@ -278,8 +297,11 @@ class Search:
         return self._guarded(self._explore, position)
 
     def _guarded(self, work, *args):
-        """``work(*args)``, the game's own errors made GameErrors and the path cleared."""
+        """``work(*args)``, the game's own errors made GameErrors, the path cleared, the
+        cyclic garbage collector paused (the module header)."""
         self._open.clear()
+        collecting = gc.isenabled()
+        gc.disable()
         try:
             return work(*args)
         except (InputError, ResourceError, CycleFound):
@@ -291,6 +313,9 @@ class Search:
             raise failure from exc
         finally:
             self._open.clear()
+            self._stack = []
+            if collecting:
+                gc.enable()
 
     # -- components and the table ------------------------------------------------------------
 
@@ -373,87 +398,121 @@ class Search:
         frame, answer = self._lv_frame(c, kc, -1, entry)
         return answer if frame is None else self._run_lv(frame)
 
-    # "mex": a frame is [key, options, index, seen, x, pending, limit]: the options, the one
-    # being summed up (its known part x, and the components of it still to find), the
-    # values seen (a bit each, below limit = the number of options + 1).
+    # "mex": a frame is [key, options, seen, limit, pending, x]: an iterator over the
+    # options, the values seen (a bit each, below limit = the number of options + 1), and
+    # of the option being summed up (split into components) the components still to find
+    # and the XOR of the others.
 
     def _mex_frame(self, c, kc) -> list:
         if kc in self._open:
             raise CycleFound(kc)
         found = self._expand(c)
-        return [kc, found, 0, 0, 0, None, len(found) + 1]
+        return [kc, iter(found) if len(found) <= BIG else _looking(found), 0, len(found) + 1,
+                None, 0]
+
+    def _missing(self, component, key) -> int | None:
+        """The value of a component the young table lacks: from the old one, or the game's
+        ``nimber``; None when the search must find it."""
+        table = self.table
+        value = table.promote(key) if table.old else None
+        if value is None and self.rules.direct is not None:
+            value = self._direct(component, key)
+        return value if value is None or value >= 0 else None
 
     def _run_mex(self, top: list) -> int:
-        stack = [top]
+        stack = self._stack = [top]
         opened = self._open
         opened.add(top[0])
         table = self.table
-        split, key, direct = self.rules.split, self.rules.key, self.rules.direct
+        options, split, key = self.rules.options, self.rules.split, self.rules.key
+        missing = self._missing
         back = None  # the value a finished frame hands to the one below it
         while True:
             frame = stack[-1]
-            _, found, i, seen, x, pending, limit = frame
+            _, each, seen, limit, pending, x = frame
+            get = table.young.get
             child = None
             if back is not None:
-                if pending is None:  # the value of the option found[i], a single component
-                    x, back = back, None
-                    if x < limit:
-                        seen |= 1 << x
-                    i += 1
+                if pending is None:  # the value of an option that is one component
+                    if back < limit:
+                        seen |= 1 << back
                 else:
                     pending.pop()
                     x ^= back
-                    back = None
-            count = limit - 1
-            while True:
-                if pending is None:
-                    if i == count:
-                        break
-                    if i & (BIG - 1) == BIG - 1:
-                        interrupt()
-                    option = found[i]
-                    if split is None:
-                        ko = option if key is None else key(option)
-                        value = table.young.get(ko)
+                back = None
+            if split is None:
+                for option in each:
+                    ko = option if key is None else key(option)
+                    value = get(ko)
+                    if value is None or value < 0:
+                        value = missing(option, ko)
+                        get = table.young.get  # (the table may have turned over)
                         if value is None:
-                            if table.old:
-                                value = table.promote(ko)
-                            if value is None and direct is not None:
-                                value = self._direct(option, ko)
-                        if value is not None and value >= 0:
-                            if value < limit:
-                                seen |= 1 << value
-                            i += 1
-                            continue
-                        child = self._mex_frame(option, ko)
-                        break
-                    x = 0
-                    pending = [(d, d if key is None else key(d)) for d in split(option)]
-                while pending:
-                    d, kd = pending[-1]
-                    value = table.get(kd)
-                    if value is None and direct is not None:
-                        value = self._direct(d, kd)
-                    if value is not None and value >= 0:
-                        pending.pop()
-                        x ^= value
-                        continue
-                    child = self._mex_frame(d, kd)
-                    break
+                            child = ko
+                            break
+                    if value < limit:
+                        seen |= 1 << value
                 if child is not None:
-                    break
-                pending = None
-                if x < limit:
-                    seen |= 1 << x
-                i += 1
+                    frame[2] = seen
+                    if ko in opened:
+                        raise CycleFound(ko)
+                    self.visited += 1
+                    if self.visited >= self._next:
+                        self._tick()
+                    found = options(option)
+                    if found.__class__ is not list:
+                        found = list(found)
+                    child = [ko, iter(found) if len(found) <= BIG else _looking(found), 0,
+                             len(found) + 1, None, 0]
+            else:
+                while True:
+                    if pending is not None:  # (a sibling's search may have found some)
+                        while pending:
+                            d, kd = pending[-1]
+                            value = get(kd)
+                            if value is None or value < 0:
+                                value = missing(d, kd)
+                                get = table.young.get
+                                if value is None:
+                                    break
+                            pending.pop()
+                            x ^= value
+                        if pending:
+                            frame[2], frame[4], frame[5] = seen, pending, x
+                            child = self._mex_frame(d, kd)
+                            break
+                        pending = None
+                        if x < limit:
+                            seen |= 1 << x
+                    for option in each:
+                        x = 0
+                        for d in split(option):
+                            kd = d if key is None else key(d)
+                            value = get(kd)
+                            if value is None or value < 0:
+                                value = missing(d, kd)
+                                get = table.young.get
+                                if value is None:
+                                    if pending is None:
+                                        pending = [(d, kd)]
+                                    else:
+                                        pending.append((d, kd))
+                                    continue
+                            x ^= value
+                        if pending is not None:
+                            break
+                        if x < limit:
+                            seen |= 1 << x
+                    else:
+                        break
             if child is not None:
-                frame[2], frame[3], frame[4], frame[5] = i, seen, x, pending
                 opened.add(child[0])
                 stack.append(child)
                 continue
             value = (~seen & (seen + 1)).bit_length() - 1
-            table.put(frame[0], value)
-            opened.discard(frame[0])
+            kc = frame[0]
+            table.put(kc, value)
+            opened.discard(kc)
             stack.pop()
             if not stack:
                 return value
@@ -563,7 +622,7 @@ class Search:
         return answer
 
     def _run_lv(self, top: list):
-        stack = [top]
+        stack = self._stack = [top]
         opened = self._open
         opened.add(top[0])
         ask = self._ask
@@ -676,7 +735,7 @@ class Search:
         assert table is not None
         opened = self._open
         opened.add(top[0])
-        stack = [top]
+        stack = self._stack = [top]
         back = None
         split, key = self.rules.split, self.rules.key
         while True:
@@ -775,6 +834,16 @@ class Search:
         return graph, root
 
 
+_END = object()  # the end of an iterator of options
+
+
+def _looking(found: list):
+    """The options of a position that has many, the interrupt hook looked at as they go."""
+    for start in range(0, len(found), BIG):
+        interrupt()
+        yield from found[start:start + BIG]
+
+
 def _state(keys: list) -> tuple:
     """A sum's key: its components' keys, sorted by hash (equal sums, equal keys; two keys
     of equal hash in another order only make a second entry)."""
@@ -816,20 +885,21 @@ def _as_nimber(value) -> int:
 
 def game_failure(exc: Exception) -> Exception:
     """What an exception that escaped the search means: the game's own code failed (a
-    GameError naming the method, the exception and where); a position that cannot be a
-    key (an InputError); else a bug of ours, raised as it is."""
-    frames = []
+    GameError naming the method, the exception and where: the frames below a call this
+    module made into code outside the package); a position that cannot be a key (an
+    InputError); else what it is (the interrupt hook's, or a bug of ours)."""
+    codes = []
     trace = exc.__traceback__
     while trace is not None:
-        frames.append(trace.tb_frame.f_code)
+        codes.append(trace.tb_frame.f_code)
         trace = trace.tb_next
-    theirs = [code for code in frames if not code.co_filename.startswith(_PACKAGE)]
-    if theirs:
-        where = theirs[-1]
-        line = _last_line(exc, where)
-        return GameError(f"the game's {theirs[0].co_name} raised {type(exc).__name__}: "
-                         f"{_cut(str(exc))} ({os.path.basename(where.co_filename)}, "
-                         f"line {line})")
+    for caller, called in zip(codes, codes[1:]):
+        if caller.co_filename == __file__ and not called.co_filename.startswith(_PACKAGE):
+            where = [code for code in codes[codes.index(called):]
+                     if not code.co_filename.startswith(_PACKAGE)][-1]
+            return GameError(f"the game's {called.co_name} raised {type(exc).__name__}: "
+                             f"{_cut(str(exc))} ({os.path.basename(where.co_filename)}, "
+                             f"line {_last_line(exc, where)})")
     if isinstance(exc, TypeError) and "unhashable" in str(exc):
         return InputError(f"a position must be hashable (a tuple, not a list; a frozenset, "
                           f"not a set), or the game's key(position) must make it so: {exc}")

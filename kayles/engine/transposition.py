@@ -36,7 +36,8 @@ _SHARED_INTS = range(-5, 257)  # CPython's cached small ints: an entry holding o
 def deep_size(item: object) -> int:
     """About how many bytes ``item`` holds: its own size, and that of what its tuples,
     lists, sets, frozensets and dicts hold (an object's ``__dict__`` or slots too), each
-    object counted once; past WALKED objects, the rest at the average size so far."""
+    object counted once; past WALKED objects, the rest at the average size of those
+    walked below ``item`` itself."""
     total, walked, pending, seen = 0, 0, [item], set()
     length = 1  # objects found so far, walked or pending
     while pending:
@@ -46,8 +47,10 @@ def deep_size(item: object) -> int:
         seen.add(id(thing))
         total += getsizeof(thing)
         walked += 1
-        if walked >= WALKED:
-            return total + (total // walked) * (length - walked)
+        if walked == 1:
+            first = total
+        elif walked >= WALKED:
+            return total + (total - first) // (walked - 1) * (length - walked)
         kind = type(thing)
         if kind in (tuple, list, frozenset, set):
             pending.extend(thing)

@@ -14,6 +14,7 @@ from ...errors import InputError, shown
 __all__ = ["SubtractionGame"]
 
 MAX_TAKE = 1 << 16  # the largest k of a subtraction set
+MAX_HEAP = 10**7  # the largest heap: the search is as deep as the heap (10**7 frames: GBs)
 
 
 class SubtractionGame(ImpartialGame):
@@ -33,7 +34,11 @@ class SubtractionGame(ImpartialGame):
         return [heap - k for k in self.takes if k <= heap]
 
     def parse(self, text: str) -> int:
-        return natural(text.strip(), "a heap")
+        heap = natural(text.strip(), "a heap")
+        if heap > MAX_HEAP:
+            raise InputError(f"a heap of this game is at most {MAX_HEAP:,} (the search is as "
+                             "deep as the heap is large)")
+        return heap
 
     def format(self, heap: int) -> str:
         return str(heap)
