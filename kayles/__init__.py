@@ -1,4 +1,5 @@
-"""kayles: Sprague-Grundy solver for take-and-break games, on a Cython core.
+"""kayles: Sprague-Grundy solver for take-and-break games, on a Cython core, and for any
+impartial game written in Python (``ImpartialGame``, ``Solver``).
 
 Light on purpose: importing the package loads nothing heavy; the names below
 are loaded on first use.  Inside IPython or Jupyter, a ``Sequence`` shows itself

@@ -23,7 +23,12 @@ How the search works.
   without its value.  Before any question each option whose components the table knows
   is folded in (enhanced transposition cut-off), so an option known to have the value j
   ends "has c the value j?" at once; each "no" is kept in the table as a mask of the
-  values c does not have (``~mask``), so it is not asked twice (``"lv-"``: not kept).
+  values c does not have (``~mask``: all of 0..j once every value below j was found
+  among the options), so it is not asked twice (``"lv-"``: not kept, as igs; nor by
+  "lv" once the table is full and evicts, where they would push out exact values).  The
+  options are asked easiest first (igs's order: the least sum of their unknown
+  components' squared sizes, a key's length standing for its size), and in an option
+  of several components the biggest is left for the yes/no question.
 * ``"mex"`` (the default without components): every option's value, then their mex:
   with room in the table, each position expanded once, the least any search can do
   when every value is needed.
@@ -63,7 +68,9 @@ __all__ = ["ORDERS", "STRATEGIES", "CycleFound", "ImpartialGame", "Rules", "Sear
            "game_failure", "mex_bits"]
 
 STRATEGIES = ("lv", "lv-", "mex")
-ORDERS = ("easiest", "fewest", "given")  # how an "lv" frame orders its options
+ORDERS = ("easiest", "fewest", "given")  # how an "lv" frame orders its options: the least
+                                         # sum of squared sizes first (igs's order), the
+                                         # fewest unknown components first, or the game's
 TICK_SECONDS = 0.01  # between two looks at the interrupt hook and the progress, about
 MAX_STRIDE = 1 << 12  # positions expanded between two looks, at most
 BIG = 1 << 12  # options of one position past which its loops look at the hook as they go
@@ -179,11 +186,12 @@ class Search:
 
     ``memory``: the bytes its tables may hold (the misère table, once used, shares them);
     ``strategy``: one of STRATEGIES (default: "lv" for a game with components, else
-    "mex"); ``order``: one of ORDERS; ``progress(search)`` is called every few
-    milliseconds.  Counts: ``visited`` (the game's ``options`` calls), ``evicted()``.
+    "mex"); ``order``: one of ORDERS (an option's size: its unknown components' keys'
+    lengths); ``progress(search)`` is called every few milliseconds.  Counts: ``visited``
+    (the game's ``options`` calls), ``evicted()``, ``entries()``, ``size()``.
     """
 
-    def __init__(self, game, memory: int, strategy: str | None = None, order: str = "fewest",
+    def __init__(self, game, memory: int, strategy: str | None = None, order: str = "easiest",
                  progress: Callable[[Search], None] | None = None) -> None:
         self.rules = rules = game if isinstance(game, Rules) else Rules(game)
         if strategy is None:
@@ -346,8 +354,9 @@ class Search:
 
     def _exclude(self, key, mask: int) -> None:
         """Keep in the table that G is none of the values of ``mask`` (a bit each) for the
-        component of ``key``."""
-        if self._keep_exclusions:
+        component of ``key``: until the table first evicts (past that, room is kept for
+        exact values: measured, docs/benchmarks.md)."""
+        if self._keep_exclusions and not self.table.evicted:
             entry = self.table.get(key)
             if entry is None:
                 self.table.put(key, ~mask)
@@ -511,7 +520,10 @@ class Search:
                 continue
             value = (~seen & (seen + 1)).bit_length() - 1
             kc = frame[0]
-            table.put(kc, value)
+            table.young[kc] = value  # (Table.put, inlined)
+            table.countdown -= 1
+            if table.countdown <= 0:
+                table.measure(kc, value)
             opened.discard(kc)
             stack.pop()
             if not stack:
@@ -883,18 +895,20 @@ def _as_nimber(value) -> int:
     return number
 
 
-def game_failure(exc: Exception) -> Exception:
+def game_failure(exc: Exception, caller_file: str = __file__) -> Exception:
     """What an exception that escaped the search means: the game's own code failed (a
-    GameError naming the method, the exception and where: the frames below a call this
-    module made into code outside the package); a position that cannot be a key (an
-    InputError); else what it is (the interrupt hook's, or a bug of ours)."""
+    GameError naming the method, the exception and where: the frames below a call that
+    ``caller_file``, this module unless told, made into code outside the package); a
+    position that cannot be a key (an InputError); else what it is (the interrupt hook's,
+    a progress callback's, or a bug of ours)."""
     codes = []
     trace = exc.__traceback__
     while trace is not None:
         codes.append(trace.tb_frame.f_code)
         trace = trace.tb_next
     for caller, called in zip(codes, codes[1:]):
-        if caller.co_filename == __file__ and not called.co_filename.startswith(_PACKAGE):
+        if caller.co_filename == caller_file and caller.co_name != "_tick" and \
+                not called.co_filename.startswith(_PACKAGE):  # (_tick: a caller's callback)
             where = [code for code in codes[codes.index(called):]
                      if not code.co_filename.startswith(_PACKAGE)][-1]
             return GameError(f"the game's {called.co_name} raised {type(exc).__name__}: "

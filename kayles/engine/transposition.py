@@ -74,7 +74,7 @@ def deep_size(item: object) -> int:
 class Table:
     """key -> int, held to about ``cap`` bytes (the module header says how)."""
 
-    __slots__ = ("cap", "evicted", "old", "young", "_entry_bytes", "_until_check")
+    __slots__ = ("cap", "countdown", "evicted", "old", "young", "_entry_bytes")
 
     def __init__(self, cap: int) -> None:
         self.cap = cap
@@ -82,7 +82,8 @@ class Table:
         self.old: dict = {}
         self.evicted = 0
         self._entry_bytes = 0.0  # a key's and a value's bytes, as measured on samples
-        self._until_check = 1  # stores before the next measurement
+        self.countdown = 1  # stores before the next measurement (a hot loop may store as
+                            # put does: young[key] = value, countdown -= 1, measure at 0)
 
     def __len__(self) -> int:
         return len(self.young) + len(self.old)
@@ -103,9 +104,9 @@ class Table:
 
     def put(self, key, value: int) -> None:
         self.young[key] = value
-        self._until_check -= 1
-        if self._until_check <= 0:
-            self._measure(key, value)
+        self.countdown -= 1
+        if self.countdown <= 0:
+            self.measure(key, value)
 
     def items(self):
         """Every (key, value) held, the older generation first."""
@@ -120,7 +121,9 @@ class Table:
         return (getsizeof(self.young) + getsizeof(self.old)
                 + int(len(self) * self._entry_bytes))
 
-    def _measure(self, key, value: int) -> None:
+    def measure(self, key, value: int) -> None:
+        """Measure the table, ``key`` and ``value`` (just stored) as the sample; turn it over
+        when the young generation passes half the cap."""
         sample = deep_size(key) + (0 if value in _SHARED_INTS else getsizeof(value))
         if self._entry_bytes:
             self._entry_bytes += (sample - self._entry_bytes) * SAMPLE_WEIGHT
@@ -133,4 +136,4 @@ class Table:
             young = 0
         per_entry = self._entry_bytes + 40  # and a dict slot's share, about
         room = max(self.cap / 2 - young, 0) / per_entry
-        self._until_check = max(1, min(CHECK_EVERY, int(room / 8)))
+        self.countdown = max(1, min(CHECK_EVERY, int(room / 8)))

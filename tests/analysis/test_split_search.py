@@ -4,6 +4,7 @@ of this process; the expected nimbers are the heap engine's."""
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import time
@@ -17,7 +18,7 @@ from kayles.analysis.split_search import split_solve
 from kayles.engine.codes import get_game
 from kayles.engine.sequence import Sequence
 
-from conftest import DEADLINE
+from conftest import DEADLINE, kayles_said
 
 MEMORY = 1 << 26
 SLOW_HEAP = 23
@@ -99,6 +100,10 @@ def test_a_killed_dask_worker_loses_nothing(tmp_path):
             killer.start()
             solution = split_solve(game, position, executor, window, MEMORY)
             killer.join(DEADLINE)
+        command = kayles_said("solve", game.spec, repr(position), "--dask",
+                              cluster.scheduler_address, "--json")
     assert killed, "the slow part never started"
+    assert (command.returncode, command.stderr) == (0, "")
+    assert json.loads(command.stdout)["nimber"] == grundy(*position)
     assert solution.value == grundy(*position)
     assert solution == Solver(game.load(), MEMORY).solve(position)

@@ -228,7 +228,7 @@ def _raise_failure(exc: Exception):
     """Raise what ``exc`` means (``kayles.engine.search.game_failure``)."""
     from ...engine.search import game_failure
 
-    failure = game_failure(exc)
+    failure = game_failure(exc, __file__)
     if failure is exc:
         raise exc
     raise failure from exc
