@@ -89,7 +89,9 @@ class ImpartialGame:
         ...         return [n - k for k in (1, 2, 3) if k <= n]
 
     Every other method is optional: the defaults below are what the search assumes
-    without them, and any object with an ``options`` method is a game too.
+    without them, and any object with an ``options`` method is a game too.  A game whose
+    ``nimber`` runs threads of its own (a compiled family) may have a ``threads``
+    attribute: ``kayles solve --threads T`` sets it to T, and starts no process.
     """
 
     def options(self, position) -> Iterable:
@@ -769,7 +771,9 @@ class Search:
                     c, _ = parts[place]
                     rest = parts[:place] + parts[place + 1:]
                     children = []
-                    for option in self._expand(c):
+                    for made, option in enumerate(self._expand(c)):
+                        if made & (BIG - 1) == BIG - 1:
+                            interrupt()
                         moved = True
                         new = rest + [(d, d if key is None else key(d)) for d in
                                       (split(option) if split is not None else (option,))]
@@ -827,7 +831,9 @@ class Search:
             for place in self._distinct(parts)[0]:
                 c, _ = parts[place]
                 rest = parts[:place] + parts[place + 1:]
-                for option in self._expand(c):
+                for made, option in enumerate(self._expand(c)):
+                    if made & (BIG - 1) == BIG - 1:
+                        interrupt()
                     new = rest + [(d, d if key is None else key(d)) for d in
                                   (split(option) if split is not None else (option,))]
                     sk = _state([kd for _, kd in new])

@@ -245,3 +245,14 @@ def test_play_a_game_written_in_python():
     assert "1: 6\n2: 5\n3: 3,4\n" in help_lines  # 7 -> 6+1, 5+2, 4+3: heaps under 3 go
     missing = kayles_said("play", "--game", GRUNDY)
     assert missing.returncode == 2 and "give the starting POSITION" in missing.stderr
+
+
+def test_a_game_with_threads_of_its_own_gets_them_and_no_process(tmp_path):
+    """A compiled family's kernel runs its own crew: --threads T is set on the game, and
+    the search stays in this process (a worker would make the game afresh, threads 1)."""
+    game = write(tmp_path, "class Crew:\n    threads = 1\n\n    def options(self, n):\n"
+                           "        if self.threads != 3:\n"
+                           "            raise ValueError(f'threads {self.threads}')\n"
+                           "        return [n - 1] if n else []\n", "crew.py")
+    assert said("solve", game + ":Crew", "7", "--threads", "3") == \
+        "nimber: 1\noutcome: N\nmove: 6\n"

@@ -60,7 +60,8 @@ def register(sub) -> None:
                    "memory available, or of KAYLES_MEMORY)")
     p.add_argument("--threads", type=natural("--threads"), metavar="T", default=1,
                    help="worker processes splitting the top of the search (default 1: one "
-                   "thread, no process started)")
+                   "thread, no process started); for a family whose compiled kernel runs "
+                   "threads, its threads")
     p.add_argument("--dask", metavar="ADDRESS",
                    help="split the top of the search over the Dask scheduler at ADDRESS "
                    "(the extra kayles[dask])")
@@ -93,15 +94,18 @@ def command_solve(args, out) -> int:
     saving = args.save or args.resume
     if args.dask is not None and threads > 1:
         raise InputError("--threads and --dask: give one or the other")
-    if saving and (args.dask is not None or threads > 1):
-        raise InputError("--save and --resume keep one process's tables: not with --threads "
-                         "or --dask")
     if args.force and not args.save:
         raise InputError("--force goes with --save")
     if not args.checkpoint > 0:
         raise InputError("--checkpoint must be a positive number of seconds")
     source = GameSource.parse(args.game)
     game = source.load()
+    crew = hasattr(game, "threads")  # a family whose kernel runs threads of its own
+    if crew:
+        game.threads = threads
+    if saving and (args.dask is not None or (threads > 1 and not crew)):
+        raise InputError("--save and --resume keep one process's tables: not with --threads "
+                         "or --dask")
     position = parse_position(game, " ".join(args.position))
     memory = default_memory() if args.memory is None else args.memory
     saver = _Saver(args, source, memory) if saving else None
@@ -111,7 +115,7 @@ def command_solve(args, out) -> int:
     if saver is not None:
         saver.start(solver.search, position)
     try:
-        if args.dask is not None or threads > 1:
+        if args.dask is not None or (threads > 1 and not crew):
             solution = _split(args, source, position, solver, memory, threads, shown)
         else:
             solution = solver.solve(position, args.misere)
