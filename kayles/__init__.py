@@ -1,4 +1,5 @@
-"""kayles: Sprague-Grundy solver for take-and-break games, on a Cython core.
+"""kayles: Sprague-Grundy solver for take-and-break games, on a Cython core, and for any
+impartial game written in Python (``ImpartialGame``, ``Solver``).
 
 Light on purpose: importing the package loads nothing heavy; the names below
 are loaded on first use.  Inside IPython or Jupyter, a ``Sequence`` shows itself
@@ -19,10 +20,13 @@ __all__ = [
     "GAMES",
     "IMPLEMENTATION",
     "Game",
+    "ImpartialGame",
     "MoveKind",
     "Option",
     "Period",
     "Sequence",
+    "Solution",
+    "Solver",
     "coordinate_rule",
     "get_game",
     "heap_rule",
@@ -32,6 +36,7 @@ __all__ = [
     "nim_sqrt",
     "nim_sum",
     "parse_octal",
+    "solve",
     "xox",
 ]
 
@@ -49,6 +54,10 @@ _HOMES = {  # name -> the module that holds it (a module's own name: that module
     "coordinate_rule": "engine.functional",
     **{name: "engine.nimbers" for name in ("nim_inverse", "nim_power", "nim_product",
                                            "nim_sqrt", "nim_sum")},
+    "ImpartialGame": "engine.search",
+    "Solution": "analysis.solver",
+    "Solver": "analysis.solver",
+    "solve": "analysis.solver",
 }
 # The documented modules by their short names (kayles.row after import kayles; also
 # 'from kayles.row import ...', through _ShortNames): the house keeps them in its layers.
@@ -60,16 +69,19 @@ _MODULES = {
     "heaps": "analysis.heaps", "xox": "analysis.xox", "misere": "analysis.misere",
     "quotient": "analysis.quotient", "survey": "analysis.survey", "plot": "analysis.plot",
     "play": "analysis.play", "games": "analysis.games", "web": "interface.web",
+    "search": "engine.search", "solver": "analysis.solver",
 }
 _HOMES.update(_MODULES)
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from .analysis import xox
+    from .analysis.solver import Solution, Solver, solve
     from .engine.codes import get_game
     from .engine.functional import coordinate_rule, heap_rule
     from .engine.nimbers import nim_inverse, nim_power, nim_product, nim_sqrt, nim_sum
     from .engine.rules import GAMES, Game, MoveKind, Option, parse_octal
+    from .engine.search import ImpartialGame
     from .engine.sequence import Period, Sequence
     from .kernels.chooser import IMPLEMENTATION
 del TYPE_CHECKING  # not a name of the package's

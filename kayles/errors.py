@@ -2,6 +2,8 @@
 
     InputError     bad input: an argument, a code, a file's contents (edited, damaged,
                    of another game or version)
+    GameError      an InputError: a game the user wrote in Python failed in its own code
+                   (its exception is the ``__cause__``)
     ResourceError  a request past a bound: a budget, the memory, the time allowed
     SetupError     an environment that cannot run the request (a core setting, a
                    missing optional extra)
@@ -17,14 +19,20 @@ status in one place (``kayles.interface._frontend``; the web page onto one HTTP 
 
 from __future__ import annotations
 
-__all__ = ["SHOWN_LONGEST", "InputError", "ResourceError", "SetupError", "Terminated",
-           "WriteError", "counted", "path_text", "shown"]
+__all__ = ["SHOWN_LONGEST", "GameError", "InputError", "ResourceError", "SetupError",
+           "Terminated", "WriteError", "counted", "path_text", "shown"]
 
 SHOWN_LONGEST = 60  # characters of user text a message quotes; a longer text is cut
 
 
 class InputError(ValueError):
     """Bad input: what the user gave (an argument, a code, a file's contents) is wrong."""
+
+
+class GameError(InputError):
+    """A game the user wrote (a file they named, an object they passed) failed in its own
+    code: the message says which method, with what, and where; ``__cause__`` is the
+    exception it raised (the front ends show its traceback under ``KAYLES_DEBUG=1``)."""
 
 
 class ResourceError(ValueError):

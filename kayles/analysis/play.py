@@ -2,7 +2,11 @@
 
 A ``Match`` holds a position (a row of pins, or a list of heap sizes), reads
 moves written the forgiving way people type them (``parse``), and answers with
-the engine's winning move.  The solver is chosen in one place, ``_solver``:
+the engine's winning move.  A ``GameMatch`` does the same for any game written in Python
+(``kayles.ImpartialGame``): its moves are the game's options, typed as the position
+after the move (as the game's ``parse`` reads it) or by their number in ``move_list``,
+and its answers are ``kayles.analysis.solver.Solver``'s (a loopy game's drawn positions
+answered with a move that keeps the draw).  The solver is chosen in one place, ``_solver``:
 normal play asks ``row.winning_move`` / ``heaps.winning_move``; misere play
 (whoever makes the last move loses) asks ``kayles.analysis.misere``.
 
@@ -39,6 +43,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "MAX_TOKENS",
+    "GameMatch",
     "Match",
     "Move",
     "parse_position",
@@ -55,12 +60,14 @@ class Move:
     on a list of heaps (exactly one of the two is set).
     """
 
-    __slots__ = ("after", "removed", "heap")
+    __slots__ = ("after", "heap", "label", "removed")
 
-    def __init__(self, after, removed: tuple[int, ...] = (), heap: HeapMove | None = None):
+    def __init__(self, after, removed: tuple[int, ...] = (), heap: HeapMove | None = None,
+                 label: str = "") -> None:
         self.after = after
         self.removed = removed
         self.heap = heap
+        self.label = label  # a GameMatch's move: 'move 2 of 5'
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Move) and (self.after, self.removed, self.heap) == (
@@ -73,7 +80,10 @@ class Move:
         return f"Move({self.after!r}, removed={self.removed}, heap={self.heap!r})"
 
     def what(self) -> str:
-        """What the move takes: 'pin 4', 'pins 3-4', or 'heap 1: 7 -> 2 + 3'."""
+        """What the move takes: 'pin 4', 'pins 3-4', 'heap 1: 7 -> 2 + 3', or a
+        GameMatch's 'move 2 of 5'."""
+        if self.label:
+            return self.label
         return self.heap.text() if self.heap is not None else pins_text(self.removed)
 
 
@@ -162,6 +172,11 @@ class Match:
     def play(self, move: Move) -> None:
         self.position = move.after
 
+    @staticmethod
+    def text(position) -> str:
+        """How a position is shown (``position_text``)."""
+        return position_text(position)
+
     # -- reading the user's move -------------------------------------------------------------
 
     def parse(self, text: str) -> Move:
@@ -214,6 +229,83 @@ class Match:
                              f"{why}")
         move = HeapMove(index, size, parts)
         return Move(move.apply(heaps), heap=move)
+
+
+class GameMatch:
+    """A position of a game written in Python and the moves from it, under normal or misère
+    play: the turns of a ``Match``, on ``solver``'s answers (module header)."""
+
+    on_rows = False
+
+    def __init__(self, solver, position, misere: bool = False) -> None:
+        self.solver = solver
+        self.game = solver.game
+        self.position = position
+        self.misere = misere
+        solver.outcome(position, misere)  # the search, once up front
+
+    def text(self, position) -> str:
+        from .games.families import format_position
+
+        return format_position(self.game, position)
+
+    def moves(self) -> list[Move]:
+        """Every move, in the game's order."""
+        found = self.solver.search.options(self.position)
+        return [Move(option, label=f"move {number} of {len(found)}")
+                for number, option in enumerate(found, start=1)]
+
+    def move_list(self) -> str:
+        """The moves from here, one a line ('2: <the position after it>')."""
+        found = self.moves()
+        if not found:
+            return "there is no move from here"
+        return "\n".join(f"{number}: {self.text(move.after)}"
+                         for number, move in enumerate(found, start=1))
+
+    def has_move(self) -> bool:
+        return bool(self.moves())
+
+    def best(self) -> Move | None:
+        """The winning move (from a drawn position, one that keeps the draw), or None."""
+        after = self.solver.best_move(self.position, self.misere)
+        if after is None:
+            return None
+        return next(move for move in self.moves() if move.after == after)
+
+    def reply(self) -> Move:
+        """The program's move: the best one, else the game's first."""
+        return self.best() or self.moves()[0]
+
+    def play(self, move: Move) -> None:
+        self.position = move.after
+
+    def parse(self, text: str) -> Move:
+        """The move typed: '#N' (or 'move N') for the N-th of ``move_list``, or the position
+        after it, as the game reads positions; InputError saying why not."""
+        words = text.strip()
+        if not words:
+            raise InputError("type a move, or 'help'")
+        found = self.moves()
+        number = re.fullmatch(r"(?:#|move\s+)\s*([0-9]+)", words.lower())
+        if number:
+            index = int(number.group(1))
+            if not 1 <= index <= len(found):
+                raise InputError(f"there is no move {index}: the moves are 1 to {len(found)}"
+                                 if found else "there is no move from here")
+            return found[index - 1]
+        from .games.families import parse_position
+
+        after = parse_position(self.game, words)
+        for move in found:
+            if move.after == after:
+                return move
+        state = self.solver.search.state_key(after)
+        for move in found:
+            if self.solver.search.state_key(move.after) == state:
+                return move
+        raise InputError(f"{self.text(after)} is not one move from {self.text(self.position)} "
+                         "(type 'help' for the moves)")
 
 
 # -- the solver: chosen here and nowhere else ---------------------------------------------------

@@ -7,7 +7,9 @@ the kind of ending:
     0    done
     2    usage or input: bad arguments, a file's bad contents, a request past a bound,
          an unusable setup (``InputError``, ``ResourceError``, ``SetupError``: the kinds
-         of ``kayles.errors`` the layers raise for these only): "PROG: <what is wrong>"
+         of ``kayles.errors`` the layers raise for these only): "PROG: <what is wrong>";
+         a game the user wrote failing in its own code is bad input too (``GameError``:
+         its traceback follows with KAYLES_DEBUG=1)
     1    input/output: a file that cannot be read or written, output that cannot be
          written (disk full, ...), memory run out (``OSError``, ``MemoryError``):
          "PROG: FILE: <why>", "PROG: cannot write FILE: ...", "PROG: cannot write
@@ -32,7 +34,15 @@ from __future__ import annotations
 import sys
 
 from .._numbers import natural
-from ..errors import InputError, ResourceError, SetupError, Terminated, WriteError, path_text
+from ..errors import (
+    GameError,
+    InputError,
+    ResourceError,
+    SetupError,
+    Terminated,
+    WriteError,
+    path_text,
+)
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -180,7 +190,10 @@ def exit_status(prog: str, work: Callable[[Output], int | None], hint: str = "")
     except SetupError as exc:
         return _fail(f"{prog}: {exc}", 2)
     except (InputError, ResourceError) as exc:
-        return _fail(f"{prog}: {exc}{hint}", 2)
+        status = _fail(f"{prog}: {exc}{hint}", 2)
+        if isinstance(exc, GameError) and exc.__cause__ is not None:
+            _debug_traceback(exc.__cause__)  # the user's own code: its traceback, if asked
+        return status
     except OSError as exc:  # a file named by the user, for reading
         where = f"{path_text(str(exc.filename))}: " if exc.filename is not None else ""
         return _fail(f"{prog}: {where}{exc.strerror or exc}", 1)
@@ -252,11 +265,17 @@ def _encode_anything() -> None:
 
 def _internal_error(prog: str, exc: Exception) -> int:
     """One line that says a bug is a bug (exit status 1); the traceback with KAYLES_DEBUG=1."""
-    from ..kernels.chooser import getenv
-
     status = _fail(f"{prog}: internal error: {type(exc).__name__}: {exc} (a bug in kayles: "
                    "please report it with the command and its --version; KAYLES_DEBUG=1 "
                    "shows the traceback)", 1)
+    _debug_traceback(exc)
+    return status
+
+
+def _debug_traceback(exc: BaseException) -> None:
+    """``exc``'s traceback on stderr when KAYLES_DEBUG=1."""
+    from ..kernels.chooser import getenv
+
     if getenv("KAYLES_DEBUG") == "1":
         import traceback
 
@@ -264,7 +283,6 @@ def _internal_error(prog: str, exc: Exception) -> int:
             traceback.print_exception(exc, file=sys.stderr)
         except (AttributeError, OSError):
             pass
-    return status
 
 
 def _fail(message: str, status: int) -> int:

@@ -21,7 +21,7 @@ __all__ = ["COMMAND_FAMILIES", "build_parser", "main"]
 
 COMMAND_FAMILIES = ("heap_games", "classic_games", "nimber_arithmetic", "coin_turning",
                     "hackenbush_command", "misere_games", "surveys", "long_runs", "pictures",
-                    "matches", "serve", "glossary_command")
+                    "matches", "solve", "serve", "glossary_command")
 
 
 class _Parser(argparse.ArgumentParser):

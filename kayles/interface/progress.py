@@ -8,7 +8,12 @@ then and every ``EVERY`` seconds after, as long-running scientific tools do:
     kayles grundy: 12,582,912 of 134,217,728 values (9%), 1.05M values/s, about 1 min 46 s left
 
 so short runs (every answer a test or a script waits for) write nothing.  The
-environment variable KAYLES_PROGRESS_SECONDS sets both intervals (seconds).
+environment variable KAYLES_PROGRESS_SECONDS sets both intervals (seconds).  Work whose
+total is not known (a search: ``counter``) shows its count and rate, and a note after
+them (the search's table and its evictions):
+
+    kayles solve: 1,234,567 positions, 45.20k positions/s; table 2,113,008 entries
+    (512.0 MB), 10,233 evicted          (one line)
 
 The time left follows the work's measured growth, not a constant rate: the time to reach
 n done grows as n**e, e fitted between the first sample at half the work done now or less
@@ -22,7 +27,7 @@ from __future__ import annotations
 import sys
 import time
 
-__all__ = ["Bar", "bar", "seconds", "sequence_bar"]
+__all__ = ["Bar", "bar", "counter", "seconds", "sequence_bar"]
 
 FIRST_LINE = 10.0  # seconds of work before the first progress line
 EVERY = 30.0  # seconds between progress lines
@@ -46,12 +51,15 @@ class Bar:
     def shown(self) -> bool:
         return self._tqdm is not None or self._lines is not None
 
-    def update(self, done: int, total: int | None = None) -> None:
+    def update(self, done: int, total: int | None = None, note: str = "") -> None:
+        """``done`` so far (of ``total``, when it changed); ``note`` follows the count."""
         if self._lines is not None:
-            self._lines.update(done, total)
+            self._lines.update(done, total, note)
         elif self._tqdm is not None:
             if total is not None and total != self._tqdm.total:
                 self._tqdm.total = total
+            if note:
+                self._tqdm.set_postfix_str(note, refresh=False)
             self._tqdm.update(done - self._tqdm.n)
 
     def resume(self, done: int) -> None:
@@ -83,7 +91,7 @@ def _tqdm(total: int, description: str, unit: str, initial: int):
         from tqdm import tqdm
     except ImportError:
         return None
-    return tqdm(total=total, desc=description, unit=unit, unit_scale=True, leave=False,
+    return tqdm(total=total or None, desc=description, unit=unit, unit_scale=True, leave=False,
                 dynamic_ncols=True, file=sys.stderr, initial=initial)
 
 
@@ -134,7 +142,7 @@ class _Lines:
         base = self.initial
         return elapsed * ((self.total - base) ** e - (done - base) ** e) / (done - base) ** e
 
-    def update(self, done: int, total: int | None = None) -> None:
+    def update(self, done: int, total: int | None = None, note: str = "") -> None:
         now = time.monotonic()
         if total is not None:
             self.total = total
@@ -146,12 +154,16 @@ class _Lines:
             return
         self.next_line = now + self.every
         rate = (done - self.initial) / max(now - self.started, 1e-9)
-        line = f"{self.description}: {done:,} of {self.total:,} {self.unit}"
         if self.total:
-            line += f" ({100 * done // self.total}%)"
+            line = (f"{self.description}: {done:,} of {self.total:,} {self.unit} "
+                    f"({100 * done // self.total}%)")
+        else:
+            line = f"{self.description}: {done:,} {self.unit}"
         line += f", {_si(rate)} {self.unit}/s"
         if rate and self.total > done:
             line += f", about {_duration(self.left(done, now - self.started))} left"
+        if note:
+            line += f"; {note}"
         try:
             sys.stderr.write(line + "\n")
             sys.stderr.flush()
@@ -182,6 +194,11 @@ def _duration(seconds: float) -> str:
 def bar(total: int, description: str, unit: str = "it", initial: int = 0) -> Bar:
     """A ``Bar`` (see the module header); ``initial``: done before (a resumed run's)."""
     return Bar(total, description, unit, initial)
+
+
+def counter(description: str, unit: str) -> Bar:
+    """A ``Bar`` for work whose total is not known: its count, rate and note."""
+    return Bar(0, description, unit)
 
 
 def sequence_bar(description: str) -> Bar | None:

@@ -149,6 +149,11 @@ FILES: dict[str, bytes | str] = {
     + " v1000000-g",  # 10**6 + 1 edges round one circuit through the ground
     "hb_star": " ".join(f"g-v{i}" for i in range(100_001)),  # *1: every edge a winning cut
     "hb_too_many": "g-a " * (2**22 + 1),  # past the bound on a picture's edges (16 MB)
+    # games written in Python (kayles solve): a name ending in _py is a file NAME.py
+    "game_py": "class Game:\n    def options(self, n):\n        return [n - 1] if n else []\n",
+    "loopy_py": "class Game:\n    def options(self, n):\n        return [(n + 1) % 1000]\n",
+    "syntax_py": "def f(:\n",
+    "raising_py": "class Game:\n    def options(self, n):\n        raise RuntimeError('no')\n",
 }
 
 # nim_huge's sets: k pairs "1 2" (XOR 3 each), then a 4: the first heap to lower is the 4
@@ -518,6 +523,27 @@ HOSTILE: dict[str, Hostile] = {
     "play-end-of-input": answered(["play", "xxx"], "end of input: game abandoned"),
     "play-stdin-closed": refused(["play", "xxx"], "standard input is closed", stdin="closed"),
     "play-disk-full": disk_full(["play", "xxx"]),
+    "play-a-game-in-a-file": answered(["play", "--game", "{game_py}:Game", "3"],
+                                      "end of input: game abandoned"),
+    # solve
+    "solve-unknown-game": refused(["solve", "no-such-game", "1"], "unknown game"),
+    "solve-huge-heap": refused(["solve", "subtraction:1,2,3", BIG], "at most 10,000,000"),
+    "solve-too-big-heap": refused(["solve", "subtraction:1,2,3", TOO_BIG], "100001 digits"),
+    "solve-not-a-literal": refused(["solve", "{game_py}:Game", "(1,"], "not a Python literal"),
+    "solve-nested-literal": refused(["solve", "{game_py}:Game", "(" * 100_000],
+                                    "not a Python literal"),
+    "solve-syntax-error": refused(["solve", "{syntax_py}:Game", "1"], "syntax.py: line 1"),
+    "solve-raising-game": refused(["solve", "{raising_py}:Game", "1"],
+                                  "the game's options raised RuntimeError: no"),
+    "solve-a-million-deep": answered(["solve", "{game_py}:Game", "1000000"], "nimber: 0"),
+    "solve-a-cycle": answered(["solve", "{loopy_py}:Game", "0"], "outcome: D"),
+    "solve-disk-full": disk_full(["solve", "subtraction", "5"]),
+    "solve-resume-unsigned": refused(["solve", "subtraction", "5", "--resume", "{nim_crlf}"],
+                                     "not a table saved by kayles solve"),
+    "solve-resume-fifo": refused(["solve", "subtraction", "5", "--resume", "{fifo}"],
+                                 "not a regular file"),
+    "solve-memory-zero": refused(["solve", "subtraction", "5", "--memory", "0"],
+                                 "--memory must be a number of bytes"),
     # serve
     "serve-port-out-of-range": refused(["serve", "--port", "70000"], "0 to 65535"),
     "serve-port-not-a-number": refused(["serve", "--port", "http"], "'http'"),
@@ -717,7 +743,7 @@ def paths(tmp_path_factory) -> dict[str, str]:
         make(path)
         out[name] = str(path)
     for name, content in FILES.items():
-        path = folder / name
+        path = folder / (name[:-3] + ".py" if name.endswith("_py") else name)
         if isinstance(content, str):
             path.write_bytes(content.encode("utf-8"))
         else:

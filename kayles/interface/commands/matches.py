@@ -33,7 +33,7 @@ from ._shared import add_game_option, add_old_name, end_progress, open_sequence
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from ...analysis.play import Match, Move
+    from ...analysis.play import GameMatch, Match, Move
 
 __all__ = ["register"]
 
@@ -59,6 +59,10 @@ Moves on heaps (heaps are numbered from 1, left to right):
   heap 2 -> nothing  heap 2 goes entirely ('2:' says the same)
   7 1 4 3            type the whole list of heaps after your move ('nothing': none left)
 Also: 'help' shows this, 'quit' resigns."""
+
+GAME_MOVE_HELP = """\
+Type the position after your move (as POSITION is written), or #N for the N-th move
+above; 'quit' resigns."""
 
 
 def register(sub) -> None:
@@ -94,15 +98,9 @@ def _raw_formatter():
 
 
 def command_play(args, out) -> int:
-    from ...analysis.play import Match, parse_position, position_text
+    from ...analysis.games.families import is_game_spec
 
-    sequence = open_sequence(args.game)
-    game = sequence.game
-    words = args.position or ["x" * DEFAULT_PINS if game.on_rows else str(DEFAULT_PINS)]
-    try:
-        match = Match(sequence, parse_position(words, game), misere=args.misere)
-    finally:
-        end_progress(sequence)
+    match = _game_match(args) if is_game_spec(args.game) else _heap_match(args)
     yours = args.first == "you"
     rule = "misere play: the last move loses" if args.misere else "normal play: the last move wins"
     first = "you move first" if yours else "I move first"
@@ -111,12 +109,13 @@ def command_play(args, out) -> int:
 
     def show(line: str) -> None:
         _say(out, line)
-        if numbers and isinstance(match.position, str) and match.position:
+        if numbers and match.on_rows and match.position:
             for ruler in pin_numbers(len(match.position)):
                 _say(out, ruler)
             _say(out, "  " + match.position)
 
-    show(f"start: {position_text(match.position)} ({game.name}, {rule}; {first})")
+    name = args.game if is_game_spec(args.game) else match.game.name
+    show(f"start: {match.text(match.position)} ({name}, {rule}; {first})")
     while match.has_move():
         if not yours:
             show(f"me: {_turn(match, match.reply())}")
@@ -133,7 +132,8 @@ def command_play(args, out) -> int:
                 return 0
             word = line.strip().lower()
             if word in ("help", "?", "h"):
-                _say(out, MOVE_HELP)
+                _say(out, f"{match.move_list()}\n{GAME_MOVE_HELP}"
+                     if hasattr(match, "move_list") else MOVE_HELP)
                 continue
             if word in ("quit", "q", "resign", "exit"):
                 _say(out, "you resign: I win.")
@@ -153,6 +153,31 @@ def command_play(args, out) -> int:
     return 0
 
 
+def _heap_match(args) -> Match:
+    from ...analysis.play import Match, parse_position
+
+    sequence = open_sequence(args.game)
+    game = sequence.game
+    words = args.position or ["x" * DEFAULT_PINS if game.on_rows else str(DEFAULT_PINS)]
+    try:
+        return Match(sequence, parse_position(words, game), misere=args.misere)
+    finally:
+        end_progress(sequence)
+
+
+def _game_match(args) -> GameMatch:
+    """A match of a family or of a game in a file (``kayles solve``'s GAME)."""
+    from ...analysis.games.families import GameSource, parse_position
+    from ...analysis.play import GameMatch
+    from ...analysis.solver import Solver
+
+    game = GameSource.parse(args.game).load()
+    if not args.position:
+        raise InputError(f"give the starting POSITION of {args.game}")
+    position = parse_position(game, " ".join(args.position))
+    return GameMatch(Solver(game), position, misere=args.misere)
+
+
 def pin_numbers(pins: int) -> list[str]:
     """The lines that number a row's pins from 1, a column each, indented by two: the
     tens digits (where there are 10 pins or more: blank below 10), then the units.
@@ -170,12 +195,10 @@ def pin_numbers(pins: int) -> list[str]:
 
 def _turn(match: Match, move: Move, play: bool = True) -> str:
     """'pin 4 => xxx.xxx' (playing the move unless ``play`` is False)."""
-    from ...analysis.play import position_text
-
     what = move.what()
     if play:
         match.play(move)
-    return f"{what} => {position_text(move.after)}"
+    return f"{what} => {match.text(move.after)}"
 
 
 def _say(out, line: str) -> None:
