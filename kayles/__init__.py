@@ -54,7 +54,7 @@ _HOMES = {  # name -> the module that holds it (a module's own name: that module
     "coordinate_rule": "engine.functional",
     **{name: "engine.nimbers" for name in ("nim_inverse", "nim_power", "nim_product",
                                            "nim_sqrt", "nim_sum")},
-    "ImpartialGame": "engine.search",
+    "ImpartialGame": "engine.game_protocol",
     "Solution": "analysis.solver",
     "Solver": "analysis.solver",
     "solve": "analysis.solver",
@@ -79,9 +79,9 @@ if TYPE_CHECKING:
     from .analysis.solver import Solution, Solver, solve
     from .engine.codes import get_game
     from .engine.functional import coordinate_rule, heap_rule
+    from .engine.game_protocol import ImpartialGame
     from .engine.nimbers import nim_inverse, nim_power, nim_product, nim_sqrt, nim_sum
     from .engine.rules import GAMES, Game, MoveKind, Option, parse_octal
-    from .engine.search import ImpartialGame
     from .engine.sequence import Period, Sequence
     from .kernels.chooser import IMPLEMENTATION
 del TYPE_CHECKING  # not a name of the package's

@@ -27,7 +27,8 @@ misère play exactly as the one who can make that last move wins normal play).
 
 from __future__ import annotations
 
-from ..engine.search import CycleFound, Search
+from ..engine.game_protocol import CycleFound
+from ..engine.search import Search
 from ..errors import InputError
 from .games.digraph import Infinite, LoopyGame, outcome
 

@@ -23,7 +23,8 @@ from __future__ import annotations
 from collections import deque
 from concurrent.futures import FIRST_COMPLETED, BrokenExecutor, wait
 
-from ..engine.search import CycleFound, Search
+from ..engine.game_protocol import CycleFound
+from ..engine.search import Search
 from ..errors import ResourceError
 from .solver import Solution, Solver
 

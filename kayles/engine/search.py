@@ -58,14 +58,14 @@ from time import monotonic
 from ..errors import GameError, InputError, ResourceError, shown
 from ..kernels import limits
 from ..kernels.limits import interrupt
+from .game_protocol import CycleFound, Rules, brief_repr
 from .transposition import Table, deep_size
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Callable, Hashable, Iterable
+    from collections.abc import Callable
 
-__all__ = ["ORDERS", "STRATEGIES", "CycleFound", "ImpartialGame", "Rules", "Search",
-           "game_failure", "mex_bits"]
+__all__ = ["ORDERS", "STRATEGIES", "Search", "game_failure"]
 
 STRATEGIES = ("lv", "lv-", "mex")
 ORDERS = ("easiest", "fewest", "given")  # how an "lv" frame orders its options: the least
@@ -79,108 +79,6 @@ FRAME_BYTES = {"mex": 300, "lv": 800, "lv-": 800}  # what a frame of the search 
                    # about (measured on take-1-or-2 10**6 deep: 265 MB of "mex" frames, some
                    # 700 MB of "lv" frames and their options' records)
 _PACKAGE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-
-
-class ImpartialGame:
-    """The base of a game written in Python: subclass it and write ``options``.
-
-        >>> class Subtraction(ImpartialGame):      # take 1, 2 or 3 tokens from a heap
-        ...     def options(self, n):
-        ...         return [n - k for k in (1, 2, 3) if k <= n]
-
-    Every other method is optional: the defaults below are what the search assumes
-    without them, and any object with an ``options`` method is a game too.  A game whose
-    ``nimber`` runs threads of its own (a compiled family) may have a ``threads``
-    attribute: ``kayles solve --threads T`` sets it to T, and starts no process.
-    """
-
-    def options(self, position) -> Iterable:
-        """The positions one move reaches from ``position`` (any iterable; none: the player to
-        move has lost, in normal play).  An option may be a sum of independent parts, which
-        ``components`` splits."""
-        raise NotImplementedError(f"{type(self).__name__} must define options(position)")
-
-    def components(self, position) -> Iterable:
-        """The independent parts of ``position``, its value the XOR of theirs (a graph's
-        connected components, a board's separate regions).  Default: the position itself."""
-        return (position,)
-
-    def key(self, position) -> Hashable:
-        """A canonical form of ``position``, equal for positions that are the same game (a
-        board and its mirror image, a graph relabelled), hashable: they share one entry of
-        the table.  Default: the position itself (which must then be hashable)."""
-        return position
-
-    def nimber(self, position) -> int | None:
-        """The nimber of the component ``position`` from a direct solver (a compiled kernel,
-        a formula), or None to have the search find it.  It is asked of every component the
-        table lacks, so it should say None quickly where it has no answer."""
-        return None
-
-    def parse(self, text: str):
-        """The position ``text`` stands for on the command line.  Default: a Python literal
-        (``ast.literal_eval``: ``10``, ``(3, 4)``, ``'xx.x'``)."""
-        from ast import literal_eval
-
-        return literal_eval(text)
-
-    def format(self, position) -> str:
-        """How ``position`` is shown.  Default: ``repr``."""
-        return repr(position)
-
-
-class CycleFound(Exception):
-    """A component met again on its own search path: the game is not short (a cycle, or
-    positions without end).  ``key``: that component's key."""
-
-    def __init__(self, key: Hashable) -> None:
-        super().__init__(f"the position {_brief(key)} can be reached from itself")
-        self.key = key
-
-
-def mex_bits(mask: int) -> int:
-    """The least value whose bit is not set in ``mask``."""
-    return (~mask & (mask + 1)).bit_length() - 1
-
-
-def _brief(item) -> str:
-    text = repr(item)
-    return shown(text) if len(text) > 60 else text
-
-
-class Rules:
-    """A game's methods as the search calls them: ``split``, ``key`` and ``direct`` are None
-    where the game has no such method, or keeps ``ImpartialGame``'s, so the search skips
-    them."""
-
-    __slots__ = ("direct", "game", "key", "options", "split")
-
-    def __init__(self, game) -> None:
-        options = getattr(game, "options", None)
-        if not callable(options):
-            raise InputError(f"{_named(game)} is not a game: it has no options(position) method")
-        self.game, self.options = game, options
-        self.split = _optional(game, "components")
-        self.key = _optional(game, "key")
-        self.direct = _optional(game, "nimber")
-
-
-def _named(game) -> str:
-    if isinstance(game, type):
-        return game.__name__
-    name = type(game).__name__
-    return f"{'an' if name[:1].lower() in 'aeiou' else 'a'} {name}"
-
-
-def _optional(game, name: str):
-    method = getattr(game, name, None)
-    if method is None:
-        return None
-    if not callable(method):
-        raise InputError(f"{_named(game)}'s {name} is not a method")
-    if getattr(method, "__func__", None) is getattr(ImpartialGame, name):
-        return None
-    return method
 
 
 class Search:
@@ -896,7 +794,7 @@ def _as_nimber(value) -> int:
     except TypeError:
         number = -1
     if number < 0 or isinstance(value, bool):
-        raise GameError(f"the game's nimber returned {_brief(value)}, not a nimber (an int "
+        raise GameError(f"the game's nimber returned {brief_repr(value)}, not a nimber (an int "
                         ">= 0) or None")
     return number
 

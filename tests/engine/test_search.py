@@ -11,7 +11,8 @@ import pytest
 
 from kayles import ImpartialGame
 from kayles.engine.codes import get_game
-from kayles.engine.search import STRATEGIES, CycleFound, Search
+from kayles.engine.game_protocol import CycleFound
+from kayles.engine.search import STRATEGIES, Search
 from kayles.engine.sequence import Sequence
 from kayles.errors import GameError, InputError
 

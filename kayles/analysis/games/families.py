@@ -100,7 +100,7 @@ class GameSource:
         game = _loaded.get(key)
         if game is None:
             game = self._family() if self.kind == "family" else self._from_file()
-            from ...engine.search import Rules
+            from ...engine.game_protocol import Rules
 
             Rules(game)  # an object without options is refused here, in one line
             _loaded[key] = game
@@ -204,7 +204,7 @@ def parse_position(game, text: str):
 
 def _own_parse(game) -> bool:
     """Whether the game reads positions its own way (not ImpartialGame's literal_eval)."""
-    from ...engine.search import ImpartialGame
+    from ...engine.game_protocol import ImpartialGame
 
     method = getattr(game, "parse", None)
     return method is not None and getattr(method, "__func__", None) is not ImpartialGame.parse

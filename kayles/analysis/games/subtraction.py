@@ -8,7 +8,7 @@ which the heap engine solves (a test compares the two).
 from __future__ import annotations
 
 from ..._numbers import natural
-from ...engine.search import ImpartialGame
+from ...engine.game_protocol import ImpartialGame
 from ...errors import InputError, shown
 
 __all__ = ["SubtractionGame"]
