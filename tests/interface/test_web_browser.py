@@ -497,3 +497,36 @@ def test_explore_zooms_to_a_range_typed_and_lists_its_values(phone):
     rare = {int(cell.inner_text()) for cell in phone.query_selector_all("#value-table td.rare")}
     assert rare and rare <= {0, 3, 5, 6}   # Kayles' rare values (mask 15)
     assert sideways(phone) == 0
+
+
+def test_the_lesson_multiplies_nimbers_and_values_a_turning_corners_board(phone):
+    """Step 7: a x b from the page's own table is the oracle's (the mex definition), with an
+    inverse; the Turning Corners board is worth the nim-sum of x (x) y over its heads coins
+    (the tartan theorem, checked against the oracle's products), and a click turns a coin."""
+    from oracle import nim_product_table
+
+    table = nim_product_table(16)
+    phone.click("#tab-learn")
+    phone.wait_for_selector("#corners-board button")
+    for a, b in ((5, 6), (7, 15), (0, 9)):
+        phone.fill("#corners-a", str(a))
+        phone.fill("#corners-b", str(b))
+        said = phone.inner_text("#corners-product")
+        assert said.startswith(f"{a} \u2297 {b} = {table[a][b]}"), said
+        if a and b:
+            inverse = table[a].index(1)
+            assert f"{a} \u2297 {inverse} = 1" in said
+
+    def heads() -> set[tuple[int, int]]:
+        return {tuple(map(int, coin.get_attribute("data-coin").split(",")))
+                for coin in phone.query_selector_all("#corners-board button")
+                if coin.inner_text() == "H"}
+
+    for click in ("1,1", "3,3", "5,5"):
+        phone.click(f'#corners-board [data-coin="{click}"]')
+        worth = 0
+        for x, y in heads():
+            worth ^= table[x][y]
+        said = phone.inner_text("#corners-said")
+        assert f"the board is worth {worth}," in said, said
+        assert ("a win" if worth else "a loss") in said
