@@ -33,7 +33,8 @@ XOR first (distributivity): one product a row.
 from __future__ import annotations
 
 import re
-from itertools import combinations
+from itertools import accumulate, combinations
+from operator import xor
 
 from ...engine.functional import HeapRule, RuleSequence
 from ...engine.nimbers import nim_product
@@ -320,19 +321,30 @@ class Turning:
     def winning_move(self, heads: list[int]) -> list[int] | None:
         """The coins to turn (1-based, ascending) of the winning move, or None: the leftmost
         heads coin n whose value can be lowered, and its first move (the code's order)
-        reaching G(n) ^ V."""
+        reaching G(n) ^ V.  A run of consecutive coins is valued from prefix XORs (one pass
+        for all of them), other moves coin by coin."""
         total = self.value(heads)
         if not total:
             return None
         g = self._values
         n = next(n for n in heads if g[n] ^ total < g[n])
         target = g[n] ^ total
-        for other in self.heap_options(n):
-            value = 0
-            for m in other:
-                value ^= g[m]
-            if value == target:
-                return [*other, n]
+        prefix = None  # XORs of G(1..i), for the runs of consecutive coins: O(n) in all
+        for element in self.elements:
+            if element.spacing == "C" and not element.first:
+                if prefix is None:
+                    prefix = list(accumulate(g[:n], xor))  # prefix[i]: G(1) ^ ... ^ G(i)
+                lo = 1 if element.within is None else max(1, n - element.within + 1)
+                for k in element.counts(n):  # the run n - k + 1 .. n, k ascending
+                    if n - k + 1 >= lo and prefix[n - 1] ^ prefix[n - k] == target:
+                        return [*range(n - k + 1, n), n]
+                continue
+            for other in element.sets(n):
+                value = 0
+                for m in other:
+                    value ^= g[m]
+                if value == target:
+                    return [*other, n]
         raise RuntimeError(f"cannot happen: no move of coin {n} reaches {target}")
 
 
