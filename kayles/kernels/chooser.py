@@ -10,6 +10,7 @@ use; ``IMPLEMENTATION`` names the one that runs ("cython" or "python").
     _misere               pure/_misere.py    the misère search
     _quotient             pure/_quotient.py  misère quotients: state walks, minimization
     _takebreak            pure/_takebreak.py any code's values (three parts or more, marks, tails)
+    _hackenbush           pure/_hackenbush.py Green Hackenbush: edge lists read, values, cuts
 
 KAYLES_PURE=1 forces the pure twins; KAYLES_REQUIRE_NATIVE=1 turns a missing
 compiled core into a SetupError (CI sets it, so a failed build cannot hide);
@@ -31,13 +32,15 @@ from ..errors import SetupError, shown
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from .pure import _core as kernel
+    from .pure import _hackenbush as hackenbush_kernel
     from .pure import _misere as misere_kernel
     from .pure import _quotient as quotient_kernel
     from .pure import _takebreak as takebreak_kernel
 
     IMPLEMENTATION: str
 
-__all__ = ["IMPLEMENTATION", "KERNELS", "choice", "compiled", "getenv", "kernel", "load",
+__all__ = ["IMPLEMENTATION", "KERNELS", "choice", "compiled", "getenv", "hackenbush_kernel",
+           "kernel", "load",
            "misere_kernel", "quotient_kernel", "takebreak_kernel"]
 
 SEP = "/" if _system.__name__ == "posix" else "\\"
@@ -96,7 +99,7 @@ def _built_core() -> str | None:
 
 # The attribute each kernel is loaded as, and its module's name (compiled and pure alike).
 KERNELS = {"kernel": "_core", "misere_kernel": "_misere", "quotient_kernel": "_quotient",
-           "takebreak_kernel": "_takebreak"}
+           "takebreak_kernel": "_takebreak", "hackenbush_kernel": "_hackenbush"}
 
 
 def compiled(module) -> bool:
@@ -133,8 +136,8 @@ def load(name: str):
 
 
 def __getattr__(name: str):
-    """kernel, misere_kernel, quotient_kernel, takebreak_kernel and IMPLEMENTATION, on first
-    use (PEP 562)."""
+    """kernel, misere_kernel, quotient_kernel, takebreak_kernel, hackenbush_kernel and
+    IMPLEMENTATION, on first use (PEP 562)."""
     with _deciding:
         if name in globals():  # another thread loaded it while this one waited
             return globals()[name]
