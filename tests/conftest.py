@@ -1,11 +1,11 @@
 """Shared fixtures and helpers: every kernel test runs on both twins.
 
 The ``kernel`` fixture is the compiled nim-sequence kernel (kayles.kernels._core) and its
-pure twin (kayles.kernels.pure._core) in turn; ``misere_kernel``, ``quotient_kernel`` and
-``takebreak_kernel`` the same for the other kernels of the wing, and ``both_*`` each pair
-at once.  When the compiled core is missing
-its case is skipped, unless KAYLES_REQUIRE_NATIVE is set (as CI and ``make test``
-do): then it fails, so a broken build cannot pass as "pure tested twice".
+pure twin (kayles.kernels.pure._core) in turn; ``misere_kernel``, ``quotient_kernel``,
+``takebreak_kernel`` and ``hackenbush_kernel`` the same for the other kernels of the wing,
+and ``both_*`` each pair at once.  When the compiled core is missing its case is skipped,
+unless KAYLES_REQUIRE_NATIVE is set (as CI and ``make test`` do): then it fails, so a
+broken build cannot pass as "pure tested twice".
 """
 
 from __future__ import annotations
@@ -91,6 +91,8 @@ quotient_kernel, both_quotient_kernels = _twin_fixtures(
     "quotient", "quotient_kernel", "both_quotient_kernels")
 takebreak_kernel, both_takebreak_kernels = _twin_fixtures(
     "takebreak", "takebreak_kernel", "both_takebreak_kernels")
+hackenbush_kernel, both_hackenbush_kernels = _twin_fixtures(
+    "hackenbush", "hackenbush_kernel", "both_hackenbush_kernels")
 
 
 @contextlib.contextmanager

@@ -23,7 +23,7 @@ extern "C" {
 #endif
 
 #define KAYLES_HB_EDGES (1 << 22)   /* edges of one picture (kayles/kernels/constants.py) */
-#define KAYLES_HB_PULSE (1 << 16)   /* steps between looks: a few ms with cache misses */
+#define KAYLES_HB_PULSE (1 << 20)   /* steps between looks: some 1-6 ms (a miss counts 16) */
 #define KAYLES_HB_STOPPED (-1)
 #define KAYLES_HB_NO_MEMORY (-2)
 
