@@ -57,7 +57,7 @@ print(outcome[0])
 
 WORK = {
     "misere": """
-    from kayles.engine import _misere
+    from kayles.kernels import _misere
     from kayles.engine.rules import encode
     memo = _misere.MisereMemo(encode(get_game("0.3777777").kinds), 2_000_000)
     try:
@@ -67,7 +67,7 @@ WORK = {
             raise
 """,
     "quotient": """
-    from kayles.engine import _quotient
+    from kayles.kernels import _quotient
     count = 50_000  # a chain of states, one label apart at its end: count rounds of count
     _quotient.minimize(count, 1, [min(s + 1, count - 1) for s in range(count)],
                        [0] * (count - 1) + [1])
@@ -82,7 +82,7 @@ WORK = {
         _hackenbush.Search(names.count("\\n") + 1, us, vs).cuts(0, -1)
 """,
     "takebreak": """
-    from kayles.engine import _takebreak
+    from kayles.kernels import _takebreak
     from kayles.engine.sequence import Sequence
     Sequence(get_game("0.&18446744073709551608;"), kernel=_takebreak).nimbers(100)
 """,
