@@ -129,7 +129,7 @@ endef
 SANITIZED := build/sanitize
 KERNEL_TESTS := tests/kernels/test_kernels.py tests/kernels/test_twins.py tests/kernels/test_masks.py tests/analysis/test_misere.py \
 	tests/kernels/test_bounded.py tests/analysis/test_quotient.py tests/kernels/test_threads.py tests/kernels/test_kernel_args.py \
-	tests/engine/test_codes.py
+	tests/engine/test_codes.py tests/kernels/test_hackenbush_kernel.py
 sanitize: $(READY)
 	$(call core_built_in,$(SANITIZED),$(SANITIZERS))
 	LD_PRELOAD="$$($(CC) -print-file-name=libasan.so) $$($(CC) -print-file-name=libubsan.so)" \

@@ -1,8 +1,9 @@
-"""Green Hackenbush at 10^5 and 10^6 edges: parsing, the value and the winning cuts, timed
-apart (kayles.analysis.games.hackenbush, pure Python).
+"""Green Hackenbush at 10^5 and 10^6 edges on both kernel twins side by side: the parse,
+the value and the winning cuts timed apart, and the whole ``kayles hackenbush FILE --json``.
 
-    .venv/bin/python benchmarks/hackenbush.py             # 10^5 and 10^6 edges, ~1 min
-    .venv/bin/python benchmarks/hackenbush.py --sizes 100000 --repeat 3
+    .venv/bin/python benchmarks/hackenbush.py                 # compiled and pure, ~3 min
+    .venv/bin/python benchmarks/hackenbush.py --twins compiled --sizes 1000000 --repeat 5
+    .venv/bin/python benchmarks/hackenbush.py --sizes 1000 --repeat 1     # a quick look
 
 Pictures (seeded, so every run times the same ones):
 
@@ -13,30 +14,39 @@ Pictures (seeded, so every run times the same ones):
 * ``circuit``: one circuit of half the edges through the ground, a hair of one or two
   edges on each vertex (one class as long as the circuit: the trie's case).
 
-Each line: the least wall seconds and, in brackets, the least CPU seconds of
-``--repeat`` runs of each step (the text's parse, ``value``, ``cuts()``: the winning
-cuts, or where the value is 0, and so there are none, the cuts to value 1, the same
-work), and the process's peak memory.  The first line names the CPU and the load
-average (other work on the machine makes the wall times longer than the CPU's).
-Nothing here asserts.
+Each step is the kernel's own call, as kayles.analysis.games.hackenbush makes it: the
+text's ``parse``, ``Search`` (the value), ``cuts`` (the winning cuts, or where the value
+is 0, and so there are none, the cuts to value 1: the same work).  Each figure is the
+median of ``--repeat`` runs, in CPU seconds (this process's user and system time) and, in
+brackets, wall seconds; then the command in a child process (KAYLES_PURE=1 for the pure
+twin): its wall seconds, its CPU seconds and its peak memory.  Last, pure / compiled for
+each figure.  The first line names the CPU, the instruction set the compiled kernels use
+(KAYLES_VECTOR) and the load average: other work on the machine makes the wall times
+longer than the CPU's.  Nothing here asserts.
 """
 
 from __future__ import annotations
 
 import argparse
-import gc
 import os
 import platform
 import random
-import resource
+import statistics
+import subprocess
 import sys
+import tempfile
 import time
 from functools import partial
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
 
-from kayles.analysis.games.hackenbush import parse_picture  # noqa: E402
+from kayles.analysis.games.hackenbush import CHUNK, DIRECT_PER_LEVEL, MAX_EDGES  # noqa: E402
+from kayles.kernels.limits import cpu_model  # noqa: E402
+from kayles.kernels.pure import _hackenbush as pure  # noqa: E402
+
+KAYLES = ROOT / ".venv" / "bin" / "kayles"
 
 
 def tree(m: int, rng: random.Random) -> str:
@@ -71,31 +81,51 @@ def _name(i: int) -> str:
     return "g" if i == 0 else f"v{i}"
 
 
-def cpu_model() -> str:
+def instruction_set() -> str:
     try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or "unknown CPU"
+        from kayles.kernels import _core
+    except ImportError:
+        return "no compiled core"
+    return f"{_core.default_vector()} (KAYLES_VECTOR={os.environ.get('KAYLES_VECTOR', '')!r})"
 
 
-def best(step, repeat: int) -> tuple[float, float, object]:
-    """The least wall seconds and the least CPU seconds of ``repeat`` runs, and the result."""
-    walls, cpus, result = [], [], None
+def median(step, repeat: int) -> tuple[float, float, object]:
+    """The median CPU and wall seconds of ``repeat`` runs of ``step``, and its result."""
+    cpus, walls, result = [], [], None
     for _ in range(repeat):
-        gc.collect()
         start, cpu = time.perf_counter(), time.process_time()
         result = step()
         walls.append(time.perf_counter() - start)
         cpus.append(time.process_time() - cpu)
-    return min(walls), min(cpus), result
+    return statistics.median(cpus), statistics.median(walls), result
 
 
-def value(picture) -> int:
-    picture._search = None  # the search again, from the parsed edges
-    return picture.value
+def steps(kernel, text: str, repeat: int) -> tuple[list[tuple[float, float]], int, int]:
+    """(CPU, wall) of the parse, the value and the cuts; the value; the number of cuts."""
+    parse = median(partial(kernel.parse, text, MAX_EDGES, CHUNK), repeat)
+    names, us, vs, _ = parse[2]
+    search = median(partial(kernel.Search, names.count("\n") + 1, us, vs), repeat)
+    value = search[2].value
+    cuts = median(partial(search[2].cuts, 0 if value else 1, DIRECT_PER_LEVEL), repeat)
+    return [parse[:2], search[:2], cuts[:2]], value, len(cuts[2])
+
+
+def command(path: str, twin: str, repeat: int) -> tuple[float, float, float]:
+    """The whole command's median wall seconds, CPU seconds and peak MB (os.wait4's)."""
+    env = {**os.environ, "KAYLES_PURE": "1" if twin == "pure" else "0"}
+    walls, cpus, peaks = [], [], []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        child = subprocess.Popen([str(KAYLES), "hackenbush", path, "--json"], env=env,
+                                 stdout=subprocess.DEVNULL)
+        _, status, usage = os.wait4(child.pid, 0)
+        walls.append(time.perf_counter() - start)
+        cpus.append(usage.ru_utime + usage.ru_stime)
+        peaks.append(usage.ru_maxrss / 1024)
+        child.returncode = os.waitstatus_to_exitcode(status)
+        if child.returncode:
+            raise SystemExit(f"kayles hackenbush {path} ({twin}) failed: {child.returncode}")
+    return statistics.median(walls), statistics.median(cpus), max(peaks)
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -104,29 +134,45 @@ def main(argv: list[str] | None = None) -> None:
                         help="numbers of edges (default: 100000 1000000)")
     parser.add_argument("--kinds", nargs="+", default=["tree", "cycles", "circuit"],
                         choices=["tree", "cycles", "circuit"])
-    parser.add_argument("--repeat", type=int, default=1, help="runs of each step (the best)")
+    parser.add_argument("--twins", nargs="+", default=["compiled", "pure"],
+                        choices=["compiled", "pure"])
+    parser.add_argument("--repeat", type=int, default=3, help="runs of each step (the median)")
     parser.add_argument("--seed", type=int, default=20261201)
     args = parser.parse_args(argv)
-    print(f"# {cpu_model()}, {os.cpu_count()} cores, load {os.getloadavg()[0]:.2f}, Python "
-          f"{platform.python_version()}, pure Python, seed {args.seed}")
-    print(f"{'picture':8} {'edges':>9}  {'parse s':>13}  {'value s':>13}  {'cuts s':>13}  "
-          f"{'value':>7} {'cuts':>7} {'peak MB':>7}")
-    print(f"{'':8} {'':>9}  {'wall (CPU)':>13}  {'wall (CPU)':>13}  {'wall (CPU)':>13}")
+    kernels = {"pure": pure}
+    if "compiled" in args.twins:
+        from kayles.kernels import _hackenbush
+
+        kernels["compiled"] = _hackenbush
+    print(f"# {cpu_model()}, {os.cpu_count()} cores, instruction set {instruction_set()}, "
+          f"load {os.getloadavg()[0]:.2f}, Python {platform.python_version()}, "
+          f"seed {args.seed}, median of {args.repeat}")
+    print(f"{'picture':8} {'edges':>9} {'twin':8}  {'parse s':>13}  {'value s':>13}  "
+          f"{'cuts s':>13}  {'command s':>13} {'peak MB':>7}  {'value':>7} {'cuts':>7}")
+    print(f"{'':8} {'':>9} {'':8}  {'CPU (wall)':>13}  {'CPU (wall)':>13}  {'CPU (wall)':>13}"
+          f"  {'wall (CPU)':>13}")
     makers = {"tree": tree, "cycles": cycles, "circuit": circuit}
-    for kind in args.kinds:
-        for m in args.sizes:
-            text = makers[kind](m, random.Random(args.seed))
-            parse = best(partial(parse_picture, text), args.repeat)
-            picture = parse[2]
-            valued = best(partial(value, picture), args.repeat)
-            v = valued[2]
-            # the cuts to 0, or where the value is 0 (no winning cut) those to 1: the same work
-            cut = best(partial(picture.cuts, 0 if v else 1), args.repeat)
-            peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-            times = "  ".join(f"{w:5.2f} ({c:5.2f})" for w, c, _ in (parse, valued, cut))
-            print(f"{kind:8} {m:>9,}  {times}  {v:>7} {len(cut[2]):>7} {peak:7.0f}",
-                  flush=True)
-            del text, picture, parse, valued, cut
+    with tempfile.TemporaryDirectory() as folder:
+        for kind in args.kinds:
+            for m in args.sizes:
+                text = makers[kind](m, random.Random(args.seed))
+                path = os.path.join(folder, f"{kind}-{m}.txt")
+                Path(path).write_text(text)
+                rows = {}
+                for twin in args.twins:
+                    timed, value, won = steps(kernels[twin], text, args.repeat)
+                    whole = command(path, twin, args.repeat)
+                    rows[twin] = [c for c, _ in timed] + [whole[0]]
+                    figures = "  ".join(f"{c:5.2f} ({w:5.2f})" for c, w in timed)
+                    print(f"{kind:8} {m:>9,} {twin:8}  {figures}  {whole[0]:5.2f} ({whole[1]:5.2f})"
+                          f" {whole[2]:7.0f}  {value:>7} {won:>7}", flush=True)
+                if len(rows) == 2:
+                    ratios = [p / c if c else float("inf")
+                              for p, c in zip(rows["pure"], rows["compiled"])]
+                    print(f"{kind:8} {m:>9,} {'ratio':8}  " + "  ".join(
+                        f"{r:10.1f} x " for r in ratios[:3]) + f"  {ratios[3]:10.1f} x",
+                          flush=True)
+                del text
 
 
 if __name__ == "__main__":

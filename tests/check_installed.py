@@ -94,6 +94,11 @@ def main() -> int:
     assert run("kayles", "move", "xxxxxxxxxx", "--misere") == ".x.xxxxxxx\n"
     if REQUIRE_NATIVE:
         assert chooser.quotient_kernel.__name__ == "kayles.kernels._quotient"
+        assert chooser.hackenbush_kernel.__name__ == "kayles.kernels._hackenbush"
+    picture = Path("picture.txt")  # a triangle standing on the ground, a stalk of two on top
+    picture.write_text("g-a a-b b-g b-c c-d")
+    assert json.loads(run("kayles", "hackenbush", str(picture), "--json")) == {
+        "value": 3, "cuts": [4]}
     solved = json.loads(run("kayles", "quotient", "--game", "0.75", "--max-heap", "50",
                             "--json"))["solved"]
     assert (solved["period"], solved["preperiod"]) == (2, 8), solved

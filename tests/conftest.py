@@ -2,10 +2,10 @@
 
 The ``kernel`` fixture is the compiled nim-sequence kernel (kayles.kernels._core) and its
 pure twin (kayles.kernels.pure._core) in turn; ``misere_kernel``, ``quotient_kernel``,
-``takebreak_kernel`` and ``nimber_kernel`` the same for the other kernels of the wing, and
-``both_*`` each pair at once.  When the compiled core is missing
-its case is skipped, unless KAYLES_REQUIRE_NATIVE is set (as CI and ``make test``
-do): then it fails, so a broken build cannot pass as "pure tested twice".
+``takebreak_kernel``, ``nimber_kernel`` and ``hackenbush_kernel`` the same for the other
+kernels of the wing, and ``both_*`` each pair at once.  When the compiled core is missing
+its case is skipped, unless KAYLES_REQUIRE_NATIVE is set (as CI and ``make test`` do):
+then it fails, so a broken build cannot pass as "pure tested twice".
 """
 
 from __future__ import annotations
@@ -96,6 +96,8 @@ takebreak_kernel, both_takebreak_kernels = _twin_fixtures(
     "takebreak", "takebreak_kernel", "both_takebreak_kernels")
 nimber_kernel, both_nimber_kernels = _twin_fixtures(
     "nimber", "nimber_kernel", "both_nimber_kernels")
+hackenbush_kernel, both_hackenbush_kernels = _twin_fixtures(
+    "hackenbush", "hackenbush_kernel", "both_hackenbush_kernels")
 
 
 @contextlib.contextmanager

@@ -9,6 +9,7 @@ pure twin ``kayles.kernels.pure.<name>``: the same functions, results and errors
     _misere      ext/_misere.pyx    pure/_misere.py      the misère search
     _quotient    ext/_quotient.pyx  pure/_quotient.py    quotients: state walks, minimization
     _takebreak   ext/_takebreak.pyx pure/_takebreak.py   any code's values (three parts or more)
+    _hackenbush  ext/_hackenbush.pyx pure/_hackenbush.py Green Hackenbush: edge lists, values, cuts
     (shared)     ext/_common.pxd    pure/_common.py      move kinds, options, mex, parts
 
 Beside them: ``chooser`` (compiled or pure, decided once), ``checks`` (the arguments

@@ -19,13 +19,15 @@ from __future__ import annotations
 
 from array import array
 
-from .constants import MAX_BUDGET, NIMBER_BITS
+from .constants import HACKENBUSH_EDGES, MAX_BUDGET, NIMBER_BITS
 
-__all__ = ["MAX_CELLS", "bad_sets", "copied", "check_count", "check_entries",
+__all__ = ["MAX_CELLS", "bad_sets", "copied", "check_at_least", "check_count", "check_entries",
+           "check_vertices",
            "check_heaps", "check_memo", "check_room", "check_sets", "check_sized",
            "check_word", "check_words",
            "for_candidates", "for_collapse", "for_columns", "for_grow", "for_minimize",
-           "for_product_columns", "for_reach", "for_walk", "out_of_range"]
+           "for_parse", "for_product_columns", "for_reach", "for_search", "for_walk",
+           "for_weights", "out_of_range"]
 
 MAX_CELLS = (1 << 31) - 1  # entries of a table a kernel makes or reads (int32 indices)
 
@@ -43,6 +45,17 @@ def check_count(value, what: str, low: int = 0, high: int = MAX_BUDGET) -> int:
     value = value.__index__()
     if not low <= value <= high:
         raise ValueError(f"{what} must be {low} to {high}, not {value}")
+    return value
+
+
+def check_at_least(value, what: str, low: int) -> int:
+    """``value`` when it is an int of at least ``low`` (of any size); else TypeError or
+    ValueError."""
+    if type(value) is not int and not hasattr(value, "__index__"):
+        raise TypeError(f"{what} must be an integer, not {type(value).__name__}")
+    value = value.__index__()
+    if value < low:
+        raise ValueError(f"{what} must be at least {low}, not {value}")
     return value
 
 
@@ -349,3 +362,49 @@ def for_takebreak(rules) -> tuple[tuple, int]:
         if first < 1 or any(kind[0] >= first for kind in copies[: len(copies) - tail]):
             raise ValueError("the tail's spans come after every other kind's, from 1 on")
     return tuple(copies), tail
+
+
+# -- the Hackenbush kernel -----------------------------------------------------------------------
+
+def for_parse(text, most, chunk) -> None:
+    """parse's arguments: a text, at most HACKENBUSH_EDGES edges, a chunk of a character
+    or more."""
+    if not isinstance(text, str):
+        raise TypeError(f"text must be a str, not {type(text).__name__}")
+    check_count(most, "most", 0, HACKENBUSH_EDGES)
+    check_count(chunk, "chunk", 1, MAX_CELLS)
+
+
+def for_search(n, us, vs, entries=None) -> tuple[int, array, array]:
+    """A picture's vertices and edges (edge i joins us[i] and vs[i]), copied: at most
+    HACKENBUSH_EDGES edges on vertices 0 to n - 1.  ``entries``: the check of the ends
+    (check_vertices for the pure twin; None for the compiled one, which runs its own C loop
+    after these, so the first error is the same)."""
+    n = check_count(n, "n", 1, 2 * HACKENBUSH_EDGES + 1)
+    us, vs = copied(us, "a vertex", n), copied(vs, "a vertex", n)
+    check_sized(vs, len(us), "the edges' second ends")
+    if len(us) > HACKENBUSH_EDGES:
+        raise ValueError(f"a picture has at most {HACKENBUSH_EDGES} edges, not {len(us)}")
+    if entries:
+        entries(us, vs, n)
+    return n, us, vs
+
+
+def check_vertices(us, vs, n: int) -> None:
+    """Every end is a vertex 0 to n - 1 (min and max: one pass each, in C)."""
+    for ends in (us, vs):
+        if ends and not (0 <= min(ends) and max(ends) < n):
+            raise out_of_range("a vertex", n)
+
+
+def for_weights(weights) -> array:
+    """A chain's weights, copied: at most HACKENBUSH_EDGES of them, none negative, and
+    with their count summing to at most MAX_CELLS (every arm's value then fits 31 bits)."""
+    weights = copied(weights, "a weight")
+    if len(weights) > HACKENBUSH_EDGES:
+        raise ValueError(f"a chain has at most {HACKENBUSH_EDGES} weights, not {len(weights)}")
+    if weights and min(weights) < 0:
+        raise out_of_range("a weight", MAX_CELLS + 1)
+    if sum(weights) + len(weights) > MAX_CELLS:
+        raise ValueError(f"the weights and their count must sum to at most {MAX_CELLS}")
+    return weights

@@ -11,6 +11,7 @@ use; ``IMPLEMENTATION`` names the one that runs ("cython" or "python").
     _quotient             pure/_quotient.py  misère quotients: state walks, minimization
     _takebreak            pure/_takebreak.py any code's values (three parts or more, marks, tails)
     _nimber               pure/_nimber.py    nim products, inverses, roots of 64-bit words
+    _hackenbush           pure/_hackenbush.py Green Hackenbush: edge lists read, values, cuts
 
 KAYLES_PURE=1 forces the pure twins; KAYLES_REQUIRE_NATIVE=1 turns a missing
 compiled core into a SetupError (CI sets it, so a failed build cannot hide);
@@ -32,6 +33,7 @@ from ..errors import SetupError, shown
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from .pure import _core as kernel
+    from .pure import _hackenbush as hackenbush_kernel
     from .pure import _misere as misere_kernel
     from .pure import _nimber as nimber_kernel
     from .pure import _quotient as quotient_kernel
@@ -39,8 +41,9 @@ if TYPE_CHECKING:
 
     IMPLEMENTATION: str
 
-__all__ = ["IMPLEMENTATION", "KERNELS", "choice", "compiled", "getenv", "kernel", "load",
-           "misere_kernel", "nimber_kernel", "quotient_kernel", "takebreak_kernel"]
+__all__ = ["IMPLEMENTATION", "KERNELS", "choice", "compiled", "getenv", "hackenbush_kernel",
+           "kernel", "load", "misere_kernel", "nimber_kernel", "quotient_kernel",
+           "takebreak_kernel"]
 
 SEP = "/" if _system.__name__ == "posix" else "\\"
 HERE = __file__.rpartition(SEP)[0]  # a module's __file__ is an absolute path
@@ -98,7 +101,8 @@ def _built_core() -> str | None:
 
 # The attribute each kernel is loaded as, and its module's name (compiled and pure alike).
 KERNELS = {"kernel": "_core", "misere_kernel": "_misere", "quotient_kernel": "_quotient",
-           "takebreak_kernel": "_takebreak", "nimber_kernel": "_nimber"}
+           "takebreak_kernel": "_takebreak", "nimber_kernel": "_nimber",
+           "hackenbush_kernel": "_hackenbush"}
 
 
 def compiled(module) -> bool:
@@ -135,7 +139,8 @@ def load(name: str):
 
 
 def __getattr__(name: str):
-    """kernel, misere_kernel, quotient_kernel, takebreak_kernel, nimber_kernel and
+    """kernel, misere_kernel, quotient_kernel, takebreak_kernel, nimber_kernel,
+    hackenbush_kernel and
     IMPLEMENTATION, on first use (PEP 562)."""
     with _deciding:
         if name in globals():  # another thread loaded it while this one waited

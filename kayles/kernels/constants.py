@@ -2,15 +2,16 @@
 
 rules.py refuses a game that does not fit, the pure twins and the cost model read these
 names, and nothing else in Python restates them.  C needs some at compile time: they
-are defined once in C (ext/src/kernels.h, ext/_common.pxd, ext/_takebreak.pyx), each
+are defined once in C (ext/src/kernels.h, ext/_common.pxd, ext/_takebreak.pyx,
+ext/src/hackenbush.h), each
 compiled module exports the values it was built with as ``CONSTANTS``, and
 tests/kernels/test_constants.py pins that every one equals the value here.
 """
 
 __all__ = ["ACCUMULATORS", "AHEAD", "ALL_DIFFERENT", "ALL_SAME", "DEFAULT_BUDGET", "GAP",
-           "MARK_CODES", "MAX_BUDGET", "MAX_KEPT", "MAX_KINDS", "MAX_SPAN", "MAX_THREADS",
-           "MIN_ROOM", "NIMBER_BITS", "NOT_ALL_SAME", "NO_MARK", "PIN", "QUOTIENT_STATES",
-           "STATE_ENTRIES", "VALUE_LIMIT", "WORDS_PER_POSITION", "WORDS_SLACK"]
+           "HACKENBUSH_EDGES", "MARK_CODES", "MAX_BUDGET", "MAX_KEPT", "MAX_KINDS", "MAX_SPAN",
+           "MAX_THREADS", "MIN_ROOM", "NIMBER_BITS", "NOT_ALL_SAME", "NO_MARK", "PIN",
+           "QUOTIENT_STATES", "STATE_ENTRIES", "VALUE_LIMIT", "WORDS_PER_POSITION", "WORDS_SLACK"]
 
 VALUE_LIMIT = 1 << 16  # nimbers are stored as unsigned 16-bit integers
 
@@ -37,3 +38,6 @@ ACCUMULATORS = 8  # accumulators a heap made ahead: one a value of a part's bits
 
 # The nimber kernel (ext/_nimber.pyx): its operands are words of this many bits (ext/src/nimber.h)
 NIMBER_BITS = 64
+# Green Hackenbush (ext/_hackenbush.pyx): the edges one picture may have (its search holds
+# some 150 bytes an edge in the pure twin; every value then stays below 2**23)
+HACKENBUSH_EDGES = 1 << 22

@@ -72,6 +72,15 @@ WORK = {
     _quotient.minimize(count, 1, [min(s + 1, count - 1) for s in range(count)],
                        [0] * (count - 1) + [1])
 """,
+    "hackenbush": """
+    from kayles.kernels import _hackenbush
+    n = 1_000_000  # a circuit: each pass of a parse, a search and its cuts, many times over
+    text = " ".join(f"v{i}-v{i + 1}" for i in range(n))
+    for _ in range(20):
+        names, us, vs, _ = _hackenbush.parse(text, 1 << 22, 1 << 16)
+        vs[-1] = 0  # the last edge to the ground: a circuit
+        _hackenbush.Search(names.count("\\n") + 1, us, vs).cuts(0, -1)
+""",
     "takebreak": """
     from kayles.kernels import _takebreak
     from kayles.engine.sequence import Sequence

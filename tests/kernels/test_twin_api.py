@@ -10,6 +10,7 @@ bad arguments are test_kernel_args' and test_twins'.
 from __future__ import annotations
 
 import inspect
+from array import array
 
 import pytest
 
@@ -18,7 +19,7 @@ from kayles.engine.rules import encode
 
 from conftest import load_kernel
 
-CONCERNS = ["core", "misere", "quotient", "takebreak", "nimber"]
+CONCERNS = ["core", "misere", "quotient", "takebreak", "nimber", "hackenbush"]
 
 
 def api(module) -> set[str]:
@@ -50,8 +51,10 @@ def test_the_twins_classes_take_the_same_arguments():
     kinds = encode(get_game("kayles").kinds)
     arguments = {"Scratch": {"vector": None, "threads": 2, "cores": 2, "crew_from": 0,
                              "crew_rare": 0, "waited_only": True},
-                 "MisereMemo": {"kinds": kinds, "budget": 100}}
-    for concern, name in (("core", "Scratch"), ("misere", "MisereMemo")):
+                 "MisereMemo": {"kinds": kinds, "budget": 100},
+                 "Search": {"n": 2, "us": array("i", [0]), "vs": array("i", [1])}}
+    for concern, name in (("core", "Scratch"), ("misere", "MisereMemo"),
+                          ("hackenbush", "Search")):
         pure = getattr(load_kernel("python", concern), name)
         assert set(inspect.signature(pure).parameters) == set(arguments[name]), name
         getattr(load_kernel("cython", concern), name)(**arguments[name])
