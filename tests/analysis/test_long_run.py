@@ -107,6 +107,8 @@ def test_a_run_on_several_threads_has_the_records_of_one(tmp_path, monkeypatch, 
     from kayles.engine.sequence import CrewTrials
 
     monkeypatch.setattr(CrewTrials, "TRIAL_GAIN", gain)
+    monkeypatch.setattr(CrewTrials, "TRIAL_SECONDS", 0.0)  # n/32 heaps a half: on a fast
+                                                        # machine 0.05 s was more than the run
     monkeypatch.setattr(cpu_load, "others_busy", lambda *stretch: 0.0)
     monkeypatch.setattr(cpu_load, "cores", lambda: 2)
     for game in (".161",) if COMPILED else (".356",):
