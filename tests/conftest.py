@@ -83,6 +83,9 @@ quotient_kernel, both_quotient_kernels = _twin_fixtures(
     "quotient", "quotient_kernel", "both_quotient_kernels")
 takebreak_kernel, both_takebreak_kernels = _twin_fixtures(
     "takebreak", "takebreak_kernel", "both_takebreak_kernels")
+search_kernel, both_search_kernels = _twin_fixtures(
+    "search", "search_kernel", "both_search_kernels")
+board_kernel, both_board_kernels = _twin_fixtures("boards", "board_kernel", "both_board_kernels")
 
 
 @contextlib.contextmanager

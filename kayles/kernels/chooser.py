@@ -10,6 +10,8 @@ use; ``IMPLEMENTATION`` names the one that runs ("cython" or "python").
     _misere               pure/_misere.py    the misère search
     _quotient             pure/_quotient.py  misère quotients: state walks, minimization
     _takebreak            pure/_takebreak.py any code's values (three parts or more, marks, tails)
+    _search               pure/_search.py    the pruned search's exact bounded table
+    _boards               pure/_boards.py    Cram and Node Kayles on boards (the pruned search)
 
 KAYLES_PURE=1 forces the pure twins; KAYLES_REQUIRE_NATIVE=1 turns a missing
 compiled core into a SetupError (CI sets it, so a failed build cannot hide);
@@ -30,15 +32,17 @@ from ..errors import SetupError, shown
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from .pure import _boards as board_kernel
     from .pure import _core as kernel
     from .pure import _misere as misere_kernel
     from .pure import _quotient as quotient_kernel
+    from .pure import _search as search_kernel
     from .pure import _takebreak as takebreak_kernel
 
     IMPLEMENTATION: str
 
-__all__ = ["IMPLEMENTATION", "KERNELS", "choice", "getenv", "kernel", "load", "misere_kernel",
-           "quotient_kernel", "takebreak_kernel"]
+__all__ = ["IMPLEMENTATION", "KERNELS", "board_kernel", "choice", "getenv", "kernel", "load",
+           "misere_kernel", "quotient_kernel", "search_kernel", "takebreak_kernel"]
 
 SEP = "/" if _system.__name__ == "posix" else "\\"
 HERE = __file__.rpartition(SEP)[0]  # a module's __file__ is an absolute path
@@ -96,7 +100,7 @@ def _built_core() -> str | None:
 
 # The attribute each kernel is loaded as, and its module's name (compiled and pure alike).
 KERNELS = {"kernel": "_core", "misere_kernel": "_misere", "quotient_kernel": "_quotient",
-           "takebreak_kernel": "_takebreak"}
+           "takebreak_kernel": "_takebreak", "search_kernel": "_search", "board_kernel": "_boards"}
 
 
 def _module(name: str):
@@ -128,8 +132,8 @@ def load(name: str):
 
 
 def __getattr__(name: str):
-    """kernel, misere_kernel, quotient_kernel, takebreak_kernel and IMPLEMENTATION, on first
-    use (PEP 562)."""
+    """The kernels of KERNELS (kernel, misere_kernel, ...) and IMPLEMENTATION, on first use
+    (PEP 562)."""
     with _deciding:
         if name in globals():  # another thread loaded it while this one waited
             return globals()[name]
