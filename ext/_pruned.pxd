@@ -62,8 +62,18 @@ cdef extern from "games.h" nogil:
         KB_GRAPH_VERTICES
         KB_GRAPH_WORDS
         KB_CANON_VERTICES
-        KB_CHOMP_WORDS
+        KB_CHOMP_SQUARES
         KB_MAX_PARTS
+
+    ctypedef struct kb_chomp:
+        int rows, cols, bits, words
+
+    void kb_chomp_init(kb_chomp* chomp, int rows, int cols) noexcept
+    void kb_chomp_key(const kb_chomp* chomp, const int* lengths, int nrows, kb_word* key) noexcept
+    int kb_chomp_moves(const kb_chomp* chomp, const int* lengths, int nrows, int* out,
+                       int room) noexcept
+    int kb_chomp_expand(void* chomp, kb_search* search, const kb_word* key, int len) noexcept
+    int kb_chomp_bound(void* chomp, const kb_word* key, int len) noexcept
 
     ctypedef struct kb_board:
         int rows, cols, rule
@@ -73,6 +83,23 @@ cdef extern from "games.h" nogil:
         int count
         kb_word keys[KB_MAX_PARTS]
         int sizes[KB_MAX_PARTS]
+
+    ctypedef struct kb_set:
+        kb_word w[KB_GRAPH_WORDS]
+
+    ctypedef struct kb_graph:
+        int n, rule, leaves
+        uint64_t fallbacks
+
+    void kb_graph_init(kb_graph* graph, int n, int rule, int leaves) noexcept
+    void kb_graph_edge(kb_graph* graph, int u, int v) noexcept
+    int kb_graph_split(kb_graph* graph, const kb_set* alive, kb_word* keys, int room, int* lens,
+                       int* sizes, int max, int* nim) noexcept
+    int kb_graph_key(kb_graph* graph, const kb_set* component, kb_word* key) noexcept
+    int kb_graph_moves(const kb_graph* graph, const kb_set* alive, kb_set* moves,
+                       int max) noexcept
+    int kb_graph_expand(void* graph, kb_search* search, const kb_word* key, int len) noexcept
+    int kb_graph_bound(void* graph, const kb_word* key, int len) noexcept
 
     void kb_board_init(kb_board* board, int rows, int cols, int rule) noexcept
     void kb_board_split(const kb_board* board, kb_word free, kb_split* out) noexcept

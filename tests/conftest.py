@@ -86,6 +86,8 @@ takebreak_kernel, both_takebreak_kernels = _twin_fixtures(
 search_kernel, both_search_kernels = _twin_fixtures(
     "search", "search_kernel", "both_search_kernels")
 board_kernel, both_board_kernels = _twin_fixtures("boards", "board_kernel", "both_board_kernels")
+graph_kernel, both_graph_kernels = _twin_fixtures("graphs", "graph_kernel", "both_graph_kernels")
+chomp_kernel, both_chomp_kernels = _twin_fixtures("chomp", "chomp_kernel", "both_chomp_kernels")
 
 
 @contextlib.contextmanager

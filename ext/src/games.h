@@ -14,7 +14,7 @@ enum {
     KB_GRAPH_VERTICES = 256,  /* vertices of a graph */
     KB_GRAPH_WORDS = 4,       /* words of a set of vertices */
     KB_CANON_VERTICES = 64,   /* components up to this size are labelled canonically */
-    KB_CHOMP_WORDS = 8,       /* words of a Chomp key: the packed row lengths */
+    KB_CHOMP_SQUARES = 4096,  /* squares of a Chomp diagram (the search's depth) */
     KB_MAX_PARTS = 256,       /* parts of one position */
     KB_SPREAD_BITS = 10       /* boards of at most this many rows transpose by a table */
 };
@@ -50,27 +50,19 @@ typedef struct kb_set {
 } kb_set;
 
 typedef struct kb_graph {
-    int n, rule, words;       /* vertices; KB_ARC or KB_NODE; words of a set (1 to 4) */
+    int n, rule;              /* vertices; KB_ARC or KB_NODE */
     kb_set adj[KB_GRAPH_VERTICES];
-    int leaves;               /* how many canonical labellings a component may try */
-    uint64_t fallbacks;       /* labellings that stopped at that bound (exact, not canonical) */
+    int leaves;               /* how many labellings a canonical labelling may try */
+    uint64_t fallbacks;       /* labellings that stopped there (exact keys, not canonical) */
+    uint64_t work;            /* the labellings' work since the search last counted it */
 } kb_graph;
-
-/* A graph split: parts' keys written one after another (keys[starts[i]..], lens[i]). */
-typedef struct kb_graph_split {
-    int nim;
-    int count;
-    int lens[KB_MAX_PARTS];
-    int sizes[KB_MAX_PARTS];
-    int starts[KB_MAX_PARTS];
-    int nwords;
-    kb_word keys[KB_MAX_PARTS * 2 + 4 * 64];   /* grown by the caller's bound: see graphs.c */
-} kb_graph_split;
 
 void kb_graph_init(kb_graph* graph, int n, int rule, int leaves);
 void kb_graph_edge(kb_graph* graph, int u, int v);
-int kb_graph_split_of(kb_graph* graph, const kb_set* alive, kb_word* keys, int room, int* lens,
-                      int* sizes, int max, int* nim);
+int kb_graph_split(kb_graph* graph, const kb_set* alive, kb_word* keys, int room, int* lens,
+                   int* sizes, int max, int* nim);
+int kb_graph_key(kb_graph* graph, const kb_set* component, kb_word* key);
+int kb_graph_moves(const kb_graph* graph, const kb_set* alive, kb_set* moves, int max);
 int kb_graph_expand(void* graph, kb_search* search, const kb_word* key, int len);
 int kb_graph_bound(void* graph, const kb_word* key, int len);
 
@@ -79,11 +71,11 @@ int kb_graph_bound(void* graph, const kb_word* key, int len);
 typedef struct kb_chomp {
     int rows, cols, bits;     /* the frame; bits a row length */
     int words;                /* words of a key */
-    int transpose;            /* the frame is square: keys are min(rows, transposed rows) */
 } kb_chomp;
 
 void kb_chomp_init(kb_chomp* chomp, int rows, int cols);
 void kb_chomp_key(const kb_chomp* chomp, const int* lengths, int nrows, kb_word* key);
+int kb_chomp_moves(const kb_chomp* chomp, const int* lengths, int nrows, int* out, int room);
 int kb_chomp_expand(void* chomp, kb_search* search, const kb_word* key, int len);
 int kb_chomp_bound(void* chomp, const kb_word* key, int len);
 

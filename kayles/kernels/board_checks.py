@@ -7,8 +7,9 @@ from __future__ import annotations
 
 from .constants import BOARD_CELLS, CHOMP_SQUARES, GRAPH_VERTICES, SEARCH_MAX_WIDTH
 
-__all__ = ["check_bits", "check_board", "check_cells", "check_graph", "check_key",
-           "check_memory", "check_rule", "check_rows", "check_value", "check_word"]
+__all__ = ["check_bits", "check_board", "check_cells", "check_frame", "check_graph", "check_key",
+           "check_leaves", "check_memory", "check_rule", "check_rows", "check_value",
+           "check_word"]
 
 _WORD = 1 << 64
 MAX_MEMORY = 1 << 62  # bytes: more than any machine has
@@ -56,6 +57,14 @@ def check_memory(memory) -> int:
     return memory
 
 
+def check_leaves(leaves) -> int:
+    """How many labellings a canonical labelling may try: 1 to 2**30."""
+    leaves = _int(leaves, "leaves")
+    if not 1 <= leaves <= 1 << 30:
+        raise ValueError(f"leaves must be 1 to 2**30, not {leaves}")
+    return leaves
+
+
 def check_rule(rule, rules: tuple[str, ...]) -> str:
     if rule not in rules:
         raise ValueError(f"the rule must be {' or '.join(map(repr, rules))}, not {rule!r}")
@@ -98,14 +107,36 @@ def check_graph(adjacency) -> tuple[int, ...]:
     return rows
 
 
-def check_rows(lengths, squares: int = CHOMP_SQUARES) -> tuple[int, ...]:
+CHOMP_KEY_BITS = 52 + 64 * (SEARCH_MAX_WIDTH - 1)  # a frame's rows * bits a row, at most
+
+
+def check_frame(rows, cols) -> tuple[int, int]:
+    """A Chomp frame: rows and columns at least 1, rows times the bits of a row length
+    within a key of SEARCH_MAX_WIDTH words."""
+    rows, cols = _int(rows, "rows"), _int(cols, "columns")
+    if rows < 1 or cols < 1 or rows > CHOMP_SQUARES or cols > CHOMP_SQUARES:
+        raise ValueError(f"a Chomp frame must have 1 to {CHOMP_SQUARES} rows and columns, "
+                         f"not {rows} x {cols}")
+    if rows * cols.bit_length() > CHOMP_KEY_BITS:
+        raise ValueError(f"a Chomp frame of {rows} rows of {cols} squares has keys past "
+                         f"{SEARCH_MAX_WIDTH} words")
+    return rows, cols
+
+
+def check_rows(lengths, frame: tuple[int, int] | None = None) -> tuple[int, ...]:
     """A Young diagram: row lengths, each at least 1, not increasing, at most
-    ``squares`` squares in all."""
+    CHOMP_SQUARES squares in all (and within ``frame``, rows and columns, where given)."""
     lengths = tuple(_int(x, "a row length") for x in lengths)
+    if not lengths:
+        raise ValueError("a diagram must have at least one row")
     if any(x < 1 for x in lengths):
         raise ValueError("a row length must be at least 1")
     if any(a < b for a, b in zip(lengths, lengths[1:])):
         raise ValueError("row lengths must not increase")
-    if sum(lengths) > squares:
-        raise ValueError(f"a diagram must have at most {squares} squares, not {sum(lengths)}")
+    if sum(lengths) > CHOMP_SQUARES:
+        raise ValueError(f"a diagram must have at most {CHOMP_SQUARES} squares, not "
+                         f"{sum(lengths)}")
+    if frame is not None and (len(lengths) > frame[0] or lengths[0] > frame[1]):
+        raise ValueError(f"the diagram must fit the frame of {frame[0]} rows and "
+                         f"{frame[1]} columns")
     return lengths

@@ -12,6 +12,8 @@ use; ``IMPLEMENTATION`` names the one that runs ("cython" or "python").
     _takebreak            pure/_takebreak.py any code's values (three parts or more, marks, tails)
     _search               pure/_search.py    the pruned search's exact bounded table
     _boards               pure/_boards.py    Cram and Node Kayles on boards (the pruned search)
+    _graphs               pure/_graphs.py    Node and Arc Kayles on graphs (the pruned search)
+    _chomp                pure/_chomp.py     Chomp on Young diagrams (the pruned search)
 
 KAYLES_PURE=1 forces the pure twins; KAYLES_REQUIRE_NATIVE=1 turns a missing
 compiled core into a SetupError (CI sets it, so a failed build cannot hide);
@@ -33,7 +35,9 @@ from ..errors import SetupError, shown
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from .pure import _boards as board_kernel
+    from .pure import _chomp as chomp_kernel
     from .pure import _core as kernel
+    from .pure import _graphs as graph_kernel
     from .pure import _misere as misere_kernel
     from .pure import _quotient as quotient_kernel
     from .pure import _search as search_kernel
@@ -41,8 +45,9 @@ if TYPE_CHECKING:
 
     IMPLEMENTATION: str
 
-__all__ = ["IMPLEMENTATION", "KERNELS", "board_kernel", "choice", "getenv", "kernel", "load",
-           "misere_kernel", "quotient_kernel", "search_kernel", "takebreak_kernel"]
+__all__ = ["IMPLEMENTATION", "KERNELS", "board_kernel", "choice", "chomp_kernel", "getenv",
+           "graph_kernel", "kernel", "load", "misere_kernel", "quotient_kernel",
+           "search_kernel", "takebreak_kernel"]
 
 SEP = "/" if _system.__name__ == "posix" else "\\"
 HERE = __file__.rpartition(SEP)[0]  # a module's __file__ is an absolute path
@@ -100,7 +105,8 @@ def _built_core() -> str | None:
 
 # The attribute each kernel is loaded as, and its module's name (compiled and pure alike).
 KERNELS = {"kernel": "_core", "misere_kernel": "_misere", "quotient_kernel": "_quotient",
-           "takebreak_kernel": "_takebreak", "search_kernel": "_search", "board_kernel": "_boards"}
+           "takebreak_kernel": "_takebreak", "search_kernel": "_search", "board_kernel": "_boards",
+           "graph_kernel": "_graphs", "chomp_kernel": "_chomp"}
 
 
 def _module(name: str):

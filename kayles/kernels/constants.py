@@ -7,9 +7,10 @@ compiled module exports the values it was built with as ``CONSTANTS``, and
 tests/kernels/test_constants.py pins that every one equals the value here.
 """
 
-__all__ = ["ACCUMULATORS", "AHEAD", "ALL_DIFFERENT", "ALL_SAME", "BOARD_CELLS", "CANON_VERTICES",
-           "CHOMP_SQUARES", "DEFAULT_BUDGET", "GAP", "GRAPH_VERTICES", "SEARCH_CLUSTER",
-           "SEARCH_FIRST_CLUSTERS", "SEARCH_MAX_WIDTH", "SEARCH_STORED_MAX", "SEARCH_VALUE_BITS",
+__all__ = ["ACCUMULATORS", "AHEAD", "ALL_DIFFERENT", "ALL_SAME", "BOARD_CELLS",
+           "CANON_VERTICES", "CHOMP_SQUARES", "DEFAULT_BUDGET", "GAP", "GRAPH_LEAVES",
+           "GRAPH_VERTICES", "SEARCH_CLUSTER", "SEARCH_FIRST_CLUSTERS", "SEARCH_MAX_WIDTH",
+           "SEARCH_STORED_MAX", "SEARCH_VALUE_BITS",
            "MARK_CODES", "MAX_BUDGET", "MAX_KEPT", "MAX_KINDS", "MAX_SPAN", "MAX_THREADS",
            "MIN_ROOM", "NOT_ALL_SAME", "NO_MARK", "PIN", "QUOTIENT_STATES", "STATE_ENTRIES",
            "VALUE_LIMIT", "WORDS_PER_POSITION", "WORDS_SLACK"]
@@ -47,3 +48,4 @@ BOARD_CELLS = 64  # cells of a board (Cram, Node Kayles on boards): one 64-bit w
 GRAPH_VERTICES = 256  # vertices of a graph (Node and Arc Kayles)
 CANON_VERTICES = 64  # components up to this size are labelled canonically
 CHOMP_SQUARES = 4096  # squares of a Chomp diagram (the search's depth: its C stack)
+GRAPH_LEAVES = 1024  # labellings a canonical labelling tries before it takes the least so far

@@ -18,7 +18,7 @@ from kayles.engine.rules import encode
 
 from conftest import load_kernel
 
-CONCERNS = ["core", "misere", "quotient", "takebreak", "search", "boards"]
+CONCERNS = ["core", "misere", "quotient", "takebreak", "search", "boards", "graphs", "chomp"]
 
 
 def api(module) -> set[str]:

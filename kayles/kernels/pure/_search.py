@@ -260,7 +260,11 @@ class _Search:
         f.known, f.opts = [], []
         get = self.table._get
         units = 0
-        for nim, parts in self.game.expand(key):
+        options = iter(self.game.expand(key))
+        ahead = next(options, None)
+        while ahead is not None:
+            nim, parts = ahead
+            ahead = next(options, None)  # the compiled twin writes one option ahead
             f.n += 1
             units += len(parts) + 1
             gone = [False] * len(parts)
