@@ -151,9 +151,11 @@ static kb_word reduced(const kb_board* b, kb_word x) {
  * `steps` to their right neighbour. */
 static kb_word grown(const kb_board* b, kb_word x, kb_word seed, kb_word steps) {
     kb_word s = seed, n;
-    for (;;) {
+    for (;;) {   /* two steps a turn */
         n = (s | up_rows(s, b->cols) | down_rows(s, b->cols) | ((s & steps) << 1) |
              ((s >> 1) & steps)) & x;
+        n = (n | up_rows(n, b->cols) | down_rows(n, b->cols) | ((n & steps) << 1) |
+             ((n >> 1) & steps)) & x;
         if (n == s)
             return s;
         s = n;
@@ -170,12 +172,18 @@ static kb_word cut_blocks(const kb_board* b, kb_word x) {
     return blocks & ((~l & ~u & ((~r & ~d) >> (c + 1))) | (((~r & ~u) >> 1) & ((~l & ~d) >> c)));
 }
 
+/* The columns x has a cell in (bit c: column c): its rows ORed, by halving strides. */
+static kb_word columns_of(const kb_board* b, kb_word x) {
+    for (int shift = b->cols; shift < b->rows * b->cols; shift *= 2)
+        x |= x >> shift;
+    return x & row_mask(b);
+}
+
 static void anchored(const kb_board* b, kb_word* x, int* h, int* w) {
-    kb_word m = *x, columns = 0, rows = row_mask(b);
+    kb_word m = *x, columns;
     int c0;
     m >>= (__builtin_ctzll(m) / b->cols) * b->cols;
-    for (kb_word y = m; y; y = up_rows(y, b->cols))
-        columns |= y & rows;
+    columns = columns_of(b, m);
     c0 = __builtin_ctzll(columns);
     m >>= c0;
     *w = 64 - __builtin_clzll(columns) - c0;
@@ -302,12 +310,11 @@ static int middle_out(int n, int* order) {
 /* The positions the moves of x lead to, in the order of the header; their number. */
 int kb_board_moves(const kb_board* b, kb_word x, kb_word* moves, int max) {
     int k = 0, h, w, rows[KB_BOARD_CELLS], cols[KB_BOARD_CELLS], C = b->cols, r0, c0;
-    kb_word columns = 0, rmask = row_mask(b);
+    kb_word columns, rmask = row_mask(b);
     if (!x)
         return 0;
     r0 = __builtin_ctzll(x) / C;
-    for (kb_word y = x >> (r0 * C); y; y = up_rows(y, C))
-        columns |= y & rmask;
+    columns = columns_of(b, x >> (r0 * C));
     c0 = __builtin_ctzll(columns);
     w = 64 - __builtin_clzll(columns) - c0;
     h = (63 - __builtin_clzll(x)) / C - r0 + 1;
