@@ -98,6 +98,11 @@ nimber_kernel, both_nimber_kernels = _twin_fixtures(
     "nimber", "nimber_kernel", "both_nimber_kernels")
 hackenbush_kernel, both_hackenbush_kernels = _twin_fixtures(
     "hackenbush", "hackenbush_kernel", "both_hackenbush_kernels")
+search_kernel, both_search_kernels = _twin_fixtures(
+    "search", "search_kernel", "both_search_kernels")
+board_kernel, both_board_kernels = _twin_fixtures("boards", "board_kernel", "both_board_kernels")
+graph_kernel, both_graph_kernels = _twin_fixtures("graphs", "graph_kernel", "both_graph_kernels")
+chomp_kernel, both_chomp_kernels = _twin_fixtures("chomp", "chomp_kernel", "both_chomp_kernels")
 
 
 @contextlib.contextmanager

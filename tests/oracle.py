@@ -547,3 +547,49 @@ def tartan_values(rules1, rules2, rows: int, cols: int) -> list[int]:
     for state in range(1 << rows * cols):
         values[state] = mex(values[state ^ m] for m, corner in moves if state & corner)
     return values
+
+
+# -- games on graphs and boards (the families of kayles.engine.families): whole positions,
+# -- every move tried, no components, reductions or symmetries
+
+def grid_graph(rows: int, cols: int) -> list[frozenset[int]]:
+    """The neighbours of each cell r * cols + c of a rows x cols board."""
+    return [frozenset(rr * cols + cc for rr, cc in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1))
+                      if 0 <= rr < rows and 0 <= cc < cols)
+            for r in range(rows) for c in range(cols)]
+
+
+def kayles_on_graph(neighbours: list[frozenset[int]], alive: frozenset[int], node: bool) -> int:
+    """Node Kayles (a move removes a vertex and its neighbours) or Arc Kayles (an edge and
+    its two ends) on the subgraph of ``alive`` vertices: the mex over every move."""
+    @cache
+    def value(left: frozenset[int]) -> int:
+        if node:
+            return mex(value(left - {v} - neighbours[v]) for v in left)
+        return mex(value(left - {u, v}) for u in left for v in neighbours[u] & left if u < v)
+
+    return value(frozenset(alive))
+
+
+def cram_value(rows: int, cols: int, free: int) -> int:
+    """Cram on a board, its free cells the bits of ``free`` (bit r * cols + c)."""
+    alive = frozenset(i for i in range(rows * cols) if free >> i & 1)
+    return kayles_on_graph(grid_graph(rows, cols), alive, node=False)
+
+
+def chomp_value(lengths: tuple[int, ...]) -> int:
+    """Chomp on the Young diagram of these row lengths: a bite at (row i, column j) removes
+    every square (i', j') with i' >= i and j' >= j; the square (0, 0) is never bitten (a
+    position of that square alone has no move)."""
+    @cache
+    def value(rows: tuple[int, ...]) -> int:
+        options = []
+        for i, length in enumerate(rows):
+            for j in range(length):
+                if i == 0 and j == 0:
+                    continue
+                bitten = tuple(x if k < i else min(x, j) for k, x in enumerate(rows))
+                options.append(value(tuple(x for x in bitten if x)))
+        return mex(options)
+
+    return value(tuple(x for x in lengths if x))

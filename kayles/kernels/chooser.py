@@ -12,6 +12,10 @@ use; ``IMPLEMENTATION`` names the one that runs ("cython" or "python").
     _takebreak            pure/_takebreak.py any code's values (three parts or more, marks, tails)
     _nimber               pure/_nimber.py    nim products, inverses, roots of 64-bit words
     _hackenbush           pure/_hackenbush.py Green Hackenbush: edge lists read, values, cuts
+    _search               pure/_search.py    the pruned search's exact bounded table
+    _boards               pure/_boards.py    Cram and Node Kayles on boards (the pruned search)
+    _graphs               pure/_graphs.py    Node and Arc Kayles on graphs (the pruned search)
+    _chomp                pure/_chomp.py     Chomp on Young diagrams (the pruned search)
 
 KAYLES_PURE=1 forces the pure twins; KAYLES_REQUIRE_NATIVE=1 turns a missing
 compiled core into a SetupError (CI sets it, so a failed build cannot hide);
@@ -32,18 +36,22 @@ from ..errors import SetupError, shown
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from .pure import _boards as board_kernel
+    from .pure import _chomp as chomp_kernel
     from .pure import _core as kernel
+    from .pure import _graphs as graph_kernel
     from .pure import _hackenbush as hackenbush_kernel
     from .pure import _misere as misere_kernel
     from .pure import _nimber as nimber_kernel
     from .pure import _quotient as quotient_kernel
+    from .pure import _search as search_kernel
     from .pure import _takebreak as takebreak_kernel
 
     IMPLEMENTATION: str
 
-__all__ = ["IMPLEMENTATION", "KERNELS", "choice", "compiled", "getenv", "hackenbush_kernel",
-           "kernel", "load", "misere_kernel", "nimber_kernel", "quotient_kernel",
-           "takebreak_kernel"]
+__all__ = ["IMPLEMENTATION", "KERNELS", "board_kernel", "choice", "chomp_kernel", "compiled",
+           "getenv", "graph_kernel", "hackenbush_kernel", "kernel", "load", "misere_kernel",
+           "nimber_kernel", "quotient_kernel", "search_kernel", "takebreak_kernel"]
 
 SEP = "/" if _system.__name__ == "posix" else "\\"
 HERE = __file__.rpartition(SEP)[0]  # a module's __file__ is an absolute path
@@ -102,7 +110,8 @@ def _built_core() -> str | None:
 # The attribute each kernel is loaded as, and its module's name (compiled and pure alike).
 KERNELS = {"kernel": "_core", "misere_kernel": "_misere", "quotient_kernel": "_quotient",
            "takebreak_kernel": "_takebreak", "nimber_kernel": "_nimber",
-           "hackenbush_kernel": "_hackenbush"}
+           "hackenbush_kernel": "_hackenbush", "search_kernel": "_search",
+           "board_kernel": "_boards", "graph_kernel": "_graphs", "chomp_kernel": "_chomp"}
 
 
 def compiled(module) -> bool:
@@ -139,9 +148,8 @@ def load(name: str):
 
 
 def __getattr__(name: str):
-    """kernel, misere_kernel, quotient_kernel, takebreak_kernel, nimber_kernel,
-    hackenbush_kernel and
-    IMPLEMENTATION, on first use (PEP 562)."""
+    """The kernels of KERNELS (kernel, misere_kernel, ...) and IMPLEMENTATION, on first use
+    (PEP 562)."""
     with _deciding:
         if name in globals():  # another thread loaded it while this one waited
             return globals()[name]

@@ -8,10 +8,13 @@ compiled module exports the values it was built with as ``CONSTANTS``, and
 tests/kernels/test_constants.py pins that every one equals the value here.
 """
 
-__all__ = ["ACCUMULATORS", "AHEAD", "ALL_DIFFERENT", "ALL_SAME", "DEFAULT_BUDGET", "GAP",
-           "HACKENBUSH_EDGES", "MARK_CODES", "MAX_BUDGET", "MAX_KEPT", "MAX_KINDS", "MAX_SPAN",
-           "MAX_THREADS", "MIN_ROOM", "NIMBER_BITS", "NOT_ALL_SAME", "NO_MARK", "PIN",
-           "QUOTIENT_STATES", "STATE_ENTRIES", "VALUE_LIMIT", "WORDS_PER_POSITION", "WORDS_SLACK"]
+__all__ = ["ACCUMULATORS", "AHEAD", "ALL_DIFFERENT", "ALL_SAME", "BOARD_CELLS",
+           "CANON_VERTICES", "CHOMP_SQUARES", "DEFAULT_BUDGET", "GAP", "GRAPH_LEAVES",
+           "GRAPH_VERTICES", "HACKENBUSH_EDGES", "MARK_CODES", "MAX_BUDGET", "MAX_KEPT",
+           "MAX_KINDS", "MAX_SPAN", "MAX_THREADS", "MIN_ROOM", "NIMBER_BITS", "NOT_ALL_SAME",
+           "NO_MARK", "PIN", "QUOTIENT_STATES", "SEARCH_CLUSTER", "SEARCH_FIRST_CLUSTERS",
+           "SEARCH_MAX_WIDTH", "SEARCH_STORED_MAX", "SEARCH_VALUE_BITS", "STATE_ENTRIES",
+           "VALUE_LIMIT", "WORDS_PER_POSITION", "WORDS_SLACK"]
 
 VALUE_LIMIT = 1 << 16  # nimbers are stored as unsigned 16-bit integers
 
@@ -41,3 +44,14 @@ NIMBER_BITS = 64
 # Green Hackenbush (ext/_hackenbush.pyx): the edges one picture may have (its search holds
 # some 150 bytes an edge in the pure twin; every value then stays below 2**23)
 HACKENBUSH_EDGES = 1 << 22
+# The pruned search of sums (ext/src/search.h, games.h; kayles/kernels/pure/_search.py)
+SEARCH_VALUE_BITS = 12  # bits of a stored value
+SEARCH_STORED_MAX = (1 << 12) - 2  # a larger value is searched each time, never stored
+SEARCH_CLUSTER = 8  # entries a cluster of the table
+SEARCH_MAX_WIDTH = 40  # words of the longest key the table stores
+SEARCH_FIRST_CLUSTERS = 64  # a table's first size, in clusters
+BOARD_CELLS = 64  # cells of a board (Cram, Node Kayles on boards): one 64-bit word
+GRAPH_VERTICES = 256  # vertices of a graph (Node and Arc Kayles)
+CANON_VERTICES = 64  # components up to this size are labelled canonically
+CHOMP_SQUARES = 4096  # squares of a Chomp diagram (the search's depth: its C stack)
+GRAPH_LEAVES = 1024  # labellings a canonical labelling tries before it takes the least so far

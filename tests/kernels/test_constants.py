@@ -11,7 +11,8 @@ from kayles.kernels import constants
 from conftest import load_kernel
 
 
-@pytest.mark.parametrize("concern", ["core", "takebreak", "nimber", "hackenbush"])
+@pytest.mark.parametrize("concern", ["core", "takebreak", "nimber", "hackenbush", "search",
+                                     "boards", "graphs", "chomp"])
 def test_the_compiled_modules_were_built_with_the_python_constants(concern):
     built = load_kernel("cython", concern).CONSTANTS
     assert built, "a compiled module exports no constants"

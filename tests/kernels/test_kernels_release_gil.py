@@ -86,6 +86,10 @@ WORK = {
     from kayles.engine.sequence import Sequence
     Sequence(get_game("0.&18446744073709551608;"), kernel=_takebreak).nimbers(100)
 """,
+    "boards": """
+    from kayles.kernels import _boards
+    _boards.Board(6, 7, "cram", 1 << 28).nimber((1 << 42) - 1)  # minutes of search
+""",
 }
 
 

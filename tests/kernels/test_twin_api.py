@@ -19,7 +19,8 @@ from kayles.engine.rules import encode
 
 from conftest import load_kernel
 
-CONCERNS = ["core", "misere", "quotient", "takebreak", "nimber", "hackenbush"]
+CONCERNS = ["core", "misere", "quotient", "takebreak", "nimber", "hackenbush", "search",
+            "boards", "graphs", "chomp"]
 
 
 def api(module) -> set[str]:

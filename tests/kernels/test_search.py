@@ -1,0 +1,111 @@
+"""The pruned search's table (kayles.kernels._search and its pure twin): exact, bounded,
+the same entries and evictions in both twins.
+
+Exact: a key is stored as its mixed first word's cluster and remainder, so a lookup never
+answers for another key.  The tests store many keys in small tables and check every
+lookup against a dict of what was put; a wrong value would be a false positive.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+SEED = 20261201
+
+
+def test_mix_is_a_bijection_and_unmix_its_inverse(search_kernel):
+    rng = random.Random(SEED)
+    for bits in (1, 2, 7, 30, 52, 53, 63, 64):
+        words = {rng.getrandbits(bits) for _ in range(300)}
+        mixed = {search_kernel.mix(w, bits) for w in words}
+        assert len(mixed) == len(words) and max(mixed) < 1 << bits
+        for w in words:
+            assert search_kernel.unmix(search_kernel.mix(w, bits), bits) == w
+    assert sorted(search_kernel.mix(w, 4) for w in range(16)) == list(range(16))
+
+
+def test_the_twins_mix_alike(both_search_kernels):
+    compiled, pure = both_search_kernels
+    rng = random.Random(SEED)
+    for _ in range(200):
+        bits, w = rng.randint(1, 64), rng.getrandbits(64)
+        assert compiled.mix(w, bits) == pure.mix(w, bits)
+        assert compiled.unmix(w, bits) == pure.unmix(w, bits)
+
+
+@pytest.mark.parametrize("memory", [0, 64, 700, 4096, 1 << 16, 1 << 22])
+def test_a_table_answers_only_what_was_put_and_stays_in_its_cap(search_kernel, memory):
+    print("seed", SEED)
+    rng = random.Random(SEED + memory)
+    table = search_kernel.Table(memory)
+    put: dict[tuple, int] = {}
+    for step in range(3000):
+        width = rng.choice([1, 1, 1, 2, 3, 5])
+        key = tuple(rng.getrandbits(rng.choice([8, 20, 64])) for _ in range(width))
+        if rng.random() < 0.6:
+            value = rng.randint(0, 4094)
+            table.put(key, value)
+            put[key] = value
+        got = table.get(key)
+        assert got is None or got == put.get(key), (step, key)
+    stats = table.stats()
+    assert stats["bytes"] <= memory and stats["cap"] == memory
+    held = sum(table.get(k) == v for k, v in put.items())
+    assert held == len(table) == stats["entries"]
+    assert all(table.get(k) in (None, v) for k, v in put.items())
+    if memory == 0:
+        assert len(table) == 0 and stats["unstored"] > 0
+    if memory >= 1 << 22:  # room for all: only first words past a small table's domain
+        assert stats["evictions"] == 0  # (52 bits and its clusters' bits) go unstored
+        assert all(table.get(k) == v for k, v in put.items() if k[0] < 1 << 52)
+
+
+def test_a_full_table_evicts_and_counts_it(search_kernel):
+    table = search_kernel.Table(4096)  # 64 clusters of 8 one-word entries at most
+    for k in range(5000):
+        table.put((k,), k % 7)
+    stats = table.stats()
+    assert stats["evictions"] > 0 and stats["entries"] + stats["evictions"] == 5000
+    assert stats["bytes"] == 4096
+
+
+def test_values_past_the_stored_range_are_refused(search_kernel):
+    table = search_kernel.Table(1 << 16)
+    table.put((5,), 4094)
+    table.put((6,), 4095)
+    assert table.get((5,)) == 4094 and table.get((6,)) is None
+    assert table.stats()["unstored"] == 1
+
+
+def test_the_twins_hold_the_same_entries(both_search_kernels):
+    rng = random.Random(SEED)
+    for memory in (300, 2048, 1 << 20):
+        tables = [kernel.Table(memory) for kernel in both_search_kernels]
+        for _ in range(4000):
+            key = tuple(rng.getrandbits(30) for _ in range(rng.choice([1, 2])))
+            value = rng.randint(0, 20)
+            answers = []
+            for table in tables:
+                table.put(key, value)
+                answers.append(table.get((rng.getrandbits(30),)))
+            assert answers[0] == answers[1]
+        assert tables[0].stats() == tables[1].stats()
+
+
+@pytest.mark.parametrize("call, error", [
+    (lambda k: k.Table(-1), ValueError), (lambda k: k.Table("8G"), TypeError),
+    (lambda k: k.Table(10).get(()), ValueError),
+    (lambda k: k.Table(10).get((1 << 64,)), ValueError),
+    (lambda k: k.Table(10).get((1,) * 41), ValueError),
+    (lambda k: k.Table(10).put((1,), -1), ValueError),
+    (lambda k: k.mix(1, 0), ValueError), (lambda k: k.mix(-1, 8), ValueError),
+])
+def test_bad_arguments_are_refused_alike(both_search_kernels, call, error):
+    messages = []
+    for kernel in both_search_kernels:
+        with pytest.raises(error) as caught:
+            call(kernel)
+        messages.append(str(caught.value))
+    assert messages[0] == messages[1]
