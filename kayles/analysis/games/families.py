@@ -35,6 +35,10 @@ __all__ = ["FAMILIES", "MAX_SOURCE", "GameSource", "format_position", "is_game_s
 
 FAMILIES: dict[str, str] = {  # name -> "module:Class"; the families' engineers add theirs
     "subtraction": "kayles.analysis.games.subtraction:SubtractionGame",
+    "cram": "kayles.analysis.games.cram:Cram",
+    "node-kayles": "kayles.analysis.games.graph_kayles:NodeKayles",
+    "arc-kayles": "kayles.analysis.games.graph_kayles:ArcKayles",
+    "chomp": "kayles.analysis.games.chomp:Chomp",
 }
 MAX_SOURCE = 1 << 22  # bytes of a game's Python file read (4 MB)
 _loaded: dict[tuple, object] = {}  # GameSource.key() -> the game made in this process
