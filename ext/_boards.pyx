@@ -35,6 +35,7 @@ from _pruned cimport (
     kb_memo_count,
     kb_memo_free,
     kb_memo_init,
+    kb_has_value,
     kb_nimber,
     kb_search,
     kb_search_free,
@@ -132,29 +133,52 @@ cdef class Board:
         """The value of position ``free``; ``winning``: known not to be 0 (where it is a
         single component), so the search starts at 1."""
         cdef kb_split out
-        cdef kb_word x = self.cells(free)
-        cdef kb_word key
-        cdef int value = 0, rc = KB_OK, nim, start
-        kb_board_split(&self.board, x, &out)
-        nim = out.nim
+        kb_board_split(&self.board, self.cells(free), &out)
         live = uncancelled([out.keys[i] for i in range(out.count)])
-        start = 1 if winning and len(live) == 1 and nim == 0 else 0
+        return self.searched(live, out.nim, 1 if winning and len(live) == 1 and out.nim == 0
+                             else 0, -1)
+
+    def has_value(self, free, value):
+        """Whether the value of position ``free`` is ``value``: the exact values of its
+        components but the largest, then "is it the rest?" asked of that one (a P-position
+        is known without its options' values)."""
+        cdef kb_split out
+        value = checks.check_value(value)
+        kb_board_split(&self.board, self.cells(free), &out)
+        live = sorted(uncancelled([out.keys[i] for i in range(out.count)]),
+                      key=int.bit_count)
+        return value < checks.VALUE_BOUND and self.searched(live, out.nim, 0, value) == 1
+
+    cdef int searched(self, list live, int nim, int start, int target) except -1:
+        """nim XOR the values of the components ``live`` (target < 0; the search from
+        ``start``); else 1 where that is ``target`` and 0 where not, the last component
+        asked rather than valued."""
+        cdef kb_word key
+        cdef int value = 0, rc = KB_OK, yes = 0, i
+        cdef int valued = len(live) if target < 0 or not live else len(live) - 1
         hold(self.lock)
         try:
-            for k in live:
-                key = k
+            for i in range(valued):
+                key = live[i]
                 with nogil:
                     rc = kb_nimber(&self.search, &key, 1, start, &value)
                 if rc != KB_OK:
                     break
                 nim ^= value
+            if rc == KB_OK and target >= 0:
+                if valued == len(live):
+                    yes = nim == target
+                else:
+                    key = live[valued]
+                    with nogil:
+                        rc = kb_has_value(&self.search, &key, 1, target ^ nim, &yes)
         finally:
             PyThread_release_lock(self.lock)
         if rc == KB_NO_MEMORY:
             raise MemoryError()
         if rc != KB_OK:
             raise self.stops.pop()
-        return nim
+        return nim if target < 0 else yes
 
     def stats(self):
         """entries, bytes, cap, evictions, unstored (the table's); expanded, lookups (the

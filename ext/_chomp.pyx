@@ -33,6 +33,7 @@ from _pruned cimport (
     kb_memo_count,
     kb_memo_free,
     kb_memo_init,
+    kb_has_value,
     kb_nimber,
     kb_search,
     kb_search_free,
@@ -119,24 +120,41 @@ cdef class Chomp:
 
     def nimber(self, lengths):
         """The value of the diagram of these row lengths."""
+        return self.searched(lengths, -1)
+
+    def has_value(self, lengths, value):
+        """Whether the value of the diagram of these row lengths is ``value`` (its options'
+        values found only as far as that needs)."""
+        return self.searched(lengths, checks.check_value(value)) == 1
+
+    cdef int searched(self, lengths, target) except -1:
+        """The value of the diagram (target < 0); else 1 where it is ``target``, 0 where
+        not."""
         cdef int rows[KB_CHOMP_SQUARES]
         cdef kb_word key[KB_MAX_WIDTH]
-        cdef int value = 0, rc = KB_OK
+        cdef int value = 0, rc = KB_OK, yes = 0, asked
         found = self.load(lengths, rows)
         if len(found) == 1 or found[1] <= 1:  # an L-shape (ext/src/chomp.c)
-            return (len(found) - 1) ^ (found[0] - 1)
+            value = (len(found) - 1) ^ (found[0] - 1)
+            return value if target < 0 else value == target
+        if target >= checks.VALUE_BOUND:
+            return 0
+        asked = target
         kb_chomp_key(&self.chomp, rows, len(found), key)
         hold(self.lock)
         try:
             with nogil:
-                rc = kb_nimber(&self.search, key, self.chomp.words, 0, &value)
+                if asked < 0:
+                    rc = kb_nimber(&self.search, key, self.chomp.words, 0, &value)
+                else:
+                    rc = kb_has_value(&self.search, key, self.chomp.words, asked, &yes)
         finally:
             PyThread_release_lock(self.lock)
         if rc == KB_NO_MEMORY:
             raise MemoryError()
         if rc != KB_OK:
             raise self.stops.pop()
-        return value
+        return value if asked < 0 else yes
 
     def stats(self):
         """entries, bytes, cap, evictions, unstored (the table's); expanded, lookups (the

@@ -40,6 +40,7 @@ from _pruned cimport (
     kb_memo_count,
     kb_memo_free,
     kb_memo_init,
+    kb_has_value,
     kb_nimber,
     kb_search,
     kb_search_free,
@@ -195,28 +196,51 @@ cdef class Graph:
     def nimber(self, alive):
         """The value of the position ``alive`` (a set of vertices, an int)."""
         cdef kb_set s
-        cdef kb_word words[KB_MAX_WIDTH]
-        cdef int value = 0, rc = KB_OK, nim, n, i
         self.load(alive, &s)
         nim, keys = self.parts(&s)
+        return self.searched(uncancelled(keys), nim, -1)
+
+    def has_value(self, alive, value):
+        """Whether the value of the position ``alive`` is ``value``: the exact values of its
+        components but the last of the longest key, then "is it the rest?" asked of it."""
+        cdef kb_set s
+        value = checks.check_value(value)
+        self.load(alive, &s)
+        nim, keys = self.parts(&s)
+        return (value < checks.VALUE_BOUND
+                and self.searched(sorted(uncancelled(keys), key=len), nim, value) == 1)
+
+    cdef int searched(self, list live, int nim, int target) except -1:
+        """nim XOR the values of the components ``live`` (target < 0); else 1 where that is
+        ``target`` and 0 where not, the last component asked rather than valued."""
+        cdef kb_word words[KB_MAX_WIDTH]
+        cdef int value = 0, rc = KB_OK, yes = 0, n, i, j
+        cdef int valued = len(live) if target < 0 or not live else len(live) - 1
         hold(self.lock)
         try:
-            for key in uncancelled(keys):
+            for j in range(len(live)):
+                key = live[j]
                 n = len(key)
                 for i in range(n):
                     words[i] = key[i]
-                with nogil:
-                    rc = kb_nimber(&self.search, words, n, 0, &value)
-                if rc != KB_OK:
-                    break
-                nim ^= value
+                if j < valued:
+                    with nogil:
+                        rc = kb_nimber(&self.search, words, n, 0, &value)
+                    if rc != KB_OK:
+                        break
+                    nim ^= value
+                else:
+                    with nogil:
+                        rc = kb_has_value(&self.search, words, n, target ^ nim, &yes)
+            if rc == KB_OK and target >= 0 and valued == len(live):
+                yes = nim == target
         finally:
             PyThread_release_lock(self.lock)
         if rc == KB_NO_MEMORY:
             raise MemoryError()
         if rc != KB_OK:
             raise self.stops.pop()
-        return nim
+        return nim if target < 0 else yes
 
     def stats(self):
         """entries, bytes, cap, evictions, unstored (the table's); expanded, lookups (the

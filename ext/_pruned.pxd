@@ -51,6 +51,8 @@ cdef extern from "search.h" nogil:
     void kb_search_free(kb_search* search) noexcept
     int kb_nimber(kb_search* search, const kb_word* key, int len, int winning,
                   int* value) noexcept
+    int kb_has_value(kb_search* search, const kb_word* key, int len, int value,
+                     int* yes) noexcept
     int kb_cpu_ok() noexcept
 
 

@@ -845,3 +845,23 @@ void kb_search_free(kb_search* s) {
 int kb_nimber(kb_search* s, const kb_word* key, int len, int winning, int* value) {
     return exact(s, key, len, winning ? 1 : 0, value);
 }
+
+int kb_has_value(kb_search* s, const kb_word* key, int len, int value, int* yes) {
+    int nw, q, rc;
+    mark m;
+    kb_word* want;
+    *yes = 0;
+    if (value < 0 || value > s->bound(s->game, key, len))   /* g(p) <= its number of moves */
+        return KB_OK;
+    m = mark_of(s);
+    nw = words_for(value + 1);
+    want = push(s, (size_t)nw * sizeof(kb_word));
+    if (want == NULL)
+        return KB_NO_MEMORY;
+    memset(want, 0, (size_t)nw * sizeof(kb_word));
+    want[value >> 6] = (kb_word)1 << (value & 63);
+    rc = in_set(s, key, len, want, nw, &q);
+    release(s, m);
+    *yes = rc == KB_OK && q == value;
+    return rc;
+}

@@ -145,6 +145,10 @@ void kb_search_free(kb_search* search);
 /* The value of the component `key` into *value; from 1 up when `winning` (the value is
  * known not to be 0).  KB_OK, KB_STOPPED or KB_NO_MEMORY. */
 int kb_nimber(kb_search* search, const kb_word* key, int len, int winning, int* value);
+/* Whether the value of the component `key` is `value` into *yes, found with no more of the
+ * values than that needs (the search's "is it in this set?" asked of one value).  KB_OK,
+ * KB_STOPPED or KB_NO_MEMORY. */
+int kb_has_value(kb_search* search, const kb_word* key, int len, int value, int* yes);
 int kb_cpu_ok(void);   /* searchcpu.c */
 /* Count units of work; past KB_LOOK_WORK, call the look hook. KB_OK or KB_STOPPED. */
 int kb_spend(kb_search* search, uint64_t units);

@@ -245,23 +245,41 @@ class GameMatch:
         solver.outcome(position, misere)  # the search, once up front
 
     def text(self, position) -> str:
+        """The position as the game formats it, on one line (a graph's lines joined by
+        '; ', '(empty)' for none): a turn is one line."""
         from .games.families import format_position
 
-        return format_position(self.game, position)
+        return "; ".join(format_position(self.game, position).splitlines()) or "(empty)"
 
     def moves(self) -> list[Move]:
-        """Every move, in the game's order."""
+        """Every move, in the game's order, labelled as the game's ``describe`` says it
+        (a vertex's name), else by its number ('move 2 of 5')."""
         found = self.solver.search.options(self.position)
+        from .games.families import describes, format_move
+
+        if describes(self.game):
+            return [Move(option, label=format_move(self.game, self.position, option))
+                    for option in found]
         return [Move(option, label=f"move {number} of {len(found)}")
                 for number, option in enumerate(found, start=1)]
 
     def move_list(self) -> str:
-        """The moves from here, one a line ('2: <the position after it>')."""
+        """The moves from here, one a line ('2: <what it takes>' where the game describes
+        its moves, else '2: <the position after it>')."""
         found = self.moves()
         if not found:
             return "there is no move from here"
-        return "\n".join(f"{number}: {self.text(move.after)}"
+        from .games.families import describes
+
+        described = describes(self.game)
+        return "\n".join(f"{number}: {move.label if described else self.text(move.after)}"
                          for number, move in enumerate(found, start=1))
+
+    def help(self, positions: str, described: str) -> str:
+        """How to type a move: ``described`` where the game says its moves in words."""
+        from .games.families import describes
+
+        return described if describes(self.game) else positions
 
     def has_move(self) -> bool:
         return bool(self.moves())
@@ -281,8 +299,9 @@ class GameMatch:
         self.position = move.after
 
     def parse(self, text: str) -> Move:
-        """The move typed: '#N' (or 'move N') for the N-th of ``move_list``, or the position
-        after it, as the game reads positions; InputError saying why not."""
+        """The move typed: '#N' (or 'move N') for the N-th of ``move_list``; then, where the
+        game says its moves in words (``describe``), one of those, else the position after
+        it, as the game reads positions; InputError saying why not."""
         words = text.strip()
         if not words:
             raise InputError("type a move, or 'help'")
@@ -294,7 +313,14 @@ class GameMatch:
                 raise InputError(f"there is no move {index}: the moves are 1 to {len(found)}"
                                  if found else "there is no move from here")
             return found[index - 1]
-        from .games.families import parse_position
+        from .games.families import describes, parse_position
+
+        if describes(self.game):  # a move as the game says it ('f2', 'a1-b1')
+            for move in found:
+                if move.label.lower() == words.lower():
+                    return move
+            raise InputError(f"{shown(words)} is not a move here: the moves are "
+                             f"{', '.join(move.label for move in found)}")
 
         after = parse_position(self.game, words)
         for move in found:

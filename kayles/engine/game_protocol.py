@@ -55,6 +55,18 @@ class ImpartialGame:
         table lacks, so it should say None quickly where it has no answer."""
         return None
 
+    def has_value(self, position, value: int) -> bool | None:
+        """Whether the component ``position``'s nimber is ``value``, from a direct solver
+        that can say so more cheaply than find the nimber (a P-position is known by its
+        options' outcomes alone), or None to leave it to ``nimber`` and the search.  Asked
+        where the search needs only that answer (outcomes, winning moves)."""
+        return None
+
+    def describe(self, position, option) -> str:
+        """The move from ``position`` to its ``option`` in words, as ``kayles solve`` says
+        it (a vertex's name, a domino's cells).  Default: ``format(option)``."""
+        return self.format(option)
+
     def parse(self, text: str):
         """The position ``text`` stands for on the command line.  Default: a Python literal
         (``ast.literal_eval``: ``10``, ``(3, 4)``, ``'xx.x'``)."""
@@ -84,11 +96,11 @@ def brief_repr(item) -> str:
 
 
 class Rules:
-    """A game's methods as the search calls them: ``split``, ``key`` and ``direct`` are None
-    where the game has no such method, or keeps ``ImpartialGame``'s, so the search skips
-    them."""
+    """A game's methods as the search calls them: ``split``, ``key``, ``direct`` (nimber) and
+    ``decide`` (has_value) are None where the game has no such method, or keeps
+    ``ImpartialGame``'s, so the search skips them."""
 
-    __slots__ = ("direct", "game", "key", "options", "split")
+    __slots__ = ("decide", "direct", "game", "key", "options", "split")
 
     def __init__(self, game) -> None:
         options = getattr(game, "options", None)
@@ -98,6 +110,7 @@ class Rules:
         self.split = _optional(game, "components")
         self.key = _optional(game, "key")
         self.direct = _optional(game, "nimber")
+        self.decide = _optional(game, "has_value")
 
 
 def _named(game) -> str:

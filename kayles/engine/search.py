@@ -287,10 +287,16 @@ class Search:
         for c, kc in parts[1:]:
             x ^= self._exact(c, kc)
         c, kc = parts[0]
-        entry = self._lookup(c, kc)
-        if entry is not None and entry >= 0:
-            return entry ^ x == value
         target = value ^ x
+        entry = self.table.get(kc)
+        if entry is None and self.rules.decide is not None:
+            answer = self.rules.decide(c, target)
+            if answer is not None:
+                return bool(answer)
+        if entry is None and self.rules.direct is not None:
+            entry = self._direct(c, kc)
+        if entry is not None and entry >= 0:
+            return entry == target
         if entry is not None and ~entry >> target & 1:
             return False
         if self.strategy == "mex":

@@ -12,6 +12,8 @@ __all__ = ["check_bits", "check_board", "check_cells", "check_frame", "check_gra
            "check_word"]
 
 _WORD = 1 << 64
+VALUE_BOUND = 1 << 24  # past every value of these games (fewer options than that), so
+                       # has_value says no at once, and the C search's int never overflows
 MAX_MEMORY = 1 << 62  # bytes: more than any machine has
 
 

@@ -188,6 +188,33 @@ def test_the_hook_of_a_direct_solver_is_used_and_checked():
         Search(Wrong(), BIG).nimber((5,))
 
 
+def test_the_hook_of_a_direct_decision_is_asked_before_the_value():
+    """A game's has_value(component, v) answers the search's "is it v?" where the table
+    lacks the component (so outcomes and winning moves need no nimber), None leaves it to
+    nimber and the search, and the answers are the same either way."""
+    class Decides(PathKayles):
+        def __init__(self, knows: bool) -> None:
+            self.knows, self.asked, self.valued = knows, [], 0
+
+        def has_value(self, paths, value):
+            self.asked.append((paths, value))
+            return A002187[paths[0]] == value if self.knows else None
+
+        def nimber(self, paths):
+            self.valued += 1
+            return None
+
+    from kayles import Solver
+
+    for n in range(1, 25):
+        knows, plain = Solver(Decides(True), BIG), Solver(PathKayles(), BIG)
+        assert knows.outcome((n,)) == plain.outcome((n,)) == ("P" if A002187[n] == 0 else "N")
+        assert knows.game.asked == [((n,), 0)] and knows.game.valued == 0
+    unsure = Solver(Decides(False), BIG)
+    assert unsure.winning_moves((20,)) == Solver(PathKayles(), BIG).winning_moves((20,))
+    assert unsure.game.asked and unsure.game.valued > 0
+
+
 def test_a_cycle_is_found_not_recursed_into():
     class Loop(ImpartialGame):
         def options(self, n):

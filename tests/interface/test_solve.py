@@ -83,6 +83,51 @@ def test_a_family_by_name():
         "outcome: P (misère play)\nmove: none\n"
 
 
+def test_the_families_of_the_pruned_search_by_name():
+    """Cram's value from igs's table (tests/data/cram_values.json), Node and Arc Kayles on
+    paths from A002187 and Dawson's Kayles (the heap engine's 0.07), Chomp from the brute
+    force; each move printed is checked from the rules: solved again (Cram, Chomp) or, a
+    vertex or an edge named, what it leaves valued by the heap engine."""
+    from kayles.engine.codes import get_game
+    from kayles.engine.sequence import Sequence
+
+    import oracle
+
+    cram = json.loads((ROOT / "tests" / "data" / "cram_values.json").read_text())
+    report = json.loads(said("solve", "cram", "4x7", "--json"))
+    assert report["nimber"] == cram["rows"]["4"]["7"] and report["outcome"] == "N"
+    assert said("solve", "cram", report["move"]).startswith("nimber: 0\noutcome: P\n")
+    assert said("solve", "cram", "4x6") == "nimber: 0\noutcome: P\nmove: none\n"
+
+    dawson = Sequence(get_game("0.07")).nimbers(30)
+    for n in (7, 20, 21):  # Node Kayles on a path: a vertex and its neighbours go
+        lines = said("solve", "node-kayles", f"path:{n}").splitlines()
+        value = oracle.kayles_on_graph(path_graph(n), frozenset(range(n)), True)
+        assert lines[0] == f"nimber: {value}"
+        if value == 0:
+            assert lines[1:] == ["outcome: P", "move: none"]
+            continue
+        v = int(lines[2].removeprefix("move: ")) - 1  # vertices are named 1..n
+        left = frozenset(range(n)) - {v - 1, v, v + 1}
+        assert oracle.kayles_on_graph(path_graph(n), left, True) == 0
+    lines = said("solve", "arc-kayles", "path:20").splitlines()
+    assert lines[0] == f"nimber: {dawson[20]}"
+    a, b = map(int, lines[2].removeprefix("move: ").split("-"))
+    assert b == a + 1 and dawson[a - 1] ^ dawson[20 - b] == 0
+
+    for rows in ((6, 3, 3), (5, 5), (4, 4, 2)):
+        text = ",".join(map(str, rows))
+        report = json.loads(said("solve", "chomp", text, "--json"))
+        assert report["nimber"] == oracle.chomp_value(rows)
+        if report["move"] is not None:
+            after = tuple(int(n) for n in report["move"].split(","))
+            assert oracle.chomp_value(after) == 0
+
+
+def path_graph(n: int) -> list[frozenset[int]]:
+    return [frozenset(u for u in (v - 1, v + 1) if 0 <= u < n) for v in range(n)]
+
+
 def test_a_students_file_and_a_researchers():
     for n, value in enumerate(A002188_GRUNDY):
         assert json.loads(said("solve", GRUNDY, str(n), "--json"))["nimber"] == value, n
@@ -104,7 +149,8 @@ def test_a_game_with_cycles_is_given_its_generalized_value(tmp_path):
 
 
 @pytest.mark.parametrize(("argv", "says"), [
-    (["nope", "3"], "unknown game 'nope': a family (subtraction) or FILE.py:NAME"),
+    (["nope", "3"], "unknown game 'nope': a family (arc-kayles, chomp, cram, node-kayles, "
+                    "subtraction) or FILE.py:NAME"),
     (["subtraction:1,2,3", "x"], "position 'x': a heap must be a non-negative"),
     (["subtraction:0", "3"], "a subtraction must be 1 to"),
     (["{game}:Missing", "3"], "defines no Missing; it defines Broken, NeedsArguments"),
@@ -245,6 +291,25 @@ def test_play_a_game_written_in_python():
     assert "1: 6\n2: 5\n3: 3,4\n" in help_lines  # 7 -> 6+1, 5+2, 4+3: heaps under 3 go
     missing = kayles_said("play", "--game", GRUNDY)
     assert missing.returncode == 2 and "give the starting POSITION" in missing.stderr
+
+
+def test_play_node_kayles_by_the_names_of_its_vertices():
+    """Node Kayles on the path of 7 vertices (value 1, A002187: the winning moves take 2, 4
+    or 6): a vertex typed by its name is played, a vertex that is not a move is refused in
+    one line and asked again, 'help' lists the moves by name; one line a turn."""
+    result = kayles_said("play", "--game", "node-kayles", "path:7",
+                         stdin="3\nhelp\n5\n1\n")
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert lines[0] == ("start: 1: 2; 2: 3; 3: 4; 4: 5; 5: 6; 6: 7; 7: (node-kayles, normal "
+                        "play: the last move wins; you move first)")
+    # 2, 3 and 4 go: paths of 1 and 3 (1 XOR 2); taking 5 or 7 leaves 1 XOR 1, the first
+    # of them in the game's order is played
+    assert lines[1:] == [
+        "you: 3 => 1:; 5: 6; 6: 7; 7:", "me: 5 => 1:; 7:",
+        "1: 1", "2: 7", "Type a move as listed above (or #N for the N-th); 'quit' resigns.",
+        "illegal: '5' is not a move here: the moves are 1, 7; try again, or type 'help'",
+        "you: 1 => 7:", "me: 7 => (empty)", "you have no move: I win."]
 
 
 def test_a_game_with_threads_of_its_own_gets_them_and_no_process(tmp_path):

@@ -67,6 +67,21 @@ def test_values_match_a_brute_force(chomp_kernel):
         assert chomp_kernel.Chomp(*frame, BIG).nimber(rows) == oracle.chomp_value(rows), rows
 
 
+def test_has_value_answers_as_the_brute_force_does(chomp_kernel):
+    """has_value(rows, v) for the brute force's value, its neighbours and one past any
+    value, on a fresh kernel (nothing known before) and on one that holds the answers."""
+    print("seed", SEED)
+    rng = random.Random(SEED + 1)
+    warm = chomp_kernel.Chomp(7, 9, BIG)
+    for _ in range(60 if compiled(chomp_kernel) else 20):
+        rows = random_diagram(rng, 5, 7 if compiled(chomp_kernel) else 5)
+        value = oracle.chomp_value(rows)
+        for asked in sorted({0, 1, value, value + 1, max(value - 1, 0), 1 << 30}):
+            fresh = chomp_kernel.Chomp(len(rows), rows[0], BIG)
+            assert fresh.has_value(rows, asked) == (asked == value), (rows, asked)
+            assert warm.has_value(rows, asked) == (asked == value), (rows, asked)
+
+
 def test_l_shapes_are_two_nim_heaps():
     """The closed form (ext/src/chomp.c proves it) against the brute force."""
     for arm in range(8):
@@ -114,6 +129,8 @@ def test_a_tiny_table_gives_the_same_values(chomp_kernel):
     (lambda k: k.Chomp(3, 3, 10).nimber((3, 3, 3, 3)), ValueError),
     (lambda k: k.Chomp(3, 3, 10).nimber((3, 0)), ValueError),
     (lambda k: k.Chomp(3, 3, 10).key(("3",)), TypeError),
+    (lambda k: k.Chomp(3, 3, 10).has_value((3, 2), -1), ValueError),
+    (lambda k: k.Chomp(3, 3, 10).has_value((1, 2), 0), ValueError),
 ])
 def test_bad_arguments_are_refused_alike(both_chomp_kernels, call, error):
     messages = []

@@ -55,6 +55,27 @@ def test_values_match_a_brute_force_on_random_graphs(graph_kernel):
             assert graph_kernel.Graph(adj, rule, BIG).nimber(alive) == expected, (adj, rule)
 
 
+def test_has_value_answers_as_the_brute_force_does(graph_kernel):
+    """has_value(alive, v) for the brute force's value, its neighbours and one past any
+    value, on fresh graphs (nothing known before) and on one that holds the answers."""
+    largest, trials = (12, 80) if compiled(graph_kernel) else (10, 30)
+    print("seed", SEED)
+    rng = random.Random(SEED + 1)
+    for _ in range(trials):
+        n = rng.randint(1, largest)
+        adj = random_graph(rng, n)
+        alive = sum(1 << v for v in range(n) if rng.random() < 0.9)
+        for rule in ("node", "arc"):
+            value = oracle.kayles_on_graph(
+                neighbour_sets(adj), frozenset(v for v in range(n) if alive >> v & 1),
+                node=rule == "node")
+            warm = graph_kernel.Graph(adj, rule, BIG)
+            for asked in sorted({0, 1, value, value + 1, max(value - 1, 0), 1 << 30}):
+                fresh = graph_kernel.Graph(adj, rule, BIG)
+                assert fresh.has_value(alive, asked) == (asked == value), (adj, rule)
+                assert warm.has_value(alive, asked) == (asked == value)
+
+
 def test_the_twins_agree_on_random_graphs(both_graph_kernels):
     """Values, splits, moves, keys and every count: the same labellings, the same table."""
     compiled_twin, pure = both_graph_kernels
@@ -166,6 +187,8 @@ def test_the_interrupt_hook_stops_a_search(graph_kernel):
     (lambda k: k.Graph([2, 1], "arc", 10).nimber(4), ValueError),
     (lambda k: k.Graph([2, 1], "arc", 10).key(0), ValueError),
     (lambda k: k.Graph(["a"], "arc", 10), TypeError),
+    (lambda k: k.Graph([2, 1], "arc", 10).has_value(3, -2), ValueError),
+    (lambda k: k.Graph([2, 1], "arc", 10).has_value(4, 0), ValueError),
 ])
 def test_bad_arguments_are_refused_alike(both_graph_kernels, call, error):
     messages = []

@@ -89,12 +89,17 @@ class Chomp:
     def nimber(self, position: tuple[int, ...]) -> int:
         return self.kernel(position).nimber(position)
 
+    def has_value(self, position: tuple[int, ...], value: int) -> bool:
+        """Whether the diagram's value is ``value``: asked, not found (a P-position is
+        known by its options' outcomes alone)."""
+        return self.kernel(position).has_value(position, value)
+
     def solve(self, position: tuple[int, ...]) -> tuple[int, list[tuple[int, ...]]]:
         """(the value, the options of value 0: the winning bites)."""
         value = self.nimber(position)
         if value == 0:
             return 0, []
-        return value, [o for o in self.options(position) if self.nimber(o) == 0]
+        return value, [o for o in self.options(position) if self.has_value(o, 0)]
 
     def stats(self) -> dict[str, int]:
         total: dict[str, int] = {}

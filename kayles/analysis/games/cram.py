@@ -93,12 +93,20 @@ class Cram:
             return 0  # the symmetry strategy (module header)
         return self.board(rows, cols).nimber(free, winning=full and (rows * cols) % 2 == 0)
 
+    def has_value(self, position: CramPosition, value: int) -> bool:
+        """Whether the position's value is ``value``: asked, not found (a P-position is
+        known by its options' outcomes alone)."""
+        rows, cols, free = position
+        if free == (1 << (rows * cols)) - 1 and rows % 2 == 0 and cols % 2 == 0:
+            return value == 0  # the symmetry strategy (module header)
+        return self.board(rows, cols).has_value(free, value)
+
     def solve(self, position: CramPosition) -> tuple[int, list[CramPosition]]:
         """(the value, the options of value 0: the winning moves)."""
         value = self.nimber(position)
         if value == 0:
             return 0, []
-        return value, [o for o in self.options(position) if self.nimber(o) == 0]
+        return value, [o for o in self.options(position) if self.has_value(o, 0)]
 
     def stats(self) -> dict[str, int]:
         """The kernels' counts (entries, evictions, positions expanded...), summed."""

@@ -30,8 +30,8 @@ import sys
 
 from ...errors import GameError, InputError, path_text, shown
 
-__all__ = ["FAMILIES", "MAX_SOURCE", "GameSource", "format_position", "is_game_spec",
-           "parse_position"]
+__all__ = ["FAMILIES", "MAX_SOURCE", "GameSource", "describes", "format_move",
+           "format_position", "is_game_spec", "parse_position"]
 
 FAMILIES: dict[str, str] = {  # name -> "module:Class"; the families' engineers add theirs
     "subtraction": "kayles.analysis.games.subtraction:SubtractionGame",
@@ -103,11 +103,15 @@ class GameSource:
         key = self.key()
         game = _loaded.get(key)
         if game is None:
-            game = self._family() if self.kind == "family" else self._from_file()
-            from ...engine.game_protocol import Rules
+            game = _loaded[key] = self.make()
+        return game
 
-            Rules(game)  # an object without options is refused here, in one line
-            _loaded[key] = game
+    def make(self):
+        """A new game of this source (its own tables: a measurement's fresh start)."""
+        from ...engine.game_protocol import Rules
+
+        game = self._family() if self.kind == "family" else self._from_file()
+        Rules(game)  # an object without options is refused here, in one line
         return game
 
     def _family(self):
@@ -225,6 +229,30 @@ def format_position(game, position) -> str:
         _raise_failure(exc)
     if not isinstance(text, str):
         raise GameError(f"the game's format returned a {type(text).__name__}, not a str")
+    return text
+
+
+def describes(game) -> bool:
+    """Whether the game says its moves in words: a ``describe`` of its own (not
+    ImpartialGame's default)."""
+    from ...engine.game_protocol import ImpartialGame
+
+    describe = getattr(type(game), "describe", None)
+    return callable(getattr(game, "describe", None)) and describe is not ImpartialGame.describe
+
+
+def format_move(game, position, option) -> str:
+    """The move from ``position`` to ``option`` as the game says it: its ``describe``
+    (a vertex's name, an edge's ends), else the option as ``format_position`` shows it."""
+    if not describes(game):
+        return format_position(game, option)
+    describe = game.describe
+    try:
+        text = describe(position, option)
+    except Exception as exc:
+        _raise_failure(exc)
+    if not isinstance(text, str):
+        raise GameError(f"the game's describe returned a {type(text).__name__}, not a str")
     return text
 
 

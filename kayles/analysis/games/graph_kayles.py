@@ -331,12 +331,17 @@ class _KaylesOnGraphs:
     def nimber(self, position: GraphPosition) -> int:
         return self.kernel(position.graph).nimber(position.alive)
 
+    def has_value(self, position: GraphPosition, value: int) -> bool:
+        """Whether the position's value is ``value``: asked, not found (a P-position is
+        known by its options' outcomes alone)."""
+        return self.kernel(position.graph).has_value(position.alive, value)
+
     def solve(self, position: GraphPosition) -> tuple[int, list[GraphPosition]]:
         """(the value, the options of value 0: the winning moves)."""
         value = self.nimber(position)
         if value == 0:
             return 0, []
-        return value, [o for o in self.options(position) if self.nimber(o) == 0]
+        return value, [o for o in self.options(position) if self.has_value(o, 0)]
 
     def stats(self) -> dict[str, int]:
         """The kernels' counts (entries, evictions, positions expanded...), summed."""

@@ -63,6 +63,8 @@ Also: 'help' shows this, 'quit' resigns."""
 GAME_MOVE_HELP = """\
 Type the position after your move (as POSITION is written), or #N for the N-th move
 above; 'quit' resigns."""
+DESCRIBED_MOVE_HELP = """\
+Type a move as listed above (or #N for the N-th); 'quit' resigns."""
 
 
 def register(sub) -> None:
@@ -132,7 +134,7 @@ def command_play(args, out) -> int:
                 return 0
             word = line.strip().lower()
             if word in ("help", "?", "h"):
-                _say(out, f"{match.move_list()}\n{GAME_MOVE_HELP}"
+                _say(out, f"{match.move_list()}\n{match.help(GAME_MOVE_HELP, DESCRIBED_MOVE_HELP)}"
                      if hasattr(match, "move_list") else MOVE_HELP)
                 continue
             if word in ("quit", "q", "resign", "exit"):

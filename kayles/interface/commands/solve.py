@@ -132,7 +132,7 @@ def command_solve(args, out) -> int:
     shown.close()
     if saver is not None:
         saver.save()
-    _write(out, args, game, solution, solver.search)
+    _write(out, args, game, position, solution, solver.search)
     return 0
 
 
@@ -251,10 +251,10 @@ class _Saver:
         self._last = time.monotonic()
 
 
-def _write(out, args, game, solution, search) -> None:
-    from ...analysis.games.families import format_position
+def _write(out, args, game, position, solution, search) -> None:
+    from ...analysis.games.families import format_move
 
-    move = None if solution.move is None else format_position(game, solution.move)
+    move = None if solution.move is None else format_move(game, position, solution.move)
     value = solution.value
     if args.json:
         from ...analysis.games.digraph import Infinite

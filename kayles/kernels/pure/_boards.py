@@ -14,7 +14,7 @@ from _thread import allocate_lock
 
 from .. import board_checks as checks
 from ..constants import BOARD_CELLS
-from ._search import Table, solve
+from ._search import Table, solve, sum_has_value
 
 __all__ = ["CONSTANTS", "RULES", "Board"]
 
@@ -279,6 +279,19 @@ class Board:
                 nim ^= solve(self, self.table, (k,), bool(winning) and len(live) == 1 and
                              nim == 0, self.counts)
         return nim
+
+    def has_value(self, free, value) -> bool:
+        """Whether the value of position ``free`` is ``value``: the exact values of its
+        components but the largest, then "is it the rest?" asked of that one (a P-position
+        is known without its options' values)."""
+        value = checks.check_value(value)
+        nim, parts = self._split(checks.check_cells(free, self.cells))
+        live = sorted(_uncancelled([k for k, _ in parts]), key=int.bit_count)
+        if value >= checks.VALUE_BOUND:
+            return False
+        with self.lock:
+            return sum_has_value(self, self.table, [(k,) for k in live], nim, value,
+                                 self.counts)
 
     def stats(self) -> dict[str, int]:
         """entries, bytes, cap, evictions, unstored (the table's); expanded, lookups (the

@@ -14,7 +14,7 @@ from _thread import allocate_lock
 
 from .. import board_checks as checks
 from ..constants import CHOMP_SQUARES
-from ._search import Table, solve
+from ._search import Table, has_value, solve
 
 __all__ = ["CONSTANTS", "Chomp"]
 
@@ -111,6 +111,18 @@ class Chomp:
             return (len(rows) - 1) ^ (rows[0] - 1)
         with self.lock:
             return solve(self, self.table, self._key(rows), False, self.counts)
+
+    def has_value(self, lengths, value) -> bool:
+        """Whether the value of the diagram of these row lengths is ``value`` (its options'
+        values found only as far as that needs)."""
+        value = checks.check_value(value)
+        rows = checks.check_rows(lengths, (self.rows, self.cols))
+        if len(rows) == 1 or rows[1] <= 1:  # an L-shape (ext/src/chomp.c)
+            return (len(rows) - 1) ^ (rows[0] - 1) == value
+        if value >= checks.VALUE_BOUND:
+            return False
+        with self.lock:
+            return has_value(self, self.table, self._key(rows), value, self.counts)
 
     def stats(self) -> dict[str, int]:
         """entries, bytes, cap, evictions, unstored (the table's); expanded, lookups (the

@@ -16,7 +16,7 @@ from _thread import allocate_lock
 from .. import board_checks as checks
 from ..constants import CANON_VERTICES, GRAPH_LEAVES, GRAPH_VERTICES
 from ._boards import _uncancelled
-from ._search import Table, solve
+from ._search import Table, solve, sum_has_value
 
 __all__ = ["CONSTANTS", "RULES", "Graph"]
 
@@ -354,6 +354,17 @@ class Graph:
             for k in _uncancelled(keys):
                 nim ^= solve(self, self.table, k, False, self.counts)
         return nim
+
+    def has_value(self, alive, value) -> bool:
+        """Whether the value of the position ``alive`` is ``value``: the exact values of its
+        components but the last of the longest key, then "is it the rest?" asked of it."""
+        value = checks.check_value(value)
+        nim, keys = self.split(alive)
+        if value >= checks.VALUE_BOUND:
+            return False
+        with self.lock:
+            return sum_has_value(self, self.table, sorted(_uncancelled(keys), key=len), nim,
+                                 value, self.counts)
 
     def stats(self) -> dict[str, int]:
         """entries, bytes, cap, evictions, unstored (the table's); expanded, lookups (the

@@ -24,7 +24,7 @@ from __future__ import annotations
 from .. import board_checks as checks
 from ..limits import interrupt
 
-__all__ = ["CONSTANTS", "Table", "mix", "unmix"]
+__all__ = ["CONSTANTS", "Table", "has_value", "mix", "solve", "sum_has_value", "unmix"]
 
 VALUE_BITS = 12  # bits of a stored value
 STORED_MAX = (1 << VALUE_BITS) - 2  # 4094: a larger value is never stored
@@ -405,7 +405,32 @@ def solve(game, table: Table, key: tuple, winning: bool = False, counts: dict | 
     ``winning``; the table keeps what it learns.  ``counts`` (a dict) gets the positions
     expanded and looked up added to its 'expanded' and 'lookups'."""
     search = _Search(game, table)
-    stack = [search.exact(key, 1 if winning else 0)]
+    return _run(search, search.exact(key, 1 if winning else 0), counts)
+
+
+def has_value(game, table: Table, key: tuple, value: int, counts: dict | None = None) -> bool:
+    """Whether the value of the component ``key`` is ``value``: in_set asked of that one
+    value, so no more of the values are found than that needs (as ``solve`` otherwise)."""
+    if value > game.bound(key):  # g(p) <= its number of moves
+        return False
+    search = _Search(game, table)
+    return _run(search, search.in_set(key, 1 << value), counts) == value
+
+
+def sum_has_value(game, table: Table, keys: list, nim: int, value: int,
+                  counts: dict | None = None) -> bool:
+    """Whether nim XOR the values of the components ``keys`` is ``value``: the exact values
+    of all but the last (put the largest last), then ``has_value`` of the last."""
+    if not keys:
+        return nim == value
+    for key in keys[:-1]:
+        nim ^= solve(game, table, key, False, counts)
+    return has_value(game, table, keys[-1], value ^ nim, counts)
+
+
+def _run(search: _Search, top, counts: dict | None):
+    """Drive the search's generators from ``top`` down; its answer."""
+    stack = [top]
     answer = None
     try:
         while True:
