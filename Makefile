@@ -129,7 +129,8 @@ endef
 SANITIZED := build/sanitize
 KERNEL_TESTS := tests/kernels/test_kernels.py tests/kernels/test_twins.py tests/kernels/test_masks.py tests/analysis/test_misere.py \
 	tests/kernels/test_bounded.py tests/analysis/test_quotient.py tests/kernels/test_threads.py tests/kernels/test_kernel_args.py \
-	tests/engine/test_codes.py tests/kernels/test_hackenbush_kernel.py
+	tests/engine/test_codes.py tests/kernels/test_hackenbush_kernel.py tests/kernels/test_boards.py \
+	tests/kernels/test_graphs.py tests/kernels/test_chomp.py tests/kernels/test_pruned_table.py
 sanitize: $(READY)
 	$(call core_built_in,$(SANITIZED),$(SANITIZERS))
 	LD_PRELOAD="$$($(CC) -print-file-name=libasan.so) $$($(CC) -print-file-name=libubsan.so)" \

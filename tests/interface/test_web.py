@@ -178,6 +178,13 @@ BAD = [
     ("get", "/api/nimber", {"game": "kayles", "n": "1e5"}, "non-negative"),
     ("get", "/api/nimber", {"game": "kayles", "n": "-3"}, "non-negative"),
     ("get", "/api/survey", {}, "no survey database"),
+    ("post", "/api/board", {"family": "go", "position": "3x3"}, "one of cram, node-kayles"),
+    ("post", "/api/board", {"family": "cram", "position": "9x9"}, "at most 64 cells"),
+    ("post", "/api/board", {"family": "cram", "position": "..x/..."}, "rows of '.'"),
+    ("post", "/api/board", {"family": "chomp", "position": "21x20"}, "at most 400 squares"),
+    ("post", "/api/board", {"family": "chomp", "position": "2,3"}, "must not grow longer"),
+    ("post", "/api/board", {"family": "cram", "position": 12}, "give the board's position"),
+    ("post", "/api/board", {"family": "cram", "position": "3x3", "reply": 1}, "true or false"),
 ]
 
 
@@ -275,6 +282,42 @@ def test_serve_says_where_it_listens_and_refuses_a_missing_db(tmp_path):
             server.wait(timeout=30)
     assert line.startswith("kayles serve: http://127.0.0.1:") and line.endswith("(Ctrl-C stops)\n")
     assert json.loads  # the page's data is JSON: see the other tests
+
+
+def test_boards_are_valued_answered_and_bounded_in_time(client):
+    """Cram, Node Kayles on a grid and Chomp: every value the brute force's (tests/oracle.py),
+    each winning move's board valued 0 by it, the computer's reply a winning move where there
+    is one (else a move), one move from the position; a board too hard for the page's
+    seconds is one 400 that names kayles solve (the search stopped by the interrupt hook)."""
+    for family, text, rows, cols in (("cram", "3x4", 3, 4), ("cram", "..#./..../.#..", 3, 4),
+                                     ("node-kayles", "3x3", 3, 3),
+                                     ("node-kayles", "..../#.../....", 3, 4)):
+        node = family == "node-kayles"
+        graph = oracle.grid_graph(rows, cols)
+
+        def value(board: str, graph=graph, node=node) -> int:
+            cells = board.replace("/", "")
+            return oracle.kayles_on_graph(graph, frozenset(i for i, ch in enumerate(cells)
+                                                           if ch == "."), node=node)
+
+        report = ok(client.post("/api/board", json={"family": family, "position": text,
+                                                    "reply": True}))
+        board = report["position"]
+        assert report["value"] == value(board) and report["outcome"] == "NP"[report["value"] == 0]
+        assert all(value(w) == 0 for w in report["winning"])
+        reply = report["reply"]
+        if report["value"]:
+            assert reply["position"] in report["winning"]
+        assert reply["value"] == value(reply["position"])
+        taken = [a == "." and b == "#" for a, b in zip(board, reply["position"])]
+        assert sum(taken) >= 1 and all(a == b or t for a, b, t in
+                                       zip(board, reply["position"], taken))
+    report = ok(client.post("/api/board", json={"family": "chomp", "position": "4,4,2"}))
+    assert report["value"] == oracle.chomp_value((4, 4, 2)) and "reply" not in report
+    assert all(oracle.chomp_value(tuple(map(int, w.split(",")))) == 0 for w in report["winning"])
+    hard = TestClient(create_app(Service(seconds=0.2)))
+    refused(hard.post("/api/board", json={"family": "cram", "position": "7x9"}), 400,
+            "ask the command line (kayles solve cram)")
 
 
 def test_a_long_request_on_one_game_holds_up_no_other():

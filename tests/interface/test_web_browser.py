@@ -530,3 +530,59 @@ def test_the_lesson_multiplies_nimbers_and_values_a_turning_corners_board(phone)
         said = phone.inner_text("#corners-said")
         assert f"the board is worth {worth}," in said, said
         assert ("a win" if worth else "a loss") in said
+
+
+def test_the_boards_tab_wins_cram_by_its_hints_and_chomp_replies(page, tmp_path):
+    """Boards: Cram on 3 x 4 (value 1 by the brute force) played by the hints alone wins
+    against perfect play: each hint outlines two free cells side by side whose domino leaves
+    a board the brute force values 0, and every value shown is the brute force's.  Chomp 3 x 3
+    with the computer first: its reply leaves a P-position (no hint, value 0)."""
+    from oracle import chomp_value, cram_value
+
+    def shown_board() -> tuple[int, int, int]:
+        free = 0
+        for cell in page.query_selector_all("#grid .cell"):
+            r, c = map(int, cell.get_attribute("data-cell").split(","))
+            if "filled" not in (cell.get_attribute("class") or ""):
+                free |= 1 << (r * 4 + c)
+        return 3, 4, free
+
+    page.click("#tab-boards")
+    page.wait_for_selector("#board-value:not(:empty)")
+    assert page.inner_text("#board-value") == str(cram_value(3, 4, (1 << 12) - 1)) == "1"
+    page.screenshot(path=str(tmp_path / "boards-cram.png"))
+    for _ in range(6):
+        if "win" in page.inner_text("#board-message"):
+            break
+        page.click("#board-hint")
+        hinted = [cell.get_attribute("data-cell") for cell in
+                  page.query_selector_all("#grid .cell.hinted")]
+        assert len(hinted) == 2, hinted
+        (r1, c1), (r2, c2) = (map(int, h.split(",")) for h in hinted)
+        assert abs(r1 - r2) + abs(c1 - c2) == 1
+        rows, cols, free = shown_board()
+        left = free & ~(1 << (r1 * 4 + c1)) & ~(1 << (r2 * 4 + c2))
+        assert cram_value(rows, cols, left) == 0
+        log = len(page.query_selector_all("#board-log li"))
+        for h in hinted:
+            page.click(f'#grid [data-cell="{h}"]')
+        page.wait_for_function(f"document.querySelectorAll('#board-log li').length > {log + 1}"
+                               " || document.querySelector('#board-message').textContent"
+                               ".includes('win')")
+        page.wait_for_selector("#grid .cell:not([disabled]), #board-message.over")
+        if "win" not in page.inner_text("#board-message"):
+            assert page.inner_text("#board-value") == str(cram_value(*shown_board()))
+    assert page.inner_text("#board-message") == "You made the last move: you win."
+    page.screenshot(path=str(tmp_path / "desktop-boards.png"))
+
+    page.select_option("#board-family", "chomp")
+    page.fill("#board-rows", "3")
+    page.fill("#board-cols", "3")
+    page.select_option("#board-first", "me")
+    page.click("#new-board")
+    page.wait_for_selector("#board-log li")
+    lengths = tuple(int(n) for n in page.inner_text("#board-log li").removeprefix("me: ")
+                    .split(","))
+    assert chomp_value(lengths) == 0 and chomp_value((3, 3, 3)) == 5
+    assert page.inner_text("#board-value") == "0" and page.is_disabled("#board-hint")
+    page.screenshot(path=str(tmp_path / "boards-chomp.png"))

@@ -178,6 +178,7 @@ def create_app(service: Service | None = None, hosts: frozenset[str] | None = No
         Route("/api/analyse", posted("analyse"), methods=["POST"]),
         Route("/api/move", posted("move"), methods=["POST"]),
         Route("/api/reply", posted("reply"), methods=["POST"]),
+        Route("/api/board", posted("board"), methods=["POST"]),
         Route("/api/sequence", queried("sequence")),
         Route("/api/nimber", queried("nimber")),
         Route("/api/survey", queried("survey")),

@@ -54,6 +54,7 @@ from ...engine.sequence import Sequence
 from ...errors import InputError, ResourceError, path_text, shown
 from ...kernels.limits import set_interrupt
 from ...storage.proof_cache import load as cached_proof
+from .boards import Boards
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -78,7 +79,8 @@ SMALL_TABLE = 1 << 11  # an octal game's values times its move kinds that a chea
                        # may compute on the spot (Kayles' 1,024 values: 2-7 ms, compiled,
                        # on a busy 2-core EPYC; the pure twin takes a sixteenth of it)
 CHEAP_STEPS = 100_000  # a cheap move search: tokens times move kinds, at most
-REQUESTS = ("analyse", "move", "reply", "sequence", "nimber", "survey")  # quick and serve
+REQUESTS = ("analyse", "move", "reply", "sequence", "nimber", "survey",  # quick and serve
+            "board")
 
 
 class Cancelled(ResourceError):
@@ -118,9 +120,11 @@ class _Pace:
     its client has gone: between two chunks, and from the kernels' loops (their interrupt
     hook, ``_interrupt``), which no signal reaches in a request's thread."""
 
-    def __init__(self, service: Service, what: str, ticket: Ticket | None) -> None:
+    def __init__(self, service: Service, what: str, ticket: Ticket | None,
+                 advice: str = "kayles grundy, kayles period, kayles move") -> None:
         self.service = service
         self.game = what
+        self.advice = advice  # the commands a request too long for the page is sent to
         self.started = self.last = time.thread_time()
         self.began = time.monotonic()
         self.arrived = self.began if ticket is None else ticket.arrived
@@ -152,15 +156,14 @@ class _Pace:
         cpu = time.thread_time() - self.started
         if cpu > seconds:
             raise ResourceError(f"{self.game}: this needs more than the page's {seconds:g} s "
-                                f"of work: ask the command line (kayles grundy, kayles "
-                                f"period, kayles move)")
+                                f"of work: ask the command line ({self.advice})")
         if now - self.arrived > seconds:
             waited = self.began - self.arrived
             queued = f"{waited:.1f} s waiting for a worker, then " if waited >= 0.05 else ""
             raise ResourceError(f"{self.game}: this needs more than the page's {seconds:g} s "
                                 f"of work (by the clock: {queued}{now - self.began:.1f} s "
                                 f"computing, {cpu:.1f} s of it on the CPU): ask the command "
-                                f"line (kayles grundy, kayles period, kayles move)")
+                                f"line ({self.advice})")
 
 
 _request = threading.local()  # a thread's request: its pace, its ticket, whether quick
@@ -192,6 +195,7 @@ class Service:
         self._guard = threading.Lock()  # over _games and cancelled
         set_interrupt(_interrupt)  # the kernels' loops look at this thread's request
         self._games: OrderedDict[str, _Game] = OrderedDict()
+        self._boards = Boards()
 
     def stop(self) -> None:
         self.stopping.set()
@@ -420,6 +424,28 @@ class Service:
             return self._small(game, n)
 
         return self.run(game, work, ready)
+
+    def board(self, request: dict) -> dict:
+        """A board of Cram, Node Kayles or Chomp: its value, outcome and winning moves, and
+        the computer's reply (kayles.interface.web.boards).  Always heavy: its search
+        holds the family, paced as a sequence is."""
+        family, position, reply = self._boards.read(request)  # bad input: at once
+        if getattr(_request, "quick", False):
+            raise _Heavy
+        if self.stopping.is_set():
+            raise ResourceError("the server is stopping")
+        _request.pace = pace = _Pace(self, f"this {family} board",
+                                     getattr(_request, "ticket", None), f"kayles solve {family}")
+        lock = self._boards.lock(family)
+        try:
+            while not lock.acquire(timeout=CHUNK_SECONDS):
+                pace.check()  # another request has the family: this one's time runs meanwhile
+            try:
+                return self._boards.answer(family, position, reply)
+            finally:
+                lock.release()
+        finally:
+            _request.pace = None
 
     def survey(self, request: dict) -> dict:
         """The done rows of the survey database the server was started with (--db), read

@@ -746,6 +746,188 @@ async function startLesson() {
   await drawSaltus();
 }
 
+// -- boards: Cram, Node Kayles, Chomp against perfect play (/api/board) ---------------------
+
+const BOARD_RULES = {
+  "cram": "click two free cells side by side: a domino fills them",
+  "node-kayles": "click a free cell: it and the free cells beside it go",
+  "chomp": "click a square: it and every square below and to its right go; the top-left one is poisoned",
+};
+const boards = { family: "cram", rows: 3, cols: 4, free: [], lengths: [], picked: null,
+                 answer: null, busy: false };
+
+function boardText() {  // the position as kayles solve writes it
+  if (boards.family === "chomp") return boards.lengths.join(",");
+  const rows = [];
+  for (let r = 0; r < boards.rows; r++) {
+    rows.push(boards.free.slice(r * boards.cols, (r + 1) * boards.cols)
+      .map((free) => (free ? "." : "#")).join(""));
+  }
+  return rows.join("/");
+}
+
+function readBoard(text) {  // the server's normal form, back into the board
+  if (boards.family === "chomp") boards.lengths = text.split(",").map(Number);
+  else boards.free = [...text.replaceAll("/", "")].map((ch) => ch === ".");
+}
+
+function cellsOf(text) {  // the set of cells ("r,c") a position keeps
+  const kept = new Set();
+  if (boards.family === "chomp") {
+    text.split(",").map(Number).forEach((n, r) => { for (let c = 0; c < n; c++) kept.add(`${r},${c}`); });
+  } else {
+    [...text.replaceAll("/", "")].forEach((ch, i) => {
+      if (ch === ".") kept.add(`${Math.floor(i / boards.cols)},${i % boards.cols}`);
+    });
+  }
+  return kept;
+}
+
+function drawBoard(hinted = new Set()) {
+  const grid = $("grid");
+  grid.style.gridTemplateColumns = `repeat(${boards.cols}, 2.4rem)`;
+  const kept = cellsOf(boardText());
+  const cells = [];
+  for (let r = 0; r < boards.rows; r++) {
+    for (let c = 0; c < boards.cols; c++) {
+      const cell = document.createElement("button");
+      const here = kept.has(`${r},${c}`);
+      const poisoned = boards.family === "chomp" && r === 0 && c === 0;
+      cell.className = "cell" + (here ? "" : boards.family === "chomp" ? " gone" : " filled")
+        + (boards.picked === `${r},${c}` ? " picked" : "") + (hinted.has(`${r},${c}`) ? " hinted" : "");
+      cell.dataset.cell = `${r},${c}`;
+      cell.textContent = poisoned && here ? "\u2620" : "";
+      cell.setAttribute("aria-label", `row ${r + 1}, column ${c + 1}` + (here ? "" : ", taken"));
+      cell.disabled = !here || poisoned || boards.busy;
+      cell.addEventListener("click", () => cellClicked(r, c));
+      cells.push(cell);
+    }
+  }
+  grid.replaceChildren(...cells);
+}
+
+function showBoard(answer) {
+  boards.answer = answer;
+  readBoard(answer.position);
+  fill("board-value", String(answer.value));
+  fill("board-outcome", answer.outcome === "N" ? "N (the player to move wins)" : "P (the player to move loses)");
+  fill("board-winning", String(answer.winning.length));
+  $("board-hint").disabled = answer.winning.length === 0;
+  drawBoard();
+}
+
+function boardSay(text, kind = "") {
+  $("board-message").textContent = text;
+  $("board-message").className = kind || "note";
+}
+
+function boardLog(line) {
+  const item = document.createElement("li");
+  item.textContent = line;
+  $("board-log").append(item);
+}
+
+async function askBoard(reply) {
+  boards.busy = true;
+  drawBoard();
+  try {
+    return await api("/api/board", { family: boards.family, position: boardText(), reply });
+  } finally {
+    boards.busy = false;
+  }
+}
+
+async function computerMoves(answer) {  // answer: the analysis with the reply in it
+  if (!answer.reply) {
+    showBoard(answer);
+    boardSay("I have no move: you win.", "over");
+    return;
+  }
+  showBoard(answer.reply);
+  boardLog(`me: ${answer.reply.position}`);
+  if (answer.reply.moves === 0) boardSay("I made the last move: I win.", "over");
+  else boardSay("Your move.");
+}
+
+async function movePlayed() {
+  boardLog(`you: ${boardText()}`);
+  boardSay("Thinking\u2026");
+  try {
+    const answer = await askBoard(true);
+    if (answer.moves === 0) {
+      showBoard(answer);
+      boardSay("You made the last move: you win.", "over");
+      return;
+    }
+    await computerMoves(answer);
+  } catch (error) {
+    boardSay(error.message, "error");
+    drawBoard();
+  }
+}
+
+function cellClicked(r, c) {
+  if (boards.busy) return;
+  const at = (rr, cc) => rr * boards.cols + cc;
+  if (boards.family === "chomp") {
+    boards.lengths = boards.lengths.map((n, k) => (k >= r ? Math.min(n, c) : n)).filter((n) => n > 0);
+  } else if (boards.family === "node-kayles") {
+    for (const [rr, cc] of [[r, c], [r - 1, c], [r + 1, c], [r, c - 1], [r, c + 1]]) {
+      if (rr >= 0 && rr < boards.rows && cc >= 0 && cc < boards.cols) boards.free[at(rr, cc)] = false;
+    }
+  } else {
+    const picked = boards.picked?.split(",").map(Number);
+    const beside = picked && Math.abs(picked[0] - r) + Math.abs(picked[1] - c) === 1;
+    if (!beside) {
+      boards.picked = `${r},${c}`;
+      drawBoard();
+      boardSay("Now a free cell beside it.");
+      return;
+    }
+    boards.free[at(r, c)] = boards.free[at(...picked)] = false;
+    boards.picked = null;
+  }
+  movePlayed();
+}
+
+function boardHint() {
+  const best = boards.answer?.winning[0];
+  if (!best) return;
+  const now = cellsOf(boardText());
+  const after = cellsOf(best);
+  drawBoard(new Set([...now].filter((cell) => !after.has(cell))));
+  boardSay("A winning move takes the cells outlined.");
+}
+
+function boardRules() {
+  $("board-rules").textContent = BOARD_RULES[$("board-family").value];
+}
+
+async function newBoard(event) {
+  event?.preventDefault();
+  boards.family = $("board-family").value;
+  boards.rows = Number($("board-rows").value);
+  boards.cols = Number($("board-cols").value);
+  boards.picked = null;
+  boards.free = Array(boards.rows * boards.cols).fill(true);
+  boards.lengths = Array(boards.rows).fill(boards.cols);
+  $("board-log").replaceChildren();
+  const first = $("board-first").value;
+  boardSay("Working out the board\u2026");
+  try {
+    const answer = await askBoard(first === "me");
+    if (first === "me") {
+      await computerMoves(answer);
+    } else {
+      showBoard(answer);
+      boardSay(answer.moves ? "Your move." : "You have no move: I win.", answer.moves ? "" : "over");
+    }
+  } catch (error) {
+    boardSay(error.message, "error");
+    drawBoard();
+  }
+}
+
 // -- the page -----------------------------------------------------------------------------------
 
 function showTab(name) {
@@ -755,6 +937,7 @@ function showTab(name) {
     $(tab.dataset.tab).hidden = !on;
   }
   if (name === "explore" && plot.values.length) drawPlot();  // now it has a width
+  if (name === "boards" && !boards.answer && !boards.busy) newBoard();  // the first board
 }
 
 async function listGames() {
@@ -800,6 +983,10 @@ async function start() {
   for (const tab of document.querySelectorAll("[role=tab]")) {
     tab.addEventListener("click", () => showTab(tab.dataset.tab));
   }
+  $("board-setup").addEventListener("submit", newBoard);
+  $("board-family").addEventListener("change", boardRules);
+  $("board-hint").addEventListener("click", boardHint);
+  boardRules();
   drawLessonRow();  // the lesson's first step needs the rules alone, no value
   await Promise.all([listGames().catch((error) => say(error.message, "error")), newGame()]);
   await show();  // Explore opens on a drawn nim-sequence, not a blank page
