@@ -85,7 +85,8 @@ def save_overhead(rounds: int, n: int, game: str, work: Path) -> None:
     command = [*KAYLES, "grundy", str(n), "--game", game, "--checksum"]
     cases = {
         "without --save": (command, env, None),
-        "with --save": ([*command, "--save", str(table)], env, None),
+        "with --save": ([*command, "--save", str(table)], env,
+                        lambda: table.unlink(missing_ok=True)),  # (--save never overwrites)
         "--resume of the whole table": ([*command, "--resume", str(table)], env, None),
     }
     found = medians(cases, rounds)

@@ -21,7 +21,7 @@ from time import process_time
 
 from .._environ import system as _system
 
-__all__ = ["busy_ticks", "cores", "others_busy", "snapshot", "ticks_a_second"]
+__all__ = ["busy_ticks", "cores", "others_busy", "snapshot", "ticks_a_second", "usable"]
 
 LEAST_TICKS = 2  # a stretch shorter than this many clock ticks a core tells nothing
 READ_LIMIT = 1 << 12  # bytes read of /proc/stat: its first line is the sum of the cores
@@ -72,3 +72,12 @@ def ticks_a_second() -> int:
 def cores() -> int:
     """The machine's cores, as /proc/stat sums them."""
     return _system.cpu_count() or 1
+
+
+def usable() -> int:
+    """The cores this process may run on (its affinity; the machine's where that cannot
+    be read): a crew of more threads only waits, each wait as long as a time slice."""
+    try:
+        return len(_system.sched_getaffinity(0)) or 1
+    except (AttributeError, OSError):
+        return cores()

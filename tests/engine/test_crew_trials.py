@@ -89,6 +89,21 @@ def test_the_values_are_one_threads_whichever_the_verdict(monkeypatch, game, gai
     assert crews._scratch.cores == (2 if gain else 1)
 
 
+def test_a_crew_is_no_larger_than_the_cores_this_process_may_run_on(monkeypatch):
+    """The commands' default asks for the kernel's most threads (64): a crew of 64 on 2
+    cores spun for 3.7 s where one thread took 1.4 s.  The crew is the threads asked for,
+    at most the cores the process may run on (its affinity), on every call of a crew."""
+    monkeypatch.setattr(cpu_load, "usable", lambda: 2)
+    assert [CrewTrials(64).cores(h) for h in ("crew", "solo")] == [2, 1]
+    assert CrewTrials(1).cores("crew") == 1
+    monkeypatch.setattr(CrewTrials, "TRIAL_GAIN", 1e9)
+    monkeypatch.setattr(CrewTrials, "TRIAL_SECONDS", 0.0)
+    crews = Sequence(get_game(".161"), kernel=load_kernel("cython"), threads=64)
+    crews.table(1 << 17)
+    assert crews._crews.chosen == "crew" and crews._scratch.cores == 2
+    assert crews._scratch.threads == 64
+
+
 def test_a_trial_is_skipped_beside_busy_cores():
     """Fewer than FREE_CORES cores free since the last look: no trial, one thread goes on
     to the next checkpoint (about twice as far, often a heap or two short), where the
