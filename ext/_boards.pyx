@@ -47,6 +47,7 @@ from _pruned cimport (
 )
 
 from kayles.kernels import board_checks as checks
+from kayles.kernels.parts import uncancelled
 
 require_cpu()
 
@@ -54,20 +55,6 @@ __all__ = ["CONSTANTS", "RULES", "Board"]
 
 CONSTANTS = {"BOARD_CELLS": KB_BOARD_CELLS}
 RULES = ("cram", "node")
-
-
-cdef list uncancelled(list keys):
-    """The keys left once equal pairs cancel (the first two equal, then the next two...)."""
-    cdef list gone = [False] * len(keys)
-    cdef Py_ssize_t i, j
-    for i in range(len(keys)):
-        if gone[i]:
-            continue
-        for j in range(i + 1, len(keys)):
-            if not gone[j] and keys[j] == keys[i]:
-                gone[i] = gone[j] = True
-                break
-    return [k for k, g in zip(keys, gone) if not g]
 
 
 cdef class Board:

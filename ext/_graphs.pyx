@@ -52,6 +52,7 @@ from _pruned cimport (
 )
 
 from kayles.kernels import board_checks as checks
+from kayles.kernels.parts import uncancelled
 from kayles.kernels import constants as _constants
 
 require_cpu()
@@ -63,19 +64,6 @@ RULES = ("node", "arc")
 
 cdef enum:
     ROOM = KB_MAX_PARTS * KB_MAX_WIDTH   # words of the parts of one position
-
-
-cdef list uncancelled(list keys):
-    cdef list gone = [False] * len(keys)
-    cdef Py_ssize_t i, j
-    for i in range(len(keys)):
-        if gone[i]:
-            continue
-        for j in range(i + 1, len(keys)):
-            if not gone[j] and keys[j] == keys[i]:
-                gone[i] = gone[j] = True
-                break
-    return [k for k, g in zip(keys, gone) if not g]
 
 
 cdef int to_set(object cells, kb_set* out) except -1:

@@ -1,8 +1,9 @@
 """The parts a move leaves, as the rules and the pure kernels both read them: whether a
 move may leave outer parts a and b (``allowed``: the one statement of that rule in
 Python, the twin of ext/_common.pxd's ``allows``), and every way to leave k parts
-(``multisets``).  Its own small module: Kayles-xox's start-up imports it with the rules,
-and none of the pure twins.
+(``multisets``), and the components left of a sum once equal pairs cancel (G + G = 0:
+``uncancelled``, for the board and graph kernels, both twins).  Its own small module:
+Kayles-xox's start-up imports it with the rules, and none of the pure twins.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Iterator
 
-__all__ = ["allowed", "multisets"]
+__all__ = ["allowed", "multisets", "uncancelled"]
 
 
 def allowed(leave_mask: int, unequal: bool, a: int, b: int) -> bool:
@@ -51,3 +52,16 @@ def multisets(total: int, count: int, mark: str = "", low: int = 1) -> Iterator[
             yield (first, *rest)
         first += 1
 
+
+def uncancelled(keys: list) -> list:
+    """The keys left once equal pairs cancel (the first two equal, then the next two...),
+    in their order."""
+    gone = [False] * len(keys)
+    for i in range(len(keys)):
+        if gone[i]:
+            continue
+        for j in range(i + 1, len(keys)):
+            if not gone[j] and keys[j] == keys[i]:
+                gone[i] = gone[j] = True
+                break
+    return [k for k, g in zip(keys, gone) if not g]

@@ -16,37 +16,27 @@ from __future__ import annotations
 
 from ...errors import InputError, shown
 from ...kernels.constants import CHOMP_SQUARES
+from .pruned import PrunedFamily
 
 __all__ = ["Chomp"]
 
 
-def default_memory() -> int:
-    """Half of what kayles.kernels.limits.memory() allows."""
-    from ...kernels.limits import memory
-
-    return memory()[0] // 2
-
-
-class Chomp:
-    """Chomp on Young diagrams of at most 4,096 squares; ``memory``: the bytes the tables
-    of values may use (default: half of what kayles.kernels.limits.memory() allows)."""
+class Chomp(PrunedFamily):
+    """Chomp on Young diagrams of at most 4,096 squares; ``memory``: the bytes each frame's
+    table of values may use (default: kayles.analysis.games.pruned.default_memory())."""
 
     name = "chomp"
-
-    def __init__(self, memory: int | None = None) -> None:
-        self.memory = default_memory() if memory is None else memory
-        self._frames: dict[tuple[int, int], object] = {}
 
     def kernel(self, position: tuple[int, ...]):
         """A kernel (a Chomp of kayles.kernels._chomp) whose frame holds the diagram: the
         first made that does, else one of the diagram's own rows and columns."""
         rows, cols = len(position), position[0]
-        for (r, c), found in self._frames.items():
+        for (r, c), found in self.kernels.items():
             if rows <= r and cols <= c:
                 return found
         from ...kernels import chooser
 
-        found = self._frames[rows, cols] = chooser.chomp_kernel.Chomp(rows, cols, self.memory)
+        found = self.kernels[rows, cols] = chooser.chomp_kernel.Chomp(rows, cols, self.memory)
         return found
 
     # -- text
@@ -93,17 +83,3 @@ class Chomp:
         """Whether the diagram's value is ``value``: asked, not found (a P-position is
         known by its options' outcomes alone)."""
         return self.kernel(position).has_value(position, value)
-
-    def solve(self, position: tuple[int, ...]) -> tuple[int, list[tuple[int, ...]]]:
-        """(the value, the options of value 0: the winning bites)."""
-        value = self.nimber(position)
-        if value == 0:
-            return 0, []
-        return value, [o for o in self.options(position) if self.has_value(o, 0)]
-
-    def stats(self) -> dict[str, int]:
-        total: dict[str, int] = {}
-        for kernel in self._frames.values():
-            for name, value in kernel.stats().items():
-                total[name] = total.get(name, 0) + value
-        return total

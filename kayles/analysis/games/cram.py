@@ -23,6 +23,7 @@ from typing import NamedTuple
 
 from ...errors import InputError, shown
 from ...kernels.constants import BOARD_CELLS
+from .pruned import PrunedFamily
 
 __all__ = ["Cram", "CramPosition"]
 
@@ -33,31 +34,19 @@ class CramPosition(NamedTuple):
     free: int  # bit r * cols + c: the cell in row r, column c is free
 
 
-def default_memory() -> int:
-    """A share of the machine's memory for a family's tables: half of what
-    kayles.kernels.limits.memory() allows."""
-    from ...kernels.limits import memory
-
-    return memory()[0] // 2
-
-
-class Cram:
-    """Cram on any board of at most 64 cells; ``memory``: the bytes the tables of values
-    may use (default: half of what kayles.kernels.limits.memory() allows)."""
+class Cram(PrunedFamily):
+    """Cram on any board of at most 64 cells; ``memory``: the bytes each board shape's
+    table of values may use (default: kayles.analysis.games.pruned.default_memory())."""
 
     name = "cram"
 
-    def __init__(self, memory: int | None = None) -> None:
-        self.memory = default_memory() if memory is None else memory
-        self._boards: dict[tuple[int, int], object] = {}
-
     def board(self, rows: int, cols: int):
         """The kernel of boards of this shape (a Board of kayles.kernels._boards), made once."""
-        found = self._boards.get((rows, cols))
+        found = self.kernels.get((rows, cols))
         if found is None:
             from ...kernels import chooser
 
-            found = self._boards[rows, cols] = chooser.board_kernel.Board(
+            found = self.kernels[rows, cols] = chooser.board_kernel.Board(
                 rows, cols, "cram", self.memory)
         return found
 
@@ -100,22 +89,6 @@ class Cram:
         if free == (1 << (rows * cols)) - 1 and rows % 2 == 0 and cols % 2 == 0:
             return value == 0  # the symmetry strategy (module header)
         return self.board(rows, cols).has_value(free, value)
-
-    def solve(self, position: CramPosition) -> tuple[int, list[CramPosition]]:
-        """(the value, the options of value 0: the winning moves)."""
-        value = self.nimber(position)
-        if value == 0:
-            return 0, []
-        return value, [o for o in self.options(position) if self.has_value(o, 0)]
-
-    def stats(self) -> dict[str, int]:
-        """The kernels' counts (entries, evictions, positions expanded...), summed."""
-        total: dict[str, int] = {}
-        for board in self._boards.values():
-            for name, value in board.stats().items():
-                total[name] = total.get(name, 0) + value
-        return total
-
 
 def connected(rows: int, cols: int, free: int) -> list[int]:
     """The sets of free cells connected by adjacency (by rows and columns), lowest first."""

@@ -33,6 +33,7 @@ from typing import NamedTuple
 
 from ...errors import InputError, shown
 from ...kernels.constants import BOARD_CELLS, GRAPH_VERTICES
+from .pruned import PrunedFamily
 
 __all__ = ["ArcKayles", "Graph", "GraphPosition", "NodeKayles"]
 
@@ -232,27 +233,17 @@ def _cell_names(rows: int, cols: int) -> list[str]:
     return [f"{r + 1}.{c + 1}" for r in range(rows) for c in range(cols)]
 
 
-def default_memory() -> int:
-    """Half of what kayles.kernels.limits.memory() allows."""
-    from ...kernels.limits import memory
-
-    return memory()[0] // 2
-
-
-class _KaylesOnGraphs:
-    """The game protocol of both rules (NodeKayles, ArcKayles)."""
+class _KaylesOnGraphs(PrunedFamily):
+    """The game protocol of both rules (NodeKayles, ArcKayles); ``memory``: the bytes each
+    graph's table of values may use."""
 
     rule = ""  # 'node' or 'arc'
     name = ""
 
-    def __init__(self, memory: int | None = None) -> None:
-        self.memory = default_memory() if memory is None else memory
-        self._kernels: dict = {}
-
     def kernel(self, graph: Graph):
         """The kernel of this graph: a Board of kayles.kernels._boards for a grid of at most
         64 cells, else a Graph of kayles.kernels._graphs; made once."""
-        found = self._kernels.get(graph)
+        found = self.kernels.get(graph)
         if found is None:
             from ...kernels import chooser
 
@@ -262,7 +253,7 @@ class _KaylesOnGraphs:
                     rows, cols, "node" if self.rule == "node" else "cram", self.memory)
             else:
                 found = chooser.graph_kernel.Graph(graph.neighbours, self.rule, self.memory)
-            self._kernels[graph] = found
+            self.kernels[graph] = found
         return found
 
     # -- text
@@ -335,21 +326,6 @@ class _KaylesOnGraphs:
         """Whether the position's value is ``value``: asked, not found (a P-position is
         known by its options' outcomes alone)."""
         return self.kernel(position.graph).has_value(position.alive, value)
-
-    def solve(self, position: GraphPosition) -> tuple[int, list[GraphPosition]]:
-        """(the value, the options of value 0: the winning moves)."""
-        value = self.nimber(position)
-        if value == 0:
-            return 0, []
-        return value, [o for o in self.options(position) if self.has_value(o, 0)]
-
-    def stats(self) -> dict[str, int]:
-        """The kernels' counts (entries, evictions, positions expanded...), summed."""
-        total: dict[str, int] = {}
-        for kernel in self._kernels.values():
-            for name, value in kernel.stats().items():
-                total[name] = total.get(name, 0) + value
-        return total
 
 
 class NodeKayles(_KaylesOnGraphs):

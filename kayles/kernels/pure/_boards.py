@@ -14,6 +14,7 @@ from _thread import allocate_lock
 
 from .. import board_checks as checks
 from ..constants import BOARD_CELLS
+from ..parts import uncancelled
 from ._search import Table, solve, sum_has_value
 
 __all__ = ["CONSTANTS", "RULES", "Board"]
@@ -273,7 +274,7 @@ class Board:
         single component), so the search starts at 1."""
         nim, parts = self._split(checks.check_cells(free, self.cells))
         keys = [k for k, _ in parts]
-        live = _uncancelled(keys)
+        live = uncancelled(keys)
         with self.lock:
             for k in live:
                 nim ^= solve(self, self.table, (k,), bool(winning) and len(live) == 1 and
@@ -286,7 +287,7 @@ class Board:
         is known without its options' values)."""
         value = checks.check_value(value)
         nim, parts = self._split(checks.check_cells(free, self.cells))
-        live = sorted(_uncancelled([k for k, _ in parts]), key=int.bit_count)
+        live = sorted(uncancelled([k for k, _ in parts]), key=int.bit_count)
         if value >= checks.VALUE_BOUND:
             return False
         with self.lock:
@@ -297,16 +298,3 @@ class Board:
         """entries, bytes, cap, evictions, unstored (the table's); expanded, lookups (the
         positions the searches visited and looked up)."""
         return {**self.table.stats(), **self.counts}
-
-
-def _uncancelled(keys: list) -> list:
-    """The keys left once equal pairs cancel (the first two equal, then the next two...)."""
-    gone = [False] * len(keys)
-    for i in range(len(keys)):
-        if gone[i]:
-            continue
-        for j in range(i + 1, len(keys)):
-            if not gone[j] and keys[j] == keys[i]:
-                gone[i] = gone[j] = True
-                break
-    return [k for k, g in zip(keys, gone) if not g]

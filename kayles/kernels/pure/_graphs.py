@@ -15,7 +15,7 @@ from _thread import allocate_lock
 
 from .. import board_checks as checks
 from ..constants import CANON_VERTICES, GRAPH_LEAVES, GRAPH_VERTICES
-from ._boards import _uncancelled
+from ..parts import uncancelled
 from ._search import Table, solve, sum_has_value
 
 __all__ = ["CONSTANTS", "RULES", "Graph"]
@@ -351,7 +351,7 @@ class Graph:
         """The value of the position ``alive`` (a set of vertices, an int)."""
         nim, keys = self.split(alive)
         with self.lock:
-            for k in _uncancelled(keys):
+            for k in uncancelled(keys):
                 nim ^= solve(self, self.table, k, False, self.counts)
         return nim
 
@@ -363,7 +363,7 @@ class Graph:
         if value >= checks.VALUE_BOUND:
             return False
         with self.lock:
-            return sum_has_value(self, self.table, sorted(_uncancelled(keys), key=len), nim,
+            return sum_has_value(self, self.table, sorted(uncancelled(keys), key=len), nim,
                                  value, self.counts)
 
     def stats(self) -> dict[str, int]:

@@ -24,7 +24,7 @@ from __future__ import annotations
 from .. import board_checks as checks
 from ..limits import interrupt
 
-__all__ = ["CONSTANTS", "Table", "has_value", "mix", "solve", "sum_has_value", "unmix"]
+__all__ = ["CONSTANTS", "Table", "mix", "unmix"]  # (solve, has_value: the pure siblings' own)
 
 VALUE_BITS = 12  # bits of a stored value
 STORED_MAX = (1 << VALUE_BITS) - 2  # 4094: a larger value is never stored
