@@ -186,6 +186,7 @@ def test_the_committed_census_agrees_with_czajkas_tables(committed):
     agrees_with_the_published_tables(committed[1])
 
 
+@pytest.mark.slow  # make test-slow (CI runs it)
 def test_a_sample_of_the_committed_census_is_derived_again(committed):
     """Twelve rows drawn with a fixed seed among those cheap to recompute (at most 2**18
     values, each below 2**15: the 8 rows of 0.7246's class, values to 37,623, take 30 s
@@ -276,6 +277,7 @@ def test_the_published_codes_beyond_the_census_are_proved_as_published():
         assert summary.proved and (summary.preperiod, summary.period) == (preperiod, period), code
 
 
+@pytest.mark.slow  # make test-slow (CI runs it)
 def test_the_dense_frontier_goes_on_by_its_own_pass(tmp_path, two_digits):
     """--dense-to N: the codes the first pass left open that no mask makes sparse (they do
     not escalate) are computed to N; the open codes that escalate stay at --to, the solved

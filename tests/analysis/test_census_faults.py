@@ -26,6 +26,8 @@ from kayles.storage.store import Store
 
 from conftest import ROOT
 
+pytestmark = pytest.mark.slow  # make test-slow (CI runs it): each kills or starves a census
+
 TIMEOUT = 300
 CENSUS = ["census", "--digits", "2", "--to", str(1 << 18), "--csv"]
 SECOND = 1 << 18  # the second pass's rows

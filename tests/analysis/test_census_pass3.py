@@ -152,6 +152,7 @@ def new_solutions(rows: dict) -> list[str]:
     return codes
 
 
+@pytest.mark.slow  # make test-slow (CI runs it)
 def test_new_solutions_are_derived_again(pass3):
     """Each new solution (one code a preperiod and period) computed again from the rules by
     the compiled core (millions of values, in either twin's mode): the same proof, values

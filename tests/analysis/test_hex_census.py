@@ -115,6 +115,7 @@ def test_open_codes_of_one_and_two_digits_reach_2_to_the_16(hex_census):
     assert not short, short[:10]
 
 
+@pytest.mark.slow  # make test-slow (CI runs it)
 def test_the_pass_to_2_to_the_17_takes_every_code_whose_values_fit_16_bits(hex_census,
                                                                           monkeypatch):
     """--hex-to 131072: an open code of one or two digits with a digit past 7 is at 2**17,

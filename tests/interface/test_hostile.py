@@ -39,6 +39,9 @@ from hypothesis import strategies as st
 import oracle
 from conftest import DEADLINE, ROOT
 
+# make test-slow (CI runs it); on one worker, which runs the rows once (each worker ran them all)
+pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("hostile")]
+
 STUCK = -1  # run_row's status for a row that passed DEADLINE
 WORKERS = max(2, os.cpu_count() or 2)
 MEMORY_LIMIT = 1536 << 20  # bytes of address space a child may map

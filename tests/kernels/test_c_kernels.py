@@ -15,6 +15,7 @@ import pytest
 from conftest import REQUIRE_NATIVE, ROOT
 
 
+@pytest.mark.slow  # make test-slow (CI runs it)
 def test_the_c_kernels_pass_their_own_checks_under_the_sanitizers():
     if shutil.which("make") is None or shutil.which("cc") is None:
         if REQUIRE_NATIVE:
