@@ -7,9 +7,10 @@
 Boards: 5x6, 5x7, 4x9, 6x7, 4x11 (rows x columns) and --random boards drawn at random
 (sizes of at most 40 cells; the seed is printed).  For each board, --repeat times each:
 
-* igsolve (default /work/anchors/bin/igsolve; ``igsolve [--tt_size G] cram R C``, its
-  default method br-asp-set, one thread: it has no other), its hash map up to 40 cells and
-  its succinct table of --tt-size GiB (allocated at start) past them;
+* igsolve (built by benchmarks/anchors/build_igsolve.sh; default /work/anchors/bin/igsolve;
+  ``igsolve [--tt_size G] cram R C``, its default method br-asp-set, one thread: it has no
+  other), its hash map up to 40 cells and its succinct table of --tt-size GiB (allocated
+  at start) past them;
 * ours: ``kayles.kernels._boards.Board(R, C, 'cram', memory).nimber(...)`` in a fresh
   interpreter, the symmetry hints of kayles.analysis.games.cram (an even x even board is
   0 without a search, so none is measured).

@@ -39,6 +39,7 @@ def test_make_docs_fails_on_a_broken_anchor(tmp_path, anchor, fails):
     assert (f"does not contain an anchor '#{anchor}'" in result.stderr) == fails, result.stderr
 
 
+@pytest.mark.slow  # make test-slow (CI runs it)
 def test_the_projects_own_docs_build_strictly(tmp_path):
     """The site itself, as `make docs` builds it (strict, no --quiet), into a folder of the
     test's own: a broken link or anchor in docs/ fails here, before CI."""

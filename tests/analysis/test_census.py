@@ -19,6 +19,8 @@ from kayles.analysis.survey import summarise
 import oracle
 from conftest import ROOT, in_process
 
+pytestmark = pytest.mark.xdist_group("census")  # its module fixture is a census: once
+
 CZAJKA = json.loads((ROOT / "tests" / "data" / "czajka_octal_tables.json").read_text())
 # solutions published after (or beside) Czajka's tables: OEIS, from Flammenkamp's
 PUBLISHED = json.loads((ROOT / "tests" / "data" / "published_octal.json").read_text())

@@ -73,6 +73,7 @@ def derived_again(row: dict) -> None:
             assert ("" if value is None else str(value)) == row[key], (row["code"], key)
 
 
+@pytest.mark.slow  # make test-slow (CI runs it)
 def test_a_drawn_sample_is_derived_again(hex_census):
     """Rows of codes with a digit past 7 computed again: eight solved and four open
     three-digit rows drawn with a fixed seed (the open ones computed to 2**14, the last

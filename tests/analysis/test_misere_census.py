@@ -163,6 +163,7 @@ def test_the_frontier_quotients_say_what_made_them():
                               "presentation", "p_portion"}
 
 
+@pytest.mark.slow  # make test-slow (CI runs it)
 @pytest.mark.parametrize("entry", [e for e in FRONTIER["quotients"] if e["seconds"] < 10],
                          ids=lambda e: f"{e['code']}@{e['heap']}")
 def test_the_frontier_quotients_are_derived_again(entry):

@@ -72,6 +72,7 @@ def test_a_process_pool_gives_the_one_search_answer(tmp_path):
         assert misere == Solver(game.load(), MEMORY).solve((9, 10), misere=True)
 
 
+@pytest.mark.slow  # make test-slow (CI runs it)
 def test_a_killed_dask_worker_loses_nothing(tmp_path):
     """Two worker processes; the one computing heap 23 is killed (SIGKILL) while it does:
     Dask computes that part again elsewhere, and the value is the heap engine's."""

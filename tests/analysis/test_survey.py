@@ -363,6 +363,7 @@ def test_a_file_that_is_not_a_database_is_a_usage_error(tmp_path):
     assert_io_failure(survey("0.77", db=missing, check=False), missing)
 
 
+@pytest.mark.slow  # make test-slow (CI runs it)
 def test_unreachable_dask_scheduler_is_one_line(tmp_path):
     result = survey("0.77", "--dask", "tcp://127.0.0.1:9", db=tmp_path / "s.sqlite",
                     check=False)
@@ -470,6 +471,7 @@ def test_two_surveys_at_once_share_one_database(tmp_path):
 # -- Dask --------------------------------------------------------------------------------------
 
 
+@pytest.mark.slow  # make test-slow (CI runs it)
 def test_dask_local_cluster_gives_the_same_table(tmp_path):
     distributed = pytest.importorskip("distributed")
     codes = ["0.77", "0.07", "0.137", "0.6", "0.16", "4.07"]

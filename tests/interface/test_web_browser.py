@@ -22,6 +22,8 @@ from kayles.storage.proof_cache import shared
 
 from conftest import ROOT
 
+pytestmark = pytest.mark.slow  # Chromium on a real server: make test-slow (CI runs it)
+
 REQUIRED = os.environ.get("KAYLES_REQUIRE_BROWSER") == "1"
 TIMEOUT = 60
 

@@ -68,8 +68,9 @@ GAMES_ = {
 # rare heaps, a rare stop, unequal parts), to 2,000 values: each meets both stops there, and
 # each stop costs the twin a pass over the table (to 3,000 the four took 35 s, not 12 s);
 # test_twins_agree_on_bounded_runs compares the two.
-BOUNDED_CASES = [("cython", name) for name in GAMES_] + [
-    ("python", name) for name in (".167", ".161", ".14", "grundy")]
+BOUNDED_CASES = [("cython", name) for name in GAMES_] + [("python", ".167")] + [
+    pytest.param("python", name, marks=pytest.mark.slow)  # 5-10 s each: make test-slow
+    for name in (".161", ".14", "grundy")]
 
 
 @pytest.mark.parametrize(("implementation", "name"), BOUNDED_CASES)
