@@ -18,6 +18,8 @@ cdef extern from "search.h" nogil:
         KB_NOT_IN_SET
         KB_VALUE_BITS
         KB_STORED_MAX
+        KB_EXCLUDED
+        KB_EXCLUDE_VALUES
         KB_CLUSTER
         KB_MAX_WIDTH
         KB_FIRST_CLUSTERS
@@ -42,6 +44,8 @@ cdef extern from "search.h" nogil:
     void kb_memo_free(kb_memo* memo) noexcept
     int kb_memo_get(const kb_memo* memo, const kb_word* key, int len) noexcept
     void kb_memo_put(kb_memo* memo, const kb_word* key, int len, int value) noexcept
+    int kb_memo_excluded(const kb_memo* memo, const kb_word* key, int len) noexcept
+    void kb_memo_exclude(kb_memo* memo, const kb_word* key, int len, int values) noexcept
     size_t kb_memo_count(const kb_memo* memo) noexcept
     kb_word kb_mix(kb_word x, int bits) noexcept
     kb_word kb_unmix(kb_word x, int bits) noexcept

@@ -11,12 +11,16 @@ from libc.stdint cimport uint64_t
 
 from _pruned cimport (
     KB_CLUSTER,
+    KB_EXCLUDE_VALUES,
+    KB_EXCLUDED,
     KB_FIRST_CLUSTERS,
     KB_MAX_WIDTH,
     KB_STORED_MAX,
     KB_VALUE_BITS,
     kb_memo,
     kb_memo_count,
+    kb_memo_exclude,
+    kb_memo_excluded,
     kb_memo_free,
     kb_memo_get,
     kb_memo_init,
@@ -34,6 +38,7 @@ require_cpu()
 __all__ = ["CONSTANTS", "Table", "mix", "unmix"]
 
 CONSTANTS = {"SEARCH_VALUE_BITS": KB_VALUE_BITS, "SEARCH_STORED_MAX": KB_STORED_MAX,
+             "SEARCH_EXCLUDED": KB_EXCLUDED, "SEARCH_EXCLUDE_VALUES": KB_EXCLUDE_VALUES,
              "SEARCH_CLUSTER": KB_CLUSTER, "SEARCH_MAX_WIDTH": KB_MAX_WIDTH,
              "SEARCH_FIRST_CLUSTERS": KB_FIRST_CLUSTERS}
 
@@ -54,8 +59,10 @@ cdef class Table:
     """An exact transposition table of at most ``memory`` bytes.
 
     ``get(key)`` is the value stored for ``key`` (a tuple of 64-bit words) or None;
-    ``put(key, value)`` stores it where it can.  ``stats()``: entries, bytes, cap,
-    evictions, unstored."""
+    ``put(key, value)`` stores it where it can.  ``exclude(key, values)`` adds the values
+    0 to 10 of the bits of ``values`` to those ``key`` is known not to have, unless its value
+    is stored; ``excluded(key)`` is those values, as bits.  ``stats()``: entries (values
+    and exclusions), bytes, cap, evictions, unstored."""
 
     cdef kb_memo memo
 
@@ -84,6 +91,17 @@ cdef class Table:
         cdef int n = load(checks.check_key(key), words)
         value = checks.check_value(value)
         kb_memo_put(&self.memo, words, n, value if value <= KB_STORED_MAX else -1)
+
+    def excluded(self, key):
+        cdef kb_word words[KB_MAX_WIDTH]
+        cdef int n = load(checks.check_key(key), words)
+        return kb_memo_excluded(&self.memo, words, n)
+
+    def exclude(self, key, values):
+        cdef kb_word words[KB_MAX_WIDTH]
+        cdef int n = load(checks.check_key(key), words)
+        values = checks.check_value(values)
+        kb_memo_exclude(&self.memo, words, n, values & (KB_EXCLUDED - 1))
 
 
 cdef int load(tuple key, kb_word* words) except -1:

@@ -102,8 +102,11 @@ void kb_board_init(kb_board* b, int rows, int cols, int rule) {
     for (int r = 0; r < rows; r++) {
         b->first_col |= (kb_word)1 << (r * cols);
         b->last_col |= (kb_word)1 << (r * cols + cols - 1);
-        for (int c = 0; c < cols; c++)
+        for (int c = 0; c < cols; c++) {
             b->transposed[r * cols + c] = (unsigned char)(c * cols + r);
+            b->row_start[r * cols + c] = (unsigned char)(r * cols);   /* (no division) */
+            b->rows_to[r * cols + c] = (unsigned char)(r + 1);
+        }
     }
     if (rows <= KB_SPREAD_BITS)   /* a row of a component that transposes: under 2**min(r, c) */
         for (int bits = 0; bits < (1 << (rows < cols ? rows : cols)); bits++)
@@ -182,12 +185,12 @@ static kb_word columns_of(const kb_board* b, kb_word x) {
 static void anchored(const kb_board* b, kb_word* x, int* h, int* w) {
     kb_word m = *x, columns;
     int c0;
-    m >>= (__builtin_ctzll(m) / b->cols) * b->cols;
+    m >>= b->row_start[__builtin_ctzll(m)];
     columns = columns_of(b, m);
     c0 = __builtin_ctzll(columns);
     m >>= c0;
     *w = 64 - __builtin_clzll(columns) - c0;
-    *h = (63 - __builtin_clzll(m)) / b->cols + 1;
+    *h = b->rows_to[63 - __builtin_clzll(m)];
     *x = m;
 }
 
@@ -313,11 +316,11 @@ int kb_board_moves(const kb_board* b, kb_word x, kb_word* moves, int max) {
     kb_word columns, rmask = row_mask(b);
     if (!x)
         return 0;
-    r0 = __builtin_ctzll(x) / C;
+    r0 = b->rows_to[__builtin_ctzll(x)] - 1;
     columns = columns_of(b, x >> (r0 * C));
     c0 = __builtin_ctzll(columns);
     w = 64 - __builtin_clzll(columns) - c0;
-    h = (63 - __builtin_clzll(x)) / C - r0 + 1;
+    h = b->rows_to[63 - __builtin_clzll(x)] - r0;
     middle_out(h, rows);
     middle_out(w, cols);
     if (b->rule == KB_NODE) {

@@ -26,6 +26,8 @@ typedef struct kb_board {
     kb_word all, first_col, last_col;
     unsigned char transposed[KB_BOARD_CELLS];   /* bit r*cols + c -> bit c*cols + r */
     unsigned char line[KB_BOARD_CELLS + 1];     /* the value of a straight line of k cells */
+    unsigned char row_start[KB_BOARD_CELLS];    /* bit i -> the first bit of its row */
+    unsigned char rows_to[KB_BOARD_CELLS];      /* bit i -> rows from bit 0's to its, counted */
     kb_word spread[1 << KB_SPREAD_BITS];        /* a row's bits down a column (rows <= 10) */
 } kb_board;
 

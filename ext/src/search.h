@@ -14,7 +14,8 @@
  * component of each option against the target XOR the exact values of the other parts,
  * the enhanced transposition cut-off first (options whose parts are all known never enter
  * the recursion), options sorted easiest first, an option classified once (consumed).
- * search.c says how and why.  Only exact values are stored.
+ * search.c says how and why.  The table holds exact values and *exclusions*: the small
+ * values (0 to 10) an answer "not in the set" ruled out for a component not yet solved.
  *
  * The table (kb_table) is exact: a key's first word goes through a bijective mixer, the
  * mixed word's low bits pick a cluster of eight entries and the rest is stored with the
@@ -43,8 +44,10 @@ enum {
     KB_NO_MEMORY = 2,         /* malloc failed */
     KB_CUT = 3,               /* (inside the search) an expansion stopped by in_set's cut-off */
     KB_NOT_IN_SET = -1,       /* in_set's answer: the value is not in the set asked about */
-    KB_VALUE_BITS = 12,       /* bits of a stored value: 0 to KB_STORED_MAX */
-    KB_STORED_MAX = 4094,     /* a larger value is searched each time, never stored */
+    KB_VALUE_BITS = 12,       /* bits of an entry's value field */
+    KB_STORED_MAX = 2047,     /* a larger value is searched each time, never stored */
+    KB_EXCLUDED = 2048,       /* a field of this bit: values 0 .. 10 ruled out (the low bits) */
+    KB_EXCLUDE_VALUES = 11,   /* the values an exclusion can rule out */
     KB_EMPTY = 4095,          /* an entry's value field when it holds nothing */
     KB_CLUSTER = 8,           /* entries a cluster: a lookup reads one (64 bytes of 1-word keys) */
     KB_MAX_WIDTH = 40,        /* words of the longest key stored (a longer one never is) */
@@ -73,6 +76,10 @@ void kb_memo_init(kb_memo* memo, size_t cap);
 void kb_memo_free(kb_memo* memo);
 int kb_memo_get(const kb_memo* memo, const kb_word* key, int len);  /* the value, or -1 */
 void kb_memo_put(kb_memo* memo, const kb_word* key, int len, int value);
+/* The values (bit v: value v, v < KB_EXCLUDE_VALUES) the key is known not to have, 0 when
+ * none is or its value is known; adding to them stores nothing where the value is known. */
+int kb_memo_excluded(const kb_memo* memo, const kb_word* key, int len);
+void kb_memo_exclude(kb_memo* memo, const kb_word* key, int len, int values);
 size_t kb_memo_count(const kb_memo* memo);
 
 kb_word kb_mix(kb_word x, int bits);     /* the bijection on [0, 2**bits) */
@@ -126,6 +133,7 @@ typedef struct kb_search {
     int nwords, words_room;
     int failed;               /* a kb_option/kb_part/kb_heap ran out of memory */
     int cut;                  /* the options known so far rule out every value asked about */
+    int known;                /* the values below KB_EXCLUDE_VALUES of the options known */
     kb_word* potential;       /* in_set's potential set while it expands (else NULL) */
     int npotential;
     const kb_word* want;      /* ... and the set it was asked about */

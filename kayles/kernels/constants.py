@@ -12,7 +12,8 @@ __all__ = ["ACCUMULATORS", "AHEAD", "ALL_DIFFERENT", "ALL_SAME", "BOARD_CELLS",
            "CANON_VERTICES", "CHOMP_SQUARES", "DEFAULT_BUDGET", "GAP", "GRAPH_LEAVES",
            "GRAPH_VERTICES", "HACKENBUSH_EDGES", "MARK_CODES", "MAX_BUDGET", "MAX_KEPT",
            "MAX_KINDS", "MAX_SPAN", "MAX_THREADS", "MIN_ROOM", "NIMBER_BITS", "NOT_ALL_SAME",
-           "NO_MARK", "PIN", "QUOTIENT_STATES", "SEARCH_CLUSTER", "SEARCH_FIRST_CLUSTERS",
+           "NO_MARK", "PIN", "QUOTIENT_STATES", "SEARCH_CLUSTER", "SEARCH_EXCLUDED",
+           "SEARCH_EXCLUDE_VALUES", "SEARCH_FIRST_CLUSTERS",
            "SEARCH_MAX_WIDTH", "SEARCH_STORED_MAX", "SEARCH_VALUE_BITS", "STATE_ENTRIES",
            "VALUE_LIMIT", "WORDS_PER_POSITION", "WORDS_SLACK"]
 
@@ -45,8 +46,10 @@ NIMBER_BITS = 64
 # some 150 bytes an edge in the pure twin; every value then stays below 2**23)
 HACKENBUSH_EDGES = 1 << 22
 # The pruned search of sums (ext/src/search.h, games.h; kayles/kernels/pure/_search.py)
-SEARCH_VALUE_BITS = 12  # bits of a stored value
-SEARCH_STORED_MAX = (1 << 12) - 2  # a larger value is searched each time, never stored
+SEARCH_VALUE_BITS = 12  # bits of an entry's value field
+SEARCH_STORED_MAX = (1 << 11) - 1  # a larger value is searched each time, never stored
+SEARCH_EXCLUDED = 1 << 11  # a field of this bit: an exclusion, the values ruled out below it
+SEARCH_EXCLUDE_VALUES = 11  # the values an exclusion can rule out: 0 to 10
 SEARCH_CLUSTER = 8  # entries a cluster of the table
 SEARCH_MAX_WIDTH = 40  # words of the longest key the table stores
 SEARCH_FIRST_CLUSTERS = 64  # a table's first size, in clusters

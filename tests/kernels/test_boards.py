@@ -127,6 +127,23 @@ def test_has_value_expands_fewer_positions_than_the_value_and_the_twins_alike(
     assert counts[0] == counts[1]
 
 
+def test_an_answer_no_is_remembered_and_asked_again_costs_nothing(both_board_kernels):
+    """in_set's "not in the set" goes into the table as an exclusion (search.c): the same
+    question again expands no position, and the value is still found (both twins)."""
+    value = oracle.kayles_on_graph(oracle.grid_graph(3, 5), frozenset(range(15)), node=False)
+    wrong = 0 if value else 1
+    counts = []
+    for kernel in both_board_kernels:
+        board = kernel.Board(3, 5, "cram", BIG)
+        assert not board.has_value(full(3, 5), wrong)
+        first = board.stats()["expanded"]
+        assert first > 0 and not board.has_value(full(3, 5), wrong)
+        assert board.stats()["expanded"] == first
+        assert board.has_value(full(3, 5), value) and board.nimber(full(3, 5)) == value
+        counts.append(board.stats())
+    assert counts[0] == counts[1]
+
+
 # -- each reduction, from its definition in ext/src/boards.c's header, on the whole board
 
 def free_neighbours(rows: int, cols: int, free: int, i: int) -> list[int]:

@@ -12,6 +12,8 @@ import random
 
 import pytest
 
+from kayles.kernels.constants import SEARCH_EXCLUDE_VALUES, SEARCH_STORED_MAX
+
 SEED = 20261201
 
 
@@ -45,7 +47,7 @@ def test_a_table_answers_only_what_was_put_and_stays_in_its_cap(search_kernel, m
         width = rng.choice([1, 1, 1, 2, 3, 5])
         key = tuple(rng.getrandbits(rng.choice([8, 20, 64])) for _ in range(width))
         if rng.random() < 0.6:
-            value = rng.randint(0, 4094)
+            value = rng.randint(0, SEARCH_STORED_MAX)
             table.put(key, value)
             put[key] = value
         got = table.get(key)
@@ -73,10 +75,28 @@ def test_a_full_table_evicts_and_counts_it(search_kernel):
 
 def test_values_past_the_stored_range_are_refused(search_kernel):
     table = search_kernel.Table(1 << 16)
-    table.put((5,), 4094)
-    table.put((6,), 4095)
-    assert table.get((5,)) == 4094 and table.get((6,)) is None
+    table.put((5,), SEARCH_STORED_MAX)
+    table.put((6,), SEARCH_STORED_MAX + 1)
+    assert table.get((5,)) == SEARCH_STORED_MAX and table.get((6,)) is None
     assert table.stats()["unstored"] == 1
+
+
+def test_exclusions_gather_until_a_value_replaces_them(search_kernel):
+    table = search_kernel.Table(1 << 16)
+    table.exclude((9,), 0b101)
+    table.exclude((9,), 0b10)
+    assert table.get((9,)) is None and table.excluded((9,)) == 0b111 and len(table) == 1
+    table.exclude((9,), 1 << SEARCH_EXCLUDE_VALUES)  # past the values an exclusion holds
+    assert table.excluded((9,)) == 0b111
+    table.put((9,), 4)
+    assert table.get((9,)) == 4 and table.excluded((9,)) == 0 and len(table) == 1
+    table.exclude((9,), 0b1)  # a stored value stays
+    assert table.get((9,)) == 4 and table.excluded((9,)) == 0
+    every = (1 << SEARCH_EXCLUDE_VALUES) - 1  # all of 0 to 10: the field cannot say so
+    table.exclude((10,), every)
+    table.exclude((11,), every >> 1)
+    table.exclude((11,), every)
+    assert table.excluded((10,)) == 0 and table.excluded((11,)) == every >> 1
 
 
 def test_the_twins_hold_the_same_entries(both_search_kernels):
@@ -84,12 +104,16 @@ def test_the_twins_hold_the_same_entries(both_search_kernels):
     for memory in (300, 2048, 1 << 20):
         tables = [kernel.Table(memory) for kernel in both_search_kernels]
         for _ in range(4000):
-            key = tuple(rng.getrandbits(30) for _ in range(rng.choice([1, 2])))
-            value = rng.randint(0, 20)
+            key = tuple(rng.getrandbits(12) for _ in range(rng.choice([1, 2])))
+            value, values, probe = rng.randint(0, 20), rng.getrandbits(12), rng.getrandbits(12)
+            exclusion = rng.random() < 0.5
             answers = []
             for table in tables:
-                table.put(key, value)
-                answers.append(table.get((rng.getrandbits(30),)))
+                if exclusion:
+                    table.exclude(key, values)
+                else:
+                    table.put(key, value)
+                answers.append((table.get((probe,)), table.excluded((probe,))))
             assert answers[0] == answers[1]
         assert tables[0].stats() == tables[1].stats()
 

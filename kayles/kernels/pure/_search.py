@@ -7,9 +7,11 @@ bijection on [0, 2**bits) (Stafford's mix13, masked after each odd multiplicatio
 first with a hash of the other words; the mixed word's low ``log2`` bits pick a cluster of
 eight entries, and the rest of it (at most 52 bits) is kept with the value (12 bits), the
 other words verbatim.  As the mixer is a bijection, an entry names its key exactly: no two
-keys share one.  A table per key length grows by doubling while the tables together stay
+keys share one.  A value field below EXCLUDED is an exact value; EXCLUDED with low bits is
+an *exclusion*, the values 0 to 10 the search has proved a component not to have (search.c
+says how they are used).  A table per key length grows by doubling while the tables together stay
 within the cap in bytes (counted as the compiled twin's 8 bytes a word), then a store
-pushes the oldest entry of a full cluster out (an eviction).  Values past 4,094 are not
+pushes the oldest entry of a full cluster out (an eviction).  Values past 2,047 are not
 stored, nor keys too long (past 40 words) or too large for a small table's domain.
 
 The search: search.c's header says what exact() and in_set() compute and why; this is the
@@ -26,8 +28,10 @@ from ..limits import interrupt
 
 __all__ = ["CONSTANTS", "Table", "mix", "unmix"]  # (solve, has_value: the pure siblings' own)
 
-VALUE_BITS = 12  # bits of a stored value
-STORED_MAX = (1 << VALUE_BITS) - 2  # 4094: a larger value is never stored
+VALUE_BITS = 12  # bits of an entry's value field
+STORED_MAX = (1 << (VALUE_BITS - 1)) - 1  # 2047: a larger value is never stored
+EXCLUDED = 1 << (VALUE_BITS - 1)  # a field of this bit: values ruled out in the low bits
+EXCLUDE_VALUES = VALUE_BITS - 1  # an exclusion's values: 0 to 10
 EMPTY = (1 << VALUE_BITS) - 1
 CLUSTER = 8  # entries a cluster (a 64-byte line of one-word keys)
 MAX_WIDTH = 40  # words of the longest key stored
@@ -37,6 +41,7 @@ REMAINDER_BITS = 52
 LOOK_WORK = 1 << 10  # units of work between looks (the compiled twin's 2**16, Python being slower)
 NOT_IN_SET = -1
 CONSTANTS = {"SEARCH_VALUE_BITS": VALUE_BITS, "SEARCH_STORED_MAX": STORED_MAX,
+             "SEARCH_EXCLUDED": EXCLUDED, "SEARCH_EXCLUDE_VALUES": EXCLUDE_VALUES,
              "SEARCH_CLUSTER": CLUSTER, "SEARCH_MAX_WIDTH": MAX_WIDTH,
              "SEARCH_FIRST_CLUSTERS": FIRST_CLUSTERS}
 
@@ -117,8 +122,9 @@ class Table:
     """An exact transposition table of at most ``memory`` bytes (module header).
 
     ``get(key)`` is the value stored for ``key`` (a tuple of 64-bit words) or None;
-    ``put(key, value)`` stores it where it can.  ``stats()``: entries, bytes, cap,
-    evictions, unstored."""
+    ``put(key, value)`` stores it where it can; ``exclude``/``excluded`` as the compiled
+    twin's.  ``stats()``: entries (values and exclusions), bytes, cap, evictions,
+    unstored."""
 
     def __init__(self, memory: int) -> None:
         self.cap = checks.check_memory(memory)
@@ -138,10 +144,24 @@ class Table:
         value = self._get(checks.check_key(key))
         return None if value < 0 else value
 
+    def excluded(self, key) -> int:
+        """The values 0 to 10 (bit v: value v) the table knows ``key`` not to have."""
+        field = self._field(checks.check_key(key))
+        return field & (EXCLUDED - 1) if field >= EXCLUDED else 0
+
+    def exclude(self, key, values: int) -> None:
+        """Add the values 0 to 10 of the bits of ``values`` to those ``key`` is known not
+        to have, unless its value is stored."""
+        self._exclude(checks.check_key(key), checks.check_value(values))
+
     def put(self, key, value: int) -> None:
         self._put(checks.check_key(key), checks.check_value(value))
 
     def _get(self, key: tuple) -> int:
+        field = self._field(key)
+        return -1 if field >= EXCLUDED else field
+
+    def _field(self, key: tuple) -> int:
         t = self._tables.get(len(key))
         if t is None:
             return -1
@@ -155,10 +175,21 @@ class Table:
         return -1
 
     def _put(self, key: tuple, value: int) -> None:
-        width = len(key)
-        if not 1 <= width <= MAX_WIDTH or not 0 <= value <= STORED_MAX:
+        if not 1 <= len(key) <= MAX_WIDTH or not 0 <= value <= STORED_MAX:
             self.unstored += 1
             return
+        self._store(key, value, False)
+
+    def _exclude(self, key: tuple, values: int) -> None:
+        values &= EXCLUDED - 1
+        if not 1 <= len(key) <= MAX_WIDTH or values in (0, EXCLUDED - 1):
+            return  # (all of 0 to 10 at once: the field cannot say so)
+        self._store(key, EXCLUDED | values, True)
+
+    def _store(self, key: tuple, field: int, merge: bool) -> None:
+        """An exact value replaces what the key had; an exclusion (merge) adds its values to
+        the key's exclusion and leaves an exact value be."""
+        width = len(key)
         t = self._tables.get(width)
         if t is None:
             log2 = 0
@@ -175,9 +206,13 @@ class Table:
             self.unstored += 1
             return
         cluster, rest = t.clusters[at[0]], key[1:]
-        for i, (remainder, words, _) in enumerate(cluster):
+        for i, (remainder, words, had) in enumerate(cluster):
             if remainder == at[1] and words == rest:
-                cluster[i] = (remainder, words, value)
+                if merge:
+                    if had < EXCLUDED or field | had == EMPTY:
+                        return
+                    field |= had
+                cluster[i] = (remainder, words, field)
                 return
         # a table three quarters full, or a full cluster in a table three eighths full or
         # of fewer than 2**SMALL_LOG2 clusters: double it, if the cap allows (a cluster
@@ -193,7 +228,7 @@ class Table:
                     self.unstored += 1
                     return
                 cluster = t.clusters[at[0]]
-        self._insert(t, cluster, (at[1], rest, value))
+        self._insert(t, cluster, (at[1], rest, field))
 
     def _insert(self, t: _Width, cluster: list, entry: tuple) -> None:
         cluster.insert(0, entry)
@@ -243,6 +278,7 @@ class _Search:
         self.work = 0
         self.expanded = 0
         self.lookups = 0
+        self.known = 0
 
     def spend(self, units: int) -> None:
         self.work += units
@@ -255,6 +291,7 @@ class _Search:
         first, their parts hardest first); None when in_set's ``potential`` set (a list
         of one int, updated with the known options' values) no longer meets ``want``."""
         self.expanded += 1
+        self.known = 0  # the values below EXCLUDE_VALUES of the options known
         f = _Frame()
         f.n = 0
         f.known, f.opts = [], []
@@ -290,6 +327,8 @@ class _Search:
                 f.opts.append([sum(size * size for _, size in live), nim, live, False])
                 continue
             f.known.append(nim)
+            if nim < EXCLUDE_VALUES:
+                self.known |= 1 << nim
             if potential is not None:
                 potential[0] = _remove(potential[0], nim)
                 if not potential[0] & want:
@@ -309,25 +348,31 @@ class _Search:
     def in_set(self, key: tuple, want: int):
         table = self.table
         self.lookups += 1
-        v = table._get(key)
-        if v >= 0:
-            return v
+        field = table._field(key)
+        if 0 <= field < EXCLUDED:
+            return field
+        if field >= EXCLUDED:  # ask only about the values not ruled out
+            want &= ~(field & (EXCLUDED - 1))
         most = want.bit_length() - 1
         n = self.game.bound(key)
-        if ((want & -want).bit_length() - 1) > n:
+        if not want or ((want & -want).bit_length() - 1) > n:
             return NOT_IN_SET
         potential = [(1 << (n + 1)) - 1]
         f = self.open(key, potential, want)
+        learnt = self.known  # g(p) is no option's value
         if f is None:
+            table._exclude(key, want | learnt)
             return NOT_IN_SET
         P = potential[0]
         partial = False
         for o in f.opts:
             if not P & want:
+                table._exclude(key, want | learnt)
                 return NOT_IN_SET
             yield from self.reduce(o)
             if not o[2]:
                 P = _remove(P, o[1])
+                learnt |= _learnt(o[1])
                 continue
             top = P.bit_length() - 1
             limit = min(most, top - 1)
@@ -348,23 +393,27 @@ class _Search:
                 partial = True
             else:
                 P = _remove(P, q ^ off)
+                learnt |= _learnt(q ^ off)
         v = P.bit_length() - 1
         if not partial or v <= most:
             table._put(key, v)
             return v
+        table._exclude(key, want | learnt)
         return NOT_IN_SET
 
     def exact(self, key: tuple, start: int):
         table = self.table
         self.lookups += 1
-        v = table._get(key)
-        if v >= 0:
-            return v
+        field = table._field(key)
+        if 0 <= field < EXCLUDED:
+            return field
         f = self.open(key)
         seen = 0
         for v in f.known:
             if v <= f.n:
                 seen |= 1 << v
+        if field >= EXCLUDED:  # some option has each of these values, though not one known
+            seen |= field & (EXCLUDED - 1)
         for r in range(start, f.n):
             if seen >> r & 1:
                 continue
@@ -391,6 +440,11 @@ class _Search:
                 return r
         table._put(key, f.n)
         return f.n
+
+
+def _learnt(v: int) -> int:
+    """v is an option's value, so not the position's: the bit an exclusion keeps of it."""
+    return 1 << v if v < EXCLUDE_VALUES else 0
 
 
 def _remove(P: int, v: int) -> int:
