@@ -137,17 +137,25 @@ static kb_word* cluster_at(const kb_table* t, size_t cluster) {
     return t->data + cluster * KB_CLUSTER * (size_t)t->width;
 }
 
-/* Insert at the front of its cluster, the others one down; the last one out is evicted. */
-static void insert(kb_memo* memo, kb_table* t, const place* at, const kb_word* key, int value) {
+/* Insert at the front of its cluster, the others one down.  From a full cluster the oldest
+ * exclusion is evicted, else the oldest value; an exclusion never pushes a value out (it
+ * is dropped instead: values cost searches, exclusions only save some). */
+static void insert(kb_memo* memo, kb_table* t, const place* at, const kb_word* key, int field) {
     kb_word* c = cluster_at(t, at->cluster);
-    int w = t->width;
-    kb_word* last = c + (KB_CLUSTER - 1) * w;
-    if ((last[0] & KB_EMPTY) != KB_EMPTY) {
+    int w = t->width, out = KB_CLUSTER - 1;
+    if ((c[out * w] & KB_EMPTY) != KB_EMPTY) {
+        while (out >= 0 && (int)(c[out * w] & KB_EMPTY) < KB_EXCLUDED)
+            out--;
+        if (out < 0) {
+            if (field >= KB_EXCLUDED)
+                return;
+            out = KB_CLUSTER - 1;
+        }
         memo->evictions++;
         t->count--;
     }
-    memmove(c + w, c, (size_t)(KB_CLUSTER - 1) * w * sizeof(kb_word));
-    c[0] = (at->remainder << KB_VALUE_BITS) | (kb_word)value;
+    memmove(c + w, c, (size_t)out * w * sizeof(kb_word));
+    c[0] = (at->remainder << KB_VALUE_BITS) | (kb_word)field;
     if (w > 1)
         memcpy(c + 1, key + 1, (size_t)(w - 1) * sizeof(kb_word));
     t->count++;
@@ -383,8 +391,9 @@ static int room(void** items, int* have, int need, size_t size) {
 }
 
 static int same_part(const kb_search* s, const kb_piece* a, const kb_piece* b) {
-    return a->len == b->len &&
-           memcmp(s->words + a->at, s->words + b->at, (size_t)a->len * sizeof(kb_word)) == 0;
+    const kb_word *x = s->words + a->at, *y = s->words + b->at;
+    return a->len == b->len && x[0] == y[0] &&
+           (a->len == 1 || memcmp(x + 1, y + 1, (size_t)(a->len - 1) * sizeof(kb_word)) == 0);
 }
 
 /* Option o as written: equal parts cancelled in pairs (G + G = 0), the others looked up;
@@ -453,12 +462,15 @@ int kb_option(kb_search* s) {
 void kb_part(kb_search* s, const kb_word* key, int len, int size) {
     if (s->failed || s->noptions == 0)
         return;
-    if (!room((void**)&s->parts, &s->parts_room, s->nparts + 1, sizeof(kb_piece)) ||
-        !room((void**)&s->words, &s->words_room, s->nwords + len, sizeof(kb_word))) {
+    if ((s->nparts >= s->parts_room &&
+         !room((void**)&s->parts, &s->parts_room, s->nparts + 1, sizeof(kb_piece))) ||
+        (s->nwords + len > s->words_room &&
+         !room((void**)&s->words, &s->words_room, s->nwords + len, sizeof(kb_word)))) {
         s->failed = 1;
         return;
     }
-    memcpy(s->words + s->nwords, key, (size_t)len * sizeof(kb_word));
+    for (int i = 0; i < len; i++)   /* (a key is a word or a few: no call to memcpy) */
+        s->words[s->nwords + i] = key[i];
     s->parts[s->nparts].at = s->nwords;
     s->parts[s->nparts].len = len;
     s->parts[s->nparts].size = size;

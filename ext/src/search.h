@@ -20,7 +20,8 @@
  * The table (kb_table) is exact: a key's first word goes through a bijective mixer, the
  * mixed word's low bits pick a cluster of eight entries and the rest is stored with the
  * value, the other words verbatim, so two keys never share an entry.  It grows by doubling
- * up to the memory cap given, then evicts (first in, first out inside a cluster).
+ * up to the memory cap given, then evicts: from a full cluster its oldest exclusion, else
+ * its oldest value (an exclusion is dropped rather than push a value out).
  */
 #ifndef KAYLES_SEARCH_H
 #define KAYLES_SEARCH_H

@@ -99,6 +99,25 @@ def test_exclusions_gather_until_a_value_replaces_them(search_kernel):
     assert table.excluded((10,)) == 0 and table.excluded((11,)) == every >> 1
 
 
+def test_a_full_cluster_gives_up_exclusions_before_values(search_kernel):
+    table = search_kernel.Table(64)  # one cluster of 8 one-word entries
+    for k in range(1, 5):
+        table.put((k,), k)
+    for k in range(5, 9):
+        table.exclude((k,), 1)
+    table.put((9,), 9)  # full: the oldest exclusion (5) goes
+    assert table.excluded((5,)) == 0 and all(table.excluded((k,)) == 1 for k in (6, 7, 8))
+    for k in (10, 11, 12):  # and the next ones
+        table.put((k,), k)
+    assert all(table.excluded((k,)) == 0 for k in range(5, 9))
+    table.exclude((13,), 1)  # a cluster of values: the exclusion is dropped
+    assert table.excluded((13,)) == 0
+    assert [table.get((k,)) for k in (1, 2, 3, 4, 9, 10, 11, 12)] == [1, 2, 3, 4, 9, 10, 11, 12]
+    table.put((14,), 14)  # a value pushes the oldest value out
+    assert table.get((1,)) is None and table.get((14,)) == 14
+    assert table.stats()["evictions"] == 5 and len(table) == 8
+
+
 def test_the_twins_hold_the_same_entries(both_search_kernels):
     rng = random.Random(SEED)
     for memory in (300, 2048, 1 << 20):

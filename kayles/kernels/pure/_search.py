@@ -11,7 +11,8 @@ keys share one.  A value field below EXCLUDED is an exact value; EXCLUDED with l
 an *exclusion*, the values 0 to 10 the search has proved a component not to have (search.c
 says how they are used).  A table per key length grows by doubling while the tables together stay
 within the cap in bytes (counted as the compiled twin's 8 bytes a word), then a store
-pushes the oldest entry of a full cluster out (an eviction).  Values past 2,047 are not
+pushes an entry of a full cluster out (an eviction): its oldest exclusion, else its oldest
+value (an exclusion is dropped rather than push a value out).  Values past 2,047 are not
 stored, nor keys too long (past 40 words) or too large for a small table's domain.
 
 The search: search.c's header says what exact() and in_set() compute and why; this is the
@@ -231,12 +232,20 @@ class Table:
         self._insert(t, cluster, (at[1], rest, field))
 
     def _insert(self, t: _Width, cluster: list, entry: tuple) -> None:
-        cluster.insert(0, entry)
-        t.count += 1
-        if len(cluster) > CLUSTER:
-            cluster.pop()
+        """At the front; from a full cluster the oldest exclusion goes, else the oldest
+        value, and an exclusion never pushes a value out (it is dropped)."""
+        if len(cluster) == CLUSTER:
+            out = next((i for i in range(CLUSTER - 1, -1, -1) if cluster[i][2] >= EXCLUDED),
+                       None)
+            if out is None:
+                if entry[2] >= EXCLUDED:
+                    return
+                out = CLUSTER - 1
+            del cluster[out]
             self.evictions += 1
             t.count -= 1
+        cluster.insert(0, entry)
+        t.count += 1
 
     def _grown(self, old: _Width) -> _Width:
         after = _table_bytes(old.width, old.log2 + 1)
