@@ -5,7 +5,7 @@
     .venv/bin/python benchmarks/boards.py --igsolve /path/to/igsolve --seed 7
 
 Boards: 5x6, 5x7, 4x9, 6x7, 4x11 (rows x columns) and --random boards drawn at random
-(sizes of at most 40 cells; the seed is printed).  For each board, --repeat times each:
+(24 to 40 cells, not even x even; the seed is printed).  For each board, --repeat times each:
 
 * igsolve (built by benchmarks/anchors/build_igsolve.sh; default /work/anchors/bin/igsolve;
   ``igsolve [--tt_size G] cram R C``, its default method br-asp-set, one thread: it has no
@@ -99,8 +99,8 @@ def main(argv: list[str] | None = None) -> int:
     rng = random.Random(seed)
     boards = [tuple(map(int, b.lower().split("x"))) for b in args.boards]
     while len(boards) < len(args.boards) + args.random:
-        rows, cols = rng.randint(3, 6), rng.randint(4, 9)
-        if rows * cols <= 40 and (rows % 2 or cols % 2):
+        rows, cols = rng.randint(3, 6), rng.randint(4, 13)
+        if 24 <= rows * cols <= 40 and (rows % 2 or cols % 2):
             boards.append((rows, cols))
     vector = os.environ.get("KAYLES_VECTOR") or "unset (the fastest)"
     print(f"machine: {cpu_model()}; KAYLES_VECTOR {vector}; board search: POPCNT; "

@@ -27,14 +27,15 @@
  * The table keeps exact values and exclusions.  An answer KB_NOT_IN_SET proves g(p) not
  * in R, and every option's value found on the way is not g(p) either: those of them below
  * KB_EXCLUDE_VALUES are added to p's exclusion (an entry of its own, until p's exact
- * value replaces it).  A later in_set(p, R) asks only about R less
- * p's exclusion (nothing at all when that is empty), and exact(p) skips the candidates it
- * rules out (each is some option's value, though not one known).  Most of the positions
- * an in_set expands stop at the cut-off, having their values asked about one at a time
- * (Cram 5 x 7: 312,000 of 382,000 with R alone excluded); without exclusions each such
- * question was searched again every time it came: 602,000 positions expanded in all,
- * against 382,000 with R's values excluded and 344,000 with the options' values too.  A component's parts are smaller than the component (every
- * move removes a cell, a vertex or a square), so the recursion is at most as deep as the
+ * value replaces it).  A later in_set(p, R) asks only about R less p's exclusion (nothing
+ * at all when that is empty), and exact(p) skips the candidates it rules out (each is
+ * some option's value, though not one known).  Most of the positions an in_set expands
+ * stop at the cut-off, their values asked about one at a time (Cram 5 x 7: 312,000 of
+ * 382,000 with R alone excluded); without exclusions each such question was searched
+ * again every time it came: 602,000 positions expanded in all, against 382,000 with R
+ * excluded and 344,000 with the options' values too.
+ *
+ * A component's parts are smaller than the component (every move removes a cell, a vertex or a square), so the recursion is at most as deep as the
  * root is large (64 cells, 256 vertices, the squares of a Chomp position), each level a
  * few hundred bytes of C stack; the options of each level live on a stack of blocks that
  * never move (push/release).

@@ -71,6 +71,14 @@ def test_node_kayles_on_queens_graphs():
     assert [game.nimber(game.parse(f"queens:{n}")) for n in range(1, 11)] == terms[1:11]
 
 
+@pytest.mark.slow
+def test_node_kayles_on_the_queens_graphs_of_11_and_12():
+    """A344227's a(11) and a(12) (some 6 s; a(13), its last term, takes a minute)."""
+    terms = OEIS["A344227"]["data"]
+    game = NodeKayles(BIG)
+    assert [game.nimber(game.parse(f"queens:{n}")) for n in (11, 12)] == terms[11:13]
+
+
 def test_cram_on_boards_with_published_values():
     game = Cram(BIG)
     small = json.loads((ROOT / "tests" / "data" / "cram_values.json").read_text())["small"]
