@@ -256,6 +256,10 @@ static int value_in(int field) {   /* the exact value a field holds, else -1 */
     return field >= KB_EXCLUDED ? -1 : field;
 }
 
+static int excluded_in(int field) {   /* the values a field rules out (bits), else 0 */
+    return field >= KB_EXCLUDED ? field & (KB_EXCLUDED - 1) : 0;
+}
+
 static int get_placed(const kb_memo* memo, const kb_word* key, int len, const place* at) {
     kb_word* e = find(&memo->tables[len], at, key);
     return e == NULL ? -1 : value_in((int)(e[0] & KB_EMPTY));
@@ -266,8 +270,7 @@ int kb_memo_get(const kb_memo* memo, const kb_word* key, int len) {
 }
 
 int kb_memo_excluded(const kb_memo* memo, const kb_word* key, int len) {
-    int field = field_of(memo, key, len);
-    return field >= KB_EXCLUDED ? field & (KB_EXCLUDED - 1) : 0;
+    return excluded_in(field_of(memo, key, len));
 }
 
 /* Store a field for key: an exact value replaces what the key had; an exclusion (merge)
@@ -705,12 +708,12 @@ static void clear(kb_word* set, int v) {
 static int in_set(kb_search* s, const kb_word* key, int len, const kb_word* want, int nwant,
                   int* out) {
     int field = field_of(s->memo, key, len), rc = KB_OK, most, n, nw, partial = 0, i, v;
-    int ruled = field >= KB_EXCLUDED ? field & (KB_EXCLUDED - 1) : 0, excludes = 0, learnt = 0;
+    int ruled = excluded_in(field), excludes = 0, learnt = 0;
     mark m;
     frame f;
     kb_word* P;
     s->lookups++;
-    if (field >= 0 && field < KB_EXCLUDED) {
+    if (value_in(field) >= 0) {
         *out = field;
         return KB_OK;
     }
@@ -822,12 +825,12 @@ done:
 
 static int exact(kb_search* s, const kb_word* key, int len, int start, int* out) {
     int field = field_of(s->memo, key, len), rc, nw, r, i;
-    int ruled = field >= KB_EXCLUDED ? field & (KB_EXCLUDED - 1) : 0;
+    int ruled = excluded_in(field);
     mark m;
     frame f;
     kb_word* seen;
     s->lookups++;
-    if (field >= 0 && field < KB_EXCLUDED) {
+    if (value_in(field) >= 0) {
         *out = field;
         return KB_OK;
     }

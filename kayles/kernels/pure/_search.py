@@ -9,8 +9,8 @@ eight entries, and the rest of it (at most 52 bits) is kept with the value (12 b
 other words verbatim.  As the mixer is a bijection, an entry names its key exactly: no two
 keys share one.  A value field below EXCLUDED is an exact value; EXCLUDED with low bits is
 an *exclusion*, the values 0 to 10 the search has proved a component not to have (search.c
-says how they are used).  A table per key length grows by doubling while the tables together stay
-within the cap in bytes (counted as the compiled twin's 8 bytes a word), then a store
+says how they are used).  A table per key length grows by doubling while the tables
+together stay within the cap in bytes (counted as the compiled twin's 8 bytes a word), then a store
 pushes an entry of a full cluster out (an eviction): its oldest exclusion, else its oldest
 value (an exclusion is dropped rather than push a value out).  Values past 2,047 are not
 stored, nor keys too long (past 40 words) or too large for a small table's domain.
